@@ -1,0 +1,104 @@
+/**
+ * The one source of truth for what the app is: routes, limits, table, queue and
+ * function settings. Read by the CDK stack (lib/), the handlers (lambdas/), the
+ * embedded local runtime (local/) and the cost model. Plain data, no imports, so
+ * the browser can use it too.
+ */
+
+/** The handlers behind the API, by name; each becomes one Lambda function. */
+export type ApiFunctionName = 'createPoll' | 'getPoll' | 'castVote' | 'getResults';
+
+export interface RouteSpec {
+  method: 'GET' | 'POST';
+  /** API Gateway path syntax: `{id}` is a path parameter. */
+  path: string;
+  fn: ApiFunctionName;
+}
+
+/** Mirrors the routes of the VPS poll platform. */
+export const ROUTES: readonly RouteSpec[] = [
+  { method: 'POST', path: '/api/poll', fn: 'createPoll' },
+  { method: 'GET', path: '/api/poll/{id}', fn: 'getPoll' },
+  { method: 'GET', path: '/api/poll/{id}/options', fn: 'getPoll' },
+  { method: 'POST', path: '/api/poll/{id}/vote', fn: 'castVote' },
+  { method: 'GET', path: '/api/poll/{id}/results', fn: 'getResults' },
+];
+
+/** What a poll may look like; validation, the frontend and the docs read these. */
+export const POLL_LIMITS = {
+  titleMaxLength: 200,
+  minOptions: 2,
+  maxOptions: 20,
+  optionMaxLength: 100,
+  /** Lifetime in minutes: the seed keeps polls ~30 minutes; a week at most. */
+  minLifetimeMinutes: 1,
+  defaultLifetimeMinutes: 60,
+  maxLifetimeMinutes: 7 * 24 * 60,
+  /** Request bodies above this are refused before parsing (a create is < 3 KB). */
+  maxBodyBytes: 8 * 1024,
+  /** Poll ids: 21 url-safe characters, like the seed's nanoid ids (126 random bits). */
+  idLength: 21,
+} as const;
+
+/** DynamoDB: one table, on-demand, items expire by TTL. */
+export const TABLE = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expiresAt',
+  /**
+   * Keep counts a while after a poll closes so late viewers see final results,
+   * then let TTL delete everything.
+   */
+  retainAfterCloseSeconds: 24 * 60 * 60,
+} as const;
+
+/** Lambda settings shared by every function. */
+export const FUNCTION_DEFAULTS = {
+  runtime: 'nodejs22.x',
+  architecture: 'arm64',
+  memoryMb: 256,
+  timeoutSeconds: 5,
+  logLevel: 'INFO',
+  systemLogLevel: 'WARN',
+  logRetentionDays: 14,
+} as const;
+
+/**
+ * The vote queue is FIFO so that votes of one message group arrive in order:
+ * that is what lets the consumer count exactly once with one conditional write
+ * per poll per batch (see README "Exactly-once counting").
+ */
+export const VOTE_QUEUE = {
+  /**
+   * Message groups per poll. A group is processed one batch at a time and is
+   * limited to ~300 sends/s in high-throughput mode, so a hot poll is spread
+   * over a few groups. More groups = more parallelism, slightly more writes.
+   */
+  groupsPerPoll: 4,
+  /** The FIFO maximum for a Lambda event source. */
+  batchSize: 10,
+  /** A batching window is not supported for FIFO event sources. */
+  maxBatchingWindowSeconds: 0,
+  consumerTimeoutSeconds: 10,
+  /** AWS advice for SQS event sources: at least 6x the function timeout. */
+  visibilityTimeoutSeconds: 60,
+  /** After this many failed receives a message goes to the dead-letter queue. */
+  maxReceiveCount: 3,
+  retentionDays: 4,
+  dlqRetentionDays: 14,
+  /** The consumer gives up on one poll's write after this many condition races. */
+  maxWriteAttempts: 4,
+} as const;
+
+/** API Gateway stage throttling (steady rate, burst). */
+export const API_THROTTLE = {
+  rateLimit: 2000,
+  burstLimit: 1000,
+} as const;
+
+/** Results are polled often; let browsers and CloudFront reuse them briefly. */
+export const RESULTS_CACHE_SECONDS = 2;
+
+/** `-c apiKind=rest` builds a REST API (LocalStack's free plan has no HTTP API). */
+export type ApiKind = 'http' | 'rest';
+export const DEFAULT_API_KIND: ApiKind = 'http';

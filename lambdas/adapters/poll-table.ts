@@ -1,0 +1,138 @@
+/** DynamoDB access for polls, counts and voter claims. One table, keys from config. */
+import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Poll } from '../domain/poll';
+import type { PollCounts } from '../domain/results';
+import type { PollTally } from '../domain/tally';
+
+const pollKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'META' });
+const countsKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'COUNTS' });
+/** A voter claim has its own partition key prefix so IAM can confine the vote function to it. */
+export const VOTER_KEY_PREFIX = 'VOTER#';
+const voterKey = (pollId: string, voter: string) => ({ pk: `${VOTER_KEY_PREFIX}${pollId}#${voter}`, sk: 'VOTER' });
+
+export type ApplyOutcome =
+  | { kind: 'applied' }
+  | { kind: 'conflict'; applied: Record<string, string> }
+  | { kind: 'poll-missing' };
+
+export class PollTable {
+  private readonly doc: DynamoDBDocumentClient;
+
+  constructor(
+    private readonly tableName: string,
+    client: DynamoDBClient = new DynamoDBClient({}),
+  ) {
+    this.doc = DynamoDBDocumentClient.from(client);
+  }
+
+  /** Writes the poll and its zeroed counts. Two small puts in one request; retried until both land. */
+  async putNewPoll(poll: Poll): Promise<void> {
+    const counts: PollCounts = {
+      votes: Object.fromEntries(poll.options.map((_, i) => [String(i), 0])),
+      total: 0,
+      optionCount: poll.options.length,
+      updatedAt: poll.createdAt,
+      closesAt: poll.closesAt,
+      expiresAt: poll.expiresAt,
+    };
+    // Counts first: a poll whose META exists always has its COUNTS item.
+    let requests = [
+      { PutRequest: { Item: { ...countsKey(poll.id), ...counts, applied: {} } } },
+      { PutRequest: { Item: { ...pollKey(poll.id), ...poll } } },
+    ];
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt === 5) throw new Error('DynamoDB left poll items unprocessed after 5 attempts');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+      const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }));
+      requests = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
+    }
+  }
+
+  /**
+   * Eventually consistent read (half the price); on a miss, one strongly
+   * consistent read, so a poll created a moment ago is not reported missing.
+   */
+  private async getItem(key: Record<string, string>): Promise<Record<string, unknown> | undefined> {
+    const fast = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    if (fast.Item) return fast.Item;
+    const strong = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return strong.Item;
+  }
+
+  async getPoll(id: string): Promise<Poll | undefined> {
+    return (await this.getItem(pollKey(id))) as Poll | undefined;
+  }
+
+  async getCounts(id: string): Promise<PollCounts | undefined> {
+    return (await this.getItem(countsKey(id))) as PollCounts | undefined;
+  }
+
+  /** One-vote-per-voter: claims the voter for this poll; false if already claimed. */
+  async claimVoter(pollId: string, voter: string, expiresAt: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...voterKey(pollId, voter), expiresAt },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** Undoes a claim whose vote could not be queued, so the voter may try again. */
+  async releaseVoter(pollId: string, voter: string): Promise<void> {
+    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: voterKey(pollId, voter) }));
+  }
+
+  /**
+   * Adds a tally to the poll's counts in one conditional write. The condition
+   * holds only if no vote of this tally was applied before (each group's mark
+   * is below the tally's first sequence number); the same write moves the marks.
+   */
+  async applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome> {
+    const names: Record<string, string> = { '#votes': 'votes', '#total': 'total', '#applied': 'applied', '#updatedAt': 'updatedAt' };
+    const values: Record<string, unknown> = { ':total': tally.total, ':now': nowIso };
+    const adds = ['#total :total'];
+    Object.entries(tally.votes).forEach(([option, count], i) => {
+      names[`#o${i}`] = option;
+      values[`:o${i}`] = count;
+      adds.push(`#votes.#o${i} :o${i}`);
+    });
+    const sets = ['#updatedAt = :now'];
+    const conditions = ['attribute_exists(pk)'];
+    Object.entries(tally.marks).forEach(([shard, mark], i) => {
+      names[`#g${i}`] = shard;
+      values[`:first${i}`] = mark.first;
+      values[`:last${i}`] = mark.last;
+      sets.push(`#applied.#g${i} = :last${i}`);
+      conditions.push(`(attribute_not_exists(#applied.#g${i}) OR #applied.#g${i} < :first${i})`);
+    });
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: countsKey(tally.pollId),
+          UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return { kind: 'applied' };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    // Rare path (a redelivery or a race): read the marks to see what was applied.
+    const current = await this.doc.send(
+      new GetCommand({ TableName: this.tableName, Key: countsKey(tally.pollId), ConsistentRead: true, ProjectionExpression: 'applied' }),
+    );
+    if (!current.Item) return { kind: 'poll-missing' };
+    return { kind: 'conflict', applied: (current.Item.applied ?? {}) as Record<string, string> };
+  }
+}

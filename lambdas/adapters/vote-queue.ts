@@ -1,0 +1,25 @@
+/** Puts accepted votes on the FIFO vote queue. */
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { messageGroupId, type VoteMessage } from '../domain/vote';
+
+export class VoteQueue {
+  constructor(
+    private readonly queueUrl: string,
+    private readonly sqs: SQSClient = new SQSClient({}),
+  ) {}
+
+  /**
+   * The vote id is the deduplication id: if the SDK retries a send whose first
+   * attempt did land, SQS drops the copy (within its 5-minute window).
+   */
+  async send(vote: VoteMessage): Promise<void> {
+    await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(vote),
+        MessageGroupId: messageGroupId(vote.pollId),
+        MessageDeduplicationId: vote.voteId,
+      }),
+    );
+  }
+}

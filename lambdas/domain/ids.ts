@@ -1,0 +1,19 @@
+import { POLL_LIMITS } from '../../config/app-config';
+
+/** nanoid's url-safe alphabet: 64 symbols, so `byte & 63` picks one without bias. */
+const ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
+
+/** A random url-safe id (21 chars = 126 bits): unguessable, fine in a URL path. */
+export function newId(length: number = POLL_LIMITS.idLength): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let id = '';
+  for (const byte of bytes) id += ALPHABET[byte & 63];
+  return id;
+}
+
+const ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${POLL_LIMITS.idLength}}$`);
+
+/** Checked before any lookup, so path tricks never reach the table. */
+export function isPollId(value: unknown): value is string {
+  return typeof value === 'string' && ID_PATTERN.test(value);
+}

@@ -1,0 +1,113 @@
+import { POLL_LIMITS, TABLE } from '../../config/app-config';
+import { badRequest } from './errors';
+import { newId } from './ids';
+
+/** A poll as stored. `closesAt` ends voting; `expiresAt` (TTL) ends everything. */
+export interface Poll {
+  id: string;
+  title: string;
+  options: string[];
+  oneVotePerVoter: boolean;
+  createdAt: string;
+  /** Epoch seconds. */
+  closesAt: number;
+  /** Epoch seconds: closesAt plus a grace period to read final results. */
+  expiresAt: number;
+  /** Per-poll secret for hashing voter identities; never returned by the API. */
+  voterSalt: string;
+}
+
+/** What the API shows of a poll. */
+export interface PublicPoll {
+  id: string;
+  title: string;
+  options: string[];
+  oneVotePerVoter: boolean;
+  createdAt: string;
+  closesAt: string;
+  closed: boolean;
+}
+
+const ALLOWED_FIELDS = new Set(['title', 'options', 'lifetimeMinutes', 'oneVotePerVoter']);
+
+function cleanText(value: unknown, field: string, maxLength: number): string {
+  if (typeof value !== 'string') throw badRequest('invalid_field', `${field} must be a string.`);
+  // Control characters would corrupt logs and layouts; refuse rather than strip silently.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw badRequest('invalid_field', `${field} must not contain control characters.`);
+  const text = value.trim();
+  if (text.length === 0) throw badRequest('invalid_field', `${field} must not be empty.`);
+  // Count code points, not UTF-16 units, so an emoji counts as one character.
+  if ([...text].length > maxLength) throw badRequest('invalid_field', `${field} is longer than ${maxLength} characters.`);
+  return text;
+}
+
+/** Validates a create request and builds the poll to store. Throws ApiError (400). */
+export function createPoll(input: unknown, nowMs: number): Poll {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw badRequest('invalid_body', 'The body must be a JSON object.');
+  }
+  const body = input as Record<string, unknown>;
+  const unknown = Object.keys(body).filter((key) => !ALLOWED_FIELDS.has(key));
+  if (unknown.length > 0) throw badRequest('unknown_field', `Unknown field(s): ${unknown.slice(0, 5).join(', ')}.`);
+
+  const title = cleanText(body.title, 'title', POLL_LIMITS.titleMaxLength);
+
+  if (!Array.isArray(body.options)) throw badRequest('invalid_field', 'options must be an array of strings.');
+  if (body.options.length < POLL_LIMITS.minOptions || body.options.length > POLL_LIMITS.maxOptions) {
+    throw badRequest('invalid_field', `options must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries.`);
+  }
+  const options = body.options.map((option, i) => cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength));
+  if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) {
+    throw badRequest('invalid_field', 'options must be different from each other.');
+  }
+
+  const lifetime = body.lifetimeMinutes ?? POLL_LIMITS.defaultLifetimeMinutes;
+  if (
+    typeof lifetime !== 'number' ||
+    !Number.isInteger(lifetime) ||
+    lifetime < POLL_LIMITS.minLifetimeMinutes ||
+    lifetime > POLL_LIMITS.maxLifetimeMinutes
+  ) {
+    throw badRequest(
+      'invalid_field',
+      `lifetimeMinutes must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} to ${POLL_LIMITS.maxLifetimeMinutes}.`,
+    );
+  }
+
+  const oneVotePerVoter = body.oneVotePerVoter ?? false;
+  if (typeof oneVotePerVoter !== 'boolean') throw badRequest('invalid_field', 'oneVotePerVoter must be true or false.');
+
+  const closesAt = Math.floor(nowMs / 1000) + lifetime * 60;
+  return {
+    id: newId(),
+    title,
+    options,
+    oneVotePerVoter,
+    createdAt: new Date(nowMs).toISOString(),
+    closesAt,
+    expiresAt: closesAt + TABLE.retainAfterCloseSeconds,
+    voterSalt: newId(32),
+  };
+}
+
+/** DynamoDB deletes expired items late (up to days): reads must check themselves. */
+export function isExpired(poll: Pick<Poll, 'expiresAt'>, nowMs: number): boolean {
+  return poll.expiresAt * 1000 <= nowMs;
+}
+
+export function isClosed(poll: Pick<Poll, 'closesAt'>, nowMs: number): boolean {
+  return poll.closesAt * 1000 <= nowMs;
+}
+
+export function toPublicPoll(poll: Poll, nowMs: number): PublicPoll {
+  return {
+    id: poll.id,
+    title: poll.title,
+    options: poll.options,
+    oneVotePerVoter: poll.oneVotePerVoter,
+    createdAt: poll.createdAt,
+    closesAt: new Date(poll.closesAt * 1000).toISOString(),
+    closed: isClosed(poll, nowMs),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Carpooling: fold a batch of queued votes into one counter write per poll.
+ *
+ * Exactness rests on FIFO order. Within a message group, messages are delivered
+ * in sequence-number order and the next batch of a group is not delivered while
+ * one is in flight. The consumer applies all of a group's votes in a batch in
+ * one conditional write that also records the group's last applied sequence
+ * number (its high-water mark). So the applied votes of a group are always a
+ * prefix of it, and a redelivered vote is one whose sequence number is at or
+ * below the mark: it is skipped, never counted twice.
+ */
+import { parseVoteMessage, shardOfGroup } from './vote';
+
+/** A queue record as the consumer sees it, independent of the SQS event shape. */
+export interface QueuedRecord {
+  messageId: string;
+  body: string;
+  groupId?: string;
+  sequenceNumber?: string;
+}
+
+interface CountedVote {
+  messageId: string;
+  shard: string;
+  /** Zero-padded to 40 digits so that string order is numeric order. */
+  seq: string;
+  option: number;
+}
+
+/** Everything one conditional write applies to one poll. */
+export interface PollTally {
+  pollId: string;
+  /** Votes per option index (only options that got votes). */
+  votes: Record<string, number>;
+  total: number;
+  /** Per message-group shard: the first and last sequence number applied. */
+  marks: Record<string, { first: string; last: string }>;
+  messageIds: string[];
+  /** Kept so the tally can be redone without already-applied votes. */
+  readonly counted: readonly CountedVote[];
+}
+
+export interface BatchPlan {
+  tallies: PollTally[];
+  /** Records that are not votes we produced: they go to the dead-letter queue. */
+  malformed: string[];
+}
+
+/** SQS sequence numbers are up to 128-bit decimals: compare them as padded strings. */
+export const padSequence = (seq: string): string => seq.padStart(40, '0');
+
+function tallyOf(pollId: string, counted: readonly CountedVote[]): PollTally {
+  const votes: Record<string, number> = {};
+  const marks: Record<string, { first: string; last: string }> = {};
+  for (const vote of counted) {
+    votes[vote.option] = (votes[vote.option] ?? 0) + 1;
+    const mark = marks[vote.shard];
+    if (!mark) marks[vote.shard] = { first: vote.seq, last: vote.seq };
+    else {
+      if (vote.seq < mark.first) mark.first = vote.seq;
+      if (vote.seq > mark.last) mark.last = vote.seq;
+    }
+  }
+  return { pollId, votes, total: counted.length, marks, messageIds: counted.map((v) => v.messageId), counted };
+}
+
+/** Groups a batch by poll. Pure: the same records always give the same plan. */
+export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
+  const byPoll = new Map<string, CountedVote[]>();
+  const malformed: string[] = [];
+  for (const record of records) {
+    const vote = parseVoteMessage(record.body);
+    const shard = vote && shardOfGroup(record.groupId, vote.pollId);
+    if (!vote || shard === null || !record.sequenceNumber || !/^\d+$/.test(record.sequenceNumber)) {
+      malformed.push(record.messageId);
+      continue;
+    }
+    const list = byPoll.get(vote.pollId) ?? [];
+    list.push({ messageId: record.messageId, shard, seq: padSequence(record.sequenceNumber), option: vote.option });
+    byPoll.set(vote.pollId, list);
+  }
+  return { tallies: [...byPoll].map(([pollId, counted]) => tallyOf(pollId, counted)), malformed };
+}
+
+/**
+ * The same tally without the votes a previous delivery already applied, given
+ * the stored high-water marks. Returns null when nothing is left to apply.
+ */
+export function withoutApplied(tally: PollTally, applied: Record<string, string>): PollTally | null {
+  const left = tally.counted.filter((vote) => applied[vote.shard] === undefined || vote.seq > applied[vote.shard]);
+  return left.length === 0 ? null : tallyOf(tally.pollId, left);
+}
+

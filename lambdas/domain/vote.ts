@@ -1,0 +1,67 @@
+import { VOTE_QUEUE } from '../../config/app-config';
+import { ApiError, badRequest } from './errors';
+import { isClosed, type Poll } from './poll';
+
+/** What the vote function puts on the queue; the consumer trusts nothing else. */
+export interface VoteMessage {
+  v: 1;
+  voteId: string;
+  pollId: string;
+  option: number;
+  castAt: string;
+}
+
+/** Validates a vote request against its poll; returns the chosen option's index. */
+export function chooseOption(input: unknown, poll: Poll, nowMs: number): number {
+  if (isClosed(poll, nowMs)) throw new ApiError(410, 'poll_closed', 'This poll is closed to new votes.');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw badRequest('invalid_body', 'The body must be a JSON object like {"option": 0}.');
+  }
+  const body = input as Record<string, unknown>;
+  const extra = Object.keys(body).filter((key) => key !== 'option');
+  if (extra.length > 0) throw badRequest('unknown_field', `Unknown field(s): ${extra.slice(0, 5).join(', ')}.`);
+  const option = body.option;
+  if (typeof option !== 'number' || !Number.isInteger(option)) {
+    throw badRequest('invalid_field', 'option must be the whole-number index of an option.');
+  }
+  if (option < 0 || option >= poll.options.length) {
+    throw badRequest('invalid_option', `option must be from 0 to ${poll.options.length - 1}.`);
+  }
+  return option;
+}
+
+/**
+ * Votes of one poll are spread over a few FIFO message groups: a group is
+ * delivered in order (which exact counting relies on) but one batch at a time.
+ */
+export function messageGroupId(pollId: string, random: number = Math.random()): string {
+  return `${pollId}.${Math.floor(random * VOTE_QUEUE.groupsPerPoll)}`;
+}
+
+/** The group's shard within its poll, or null if the id is not one of ours. */
+export function shardOfGroup(groupId: string | undefined, pollId: string): string | null {
+  if (!groupId || !groupId.startsWith(`${pollId}.`)) return null;
+  const shard = groupId.slice(pollId.length + 1);
+  return /^\d{1,3}$/.test(shard) ? shard : null;
+}
+
+/** Parses a queue message body; null when it is not a well-formed vote. */
+export function parseVoteMessage(body: string): VoteMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const m = value as Record<string, unknown>;
+  const ok =
+    m.v === 1 &&
+    typeof m.voteId === 'string' &&
+    typeof m.pollId === 'string' &&
+    typeof m.castAt === 'string' &&
+    typeof m.option === 'number' &&
+    Number.isInteger(m.option) &&
+    m.option >= 0;
+  return ok ? (m as unknown as VoteMessage) : null;
+}

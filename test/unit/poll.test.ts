@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { POLL_LIMITS, TABLE } from '../../config/app-config';
+import { ApiError } from '../../lambdas/domain/errors';
+import { isPollId, newId } from '../../lambdas/domain/ids';
+import { createPoll, isClosed, isExpired, toPublicPoll } from '../../lambdas/domain/poll';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const valid = { title: 'Lunch?', options: ['Pizza', 'Sushi'] };
+
+function errorOf(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+}
+
+describe('poll ids', () => {
+  it('are 21 url-safe characters and differ every time', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => newId()));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(isPollId(id)).toBe(true);
+  });
+
+  it('refuse anything else, including path tricks', () => {
+    for (const bad of ['', '../../etc/passwd', 'a'.repeat(20), 'a'.repeat(22), 'abc def ghi jkl mno pq', 42, null]) {
+      expect(isPollId(bad)).toBe(false);
+    }
+  });
+});
+
+describe('createPoll', () => {
+  it('builds a poll with trimmed text, default lifetime and expiry after the grace period', () => {
+    const poll = createPoll({ title: '  Lunch?  ', options: [' Pizza', 'Sushi '] }, NOW);
+    expect(poll.title).toBe('Lunch?');
+    expect(poll.options).toEqual(['Pizza', 'Sushi']);
+    expect(poll.oneVotePerVoter).toBe(false);
+    expect(poll.closesAt).toBe(NOW / 1000 + POLL_LIMITS.defaultLifetimeMinutes * 60);
+    expect(poll.expiresAt).toBe(poll.closesAt + TABLE.retainAfterCloseSeconds);
+    expect(isPollId(poll.id)).toBe(true);
+  });
+
+  it('closes, then expires, at the right moments', () => {
+    const poll = createPoll({ ...valid, lifetimeMinutes: 5 }, NOW);
+    expect(isClosed(poll, NOW + 5 * 60_000 - 1)).toBe(false);
+    expect(isClosed(poll, NOW + 5 * 60_000)).toBe(true);
+    expect(isExpired(poll, poll.expiresAt * 1000 - 1)).toBe(false);
+    expect(isExpired(poll, poll.expiresAt * 1000)).toBe(true);
+    expect(toPublicPoll(poll, NOW + 5 * 60_000).closed).toBe(true);
+    expect(toPublicPoll(poll, NOW)).not.toHaveProperty('voterSalt');
+  });
+
+  it('counts characters, not UTF-16 units', () => {
+    const emoji = '🗳'.repeat(POLL_LIMITS.titleMaxLength);
+    expect(createPoll({ ...valid, title: emoji }, NOW).title).toBe(emoji);
+    expect(errorOf(() => createPoll({ ...valid, title: emoji + '🗳' }, NOW)).code).toBe('invalid_field');
+  });
+
+  const refusals: Array<[string, unknown, string]> = [
+    ['a non-object body', [1, 2], 'invalid_body'],
+    ['null', null, 'invalid_body'],
+    ['an unknown field', { ...valid, admin: true }, 'unknown_field'],
+    ['a missing title', { options: valid.options }, 'invalid_field'],
+    ['a numeric title', { ...valid, title: 5 }, 'invalid_field'],
+    ['a blank title', { ...valid, title: '   ' }, 'invalid_field'],
+    ['a control character', { ...valid, title: 'a\u0000b' }, 'invalid_field'],
+    ['one option', { ...valid, options: ['x'] }, 'invalid_field'],
+    ['too many options', { ...valid, options: Array.from({ length: POLL_LIMITS.maxOptions + 1 }, (_, i) => `o${i}`) }, 'invalid_field'],
+    ['a too long option', { ...valid, options: ['x', 'y'.repeat(POLL_LIMITS.optionMaxLength + 1)] }, 'invalid_field'],
+    ['duplicate options', { ...valid, options: ['Yes', 'yes'] }, 'invalid_field'],
+    ['options as a string', { ...valid, options: 'a,b' }, 'invalid_field'],
+    ['a fractional lifetime', { ...valid, lifetimeMinutes: 1.5 }, 'invalid_field'],
+    ['a zero lifetime', { ...valid, lifetimeMinutes: 0 }, 'invalid_field'],
+    ['a too long lifetime', { ...valid, lifetimeMinutes: POLL_LIMITS.maxLifetimeMinutes + 1 }, 'invalid_field'],
+    ['a string flag', { ...valid, oneVotePerVoter: 'yes' }, 'invalid_field'],
+  ];
+  it.each(refusals)('refuses %s with 400', (_, input, code) => {
+    const error = errorOf(() => createPoll(input, NOW));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe(code);
+    expect(error.toBody()).toEqual({ error: { code, message: expect.any(String) } });
+  });
+});
