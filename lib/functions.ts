@@ -1,0 +1,65 @@
+/**
+ * Every Lambda function of the app is made here, so runtime, architecture,
+ * logging and bundling are decided once. The local runtime reads the same
+ * bundling settings and the entry recorded in each function's metadata.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, ApplicationLogLevel, CfnFunction, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { FUNCTION_DEFAULTS } from '../config/app-config';
+
+/** Metadata keys that let the local runtime find a function's source without a second definition. */
+export const ENTRY_METADATA = 'poll:entry';
+export const NAME_METADATA = 'poll:function';
+
+/** How handlers are bundled: by NodejsFunction for AWS and by the local runtime alike. */
+export const BUNDLING = {
+  minify: true,
+  target: 'node22',
+  format: OutputFormat.CJS,
+  // The Lambda Node.js runtime ships the AWS SDK v3: leaving it out keeps bundles small.
+  externalModules: ['@aws-sdk/*'],
+} as const;
+
+export interface AppFunctionProps {
+  /** Source file under lambdas/, e.g. `create-poll.ts`. */
+  entry: string;
+  environment: Record<string, string>;
+  timeoutSeconds?: number;
+}
+
+const RETENTION: Record<number, RetentionDays> = {
+  7: RetentionDays.ONE_WEEK,
+  14: RetentionDays.TWO_WEEKS,
+  30: RetentionDays.ONE_MONTH,
+};
+
+export function appFunction(scope: Construct, name: string, props: AppFunctionProps): NodejsFunction {
+  const entry = `lambdas/${props.entry}`;
+  // An explicit log group so that retention (and deletion with the stack) is ours to set.
+  const logGroup = new LogGroup(scope, `${name}Logs`, {
+    retention: RETENTION[FUNCTION_DEFAULTS.logRetentionDays],
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const fn = new NodejsFunction(scope, name, {
+    entry,
+    handler: 'handler',
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    memorySize: FUNCTION_DEFAULTS.memoryMb,
+    timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds),
+    // JSON logs let Lambda drop its START/END/REPORT lines below WARN: that is real money at volume.
+    loggingFormat: LoggingFormat.JSON,
+    applicationLogLevelV2: ApplicationLogLevel[FUNCTION_DEFAULTS.logLevel],
+    systemLogLevelV2: SystemLogLevel[FUNCTION_DEFAULTS.systemLogLevel],
+    logGroup,
+    environment: { POWERTOOLS_SERVICE_NAME: 'poll', ...props.environment },
+    bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
+  });
+  const cfn = fn.node.defaultChild as CfnFunction;
+  cfn.addMetadata(ENTRY_METADATA, entry);
+  cfn.addMetadata(NAME_METADATA, name);
+  return fn;
+}

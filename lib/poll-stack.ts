@@ -1,0 +1,76 @@
+/**
+ * The serverless poll platform. Read it top-down: the table, the vote pipeline
+ * (queue -> consumer), the API functions, the API. Settings come from
+ * config/app-config.ts; handlers live in lambdas/.
+ */
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import { TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
+import { appFunction } from './functions';
+import { PollApi } from './poll-api';
+import { VotePipeline } from './vote-pipeline';
+
+export interface PollStackProps extends StackProps {
+  apiKind: ApiKind;
+  /**
+   * Keep the table (and point-in-time recovery) when the stack is deleted.
+   * Off by default: polls live minutes to days and the seed app keeps them in
+   * memory, so backups would cost more than the data is worth.
+   */
+  retainData?: boolean;
+}
+
+export class PollStack extends Stack {
+  constructor(scope: Construct, id: string, props: PollStackProps) {
+    super(scope, id, props);
+
+    const table = new Table(this, 'PollTable', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      // Encrypted at rest with an AWS-owned key: no KMS charges per request.
+      encryption: TableEncryption.DEFAULT,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.retainData ?? false },
+      removalPolicy: props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
+    const votes = new VotePipeline(this, 'Votes', { table });
+
+    const env = { TABLE_NAME: table.tableName };
+    const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
+      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: env }),
+      getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
+      castVote: appFunction(this, 'CastVote', { entry: 'cast-vote.ts', environment: { ...env, QUEUE_URL: votes.queue.queueUrl } }),
+      getResults: appFunction(this, 'GetResults', { entry: 'get-results.ts', environment: env }),
+    };
+
+    // Least privilege: each function gets the actions it calls, nothing more.
+    table.grant(functions.createPoll, 'dynamodb:BatchWriteItem');
+    table.grant(functions.getPoll, 'dynamodb:GetItem');
+    table.grant(functions.getResults, 'dynamodb:GetItem');
+    table.grant(functions.castVote, 'dynamodb:GetItem');
+    // The vote function may write only voter claims (their own key prefix), never polls or counts.
+    functions.castVote.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${VOTER_KEY_PREFIX}*`] } },
+      }),
+    );
+    votes.queue.grant(functions.castVote, 'sqs:SendMessage');
+
+    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
+    new CfnOutput(this, 'ApiKind', { value: props.apiKind });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'VoteQueueUrl', { value: votes.queue.queueUrl });
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: votes.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'DeadLetterAlarmName', { value: votes.dlqAlarm.alarmName });
+  }
+}

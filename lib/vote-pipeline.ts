@@ -1,0 +1,67 @@
+/**
+ * The vote path after the API: the FIFO vote queue, its dead-letter queue, the
+ * consumer that counts (lambdas/count-votes.ts), and an alarm on the DLQ.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { VOTE_QUEUE } from '../config/app-config';
+import { appFunction } from './functions';
+
+export class VotePipeline extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly consumer: NodejsFunction;
+  readonly dlqAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, props: { table: ITable }) {
+    super(scope, id);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      fifo: true,
+      retentionPeriod: Duration.days(VOTE_QUEUE.dlqRetentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+
+    this.queue = new Queue(this, 'VoteQueue', {
+      // FIFO: in-order delivery per message group is what makes counting exact (lambdas/domain/tally.ts).
+      fifo: true,
+      // High-throughput FIFO: quotas apply per message group, not per queue.
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      visibilityTimeout: Duration.seconds(VOTE_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(VOTE_QUEUE.retentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: VOTE_QUEUE.maxReceiveCount },
+    });
+
+    this.consumer = appFunction(this, 'CountVotes', {
+      entry: 'count-votes.ts',
+      timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
+      environment: { TABLE_NAME: props.table.tableName },
+    });
+    // Only what counting needs: the conditional update, and the read on a redelivery.
+    props.table.grant(this.consumer, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
+    this.consumer.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: VOTE_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    this.dlqAlarm = new Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: 'Votes reached the dead-letter queue: inspect them (npm run dlq -- inspect).',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

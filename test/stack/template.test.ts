@@ -1,0 +1,179 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ROUTES, TABLE, VOTE_QUEUE } from '../../config/app-config';
+import { apiKindFrom } from '../../lib/app';
+import { templateFor } from '../support/synth';
+
+const http = templateFor('http');
+
+type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
+const resources = (type: string, kind: 'http' | 'rest' = 'http') =>
+  Object.entries(templateFor(kind).toJSON().Resources as Record<string, Resource>).filter(([, r]) => r.Type === type);
+
+/** The IAM actions granted to the function whose source is `entry`. */
+function actionsOf(entry: string): { actions: string[]; statements: any[] } {
+  const [, fn] = resources('AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:entry'] === `lambdas/${entry}`)!;
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  const statements = resources('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+  return { actions: statements.flatMap((s) => [s.Action].flat()).sort(), statements };
+}
+
+describe('the table', () => {
+  it('is on-demand, keyed pk/sk, with TTL on expiresAt', () => {
+    http.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+    });
+    http.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+  });
+});
+
+describe('the vote queue', () => {
+  it('is high-throughput FIFO, SSE, with a FIFO dead-letter queue after a few receives', () => {
+    const queues = resources('AWS::SQS::Queue');
+    expect(queues).toHaveLength(2);
+    const [, main] = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
+    expect(main.Properties).toMatchObject({
+      FifoQueue: true,
+      FifoThroughputLimit: 'perMessageGroupId',
+      DeduplicationScope: 'messageGroup',
+      VisibilityTimeout: VOTE_QUEUE.visibilityTimeoutSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { maxReceiveCount: VOTE_QUEUE.maxReceiveCount },
+    });
+    const [dlqId, dlq] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
+    expect(dlq.Properties.FifoQueue).toBe(true);
+    expect(main.Properties.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [dlqId, 'Arn'] });
+  });
+
+  it('refuses non-TLS access on both queues', () => {
+    const policies = resources('AWS::SQS::QueuePolicy');
+    expect(policies).toHaveLength(2);
+    for (const [, policy] of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it('keeps the visibility timeout at least 6x the consumer timeout', () => {
+    const [, consumer] = resources('AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:entry'] === 'lambdas/count-votes.ts')!;
+    expect(VOTE_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * consumer.Properties.Timeout);
+  });
+
+  it('feeds the consumer in batches with partial batch failures', () => {
+    http.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: VOTE_QUEUE.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      // FIFO event sources do not support a batching window: it must not be set.
+      MaximumBatchingWindowInSeconds: Match.absent(),
+    });
+  });
+
+  it('raises an alarm as soon as anything is in the dead-letter queue', () => {
+    http.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+});
+
+describe('functions', () => {
+  it('run nodejs22.x on arm64 with JSON logs, WARN platform logs and a retained log group', () => {
+    const fns = resources('AWS::Lambda::Function');
+    expect(fns).toHaveLength(5);
+    for (const [, fn] of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        LoggingConfig: { LogFormat: 'JSON', SystemLogLevel: 'WARN' },
+      });
+    }
+    expect(resources('AWS::Logs::LogGroup').every(([, g]) => g.Properties.RetentionInDays === 14)).toBe(true);
+  });
+});
+
+describe('least privilege', () => {
+  it('gives each function only the actions it calls', () => {
+    expect(actionsOf('create-poll.ts').actions).toEqual(['dynamodb:BatchWriteItem']);
+    expect(actionsOf('get-poll.ts').actions).toEqual(['dynamodb:GetItem']);
+    expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:GetItem']);
+    expect(actionsOf('cast-vote.ts').actions).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'sqs:SendMessage']);
+    expect(actionsOf('count-votes.ts').actions).toEqual(
+      ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),
+    );
+  });
+
+  it('lets the vote function write voter claims only, never counts', () => {
+    const { statements } = actionsOf('cast-vote.ts');
+    const writes = statements.filter((s) => [s.Action].flat().some((a: string) => /Put|Delete|Update|Write/.test(a) && a.startsWith('dynamodb:')));
+    expect(writes).toHaveLength(1);
+    expect(writes[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['VOTER#*'] } });
+    expect(actionsOf('cast-vote.ts').actions).not.toContain('dynamodb:UpdateItem');
+  });
+
+  it('never grants wildcard actions', () => {
+    for (const [, policy] of resources('AWS::IAM::Policy')) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        for (const action of [statement.Action].flat()) expect(action).not.toMatch(/\*/);
+      }
+    }
+  });
+});
+
+/** "METHOD /path" for every route a template's API declares. */
+function declaredRoutes(kind: 'http' | 'rest'): string[] {
+  if (kind === 'http') return resources('AWS::ApiGatewayV2::Route', kind).map(([, r]) => r.Properties.RouteKey).sort();
+  const byId = new Map(resources('AWS::ApiGateway::Resource', kind));
+  const pathOf = (ref: any): string => {
+    if (!ref?.Ref) return '';
+    const resource = byId.get(ref.Ref)!;
+    return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+  };
+  return resources('AWS::ApiGateway::Method', kind)
+    .map(([, m]) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId)}`)
+    .sort();
+}
+
+describe('the API', () => {
+  const expected = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+
+  it('exposes the same routes as an HTTP API and as a REST API', () => {
+    expect(declaredRoutes('http')).toEqual(expected);
+    expect(declaredRoutes('rest')).toEqual(expected);
+  });
+
+  it('throttles the stage', () => {
+    http.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+    });
+    templateFor('rest').hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() })]),
+    });
+  });
+
+  it('builds no API Gateway v2 resources in the REST variant', () => {
+    const types = Object.values(templateFor('rest').toJSON().Resources as Record<string, Resource>).map((r) => r.Type);
+    expect(types.filter((t) => t.startsWith('AWS::ApiGatewayV2'))).toEqual([]);
+  });
+
+  it('names the API kind it was asked for and refuses others', () => {
+    expect(apiKindFrom(undefined)).toBe('http');
+    expect(apiKindFrom('rest')).toBe('rest');
+    expect(() => apiKindFrom('grpc')).toThrow(/apiKind must be "http" or "rest"/);
+  });
+
+  it('outputs the URL and names a user needs', () => {
+    const outputs = Object.keys(http.toJSON().Outputs);
+    expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'VoteQueueUrl', 'DeadLetterQueueUrl', 'DeadLetterAlarmName']));
+  });
+});
