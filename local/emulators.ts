@@ -1,0 +1,199 @@
+/**
+ * DynamoDB (dynalite) and SQS (fauxqs) in this process, on loopback, each behind
+ * a small proxy that meters what AWS would bill and can inject faults.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import dynalite from 'dynalite';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { chance, type Faults } from './faults';
+import { patchFauxqsFifo } from './fauxqs-fifo';
+import type { Meter } from './metering';
+import type { AppModel } from './template-model';
+
+export const REGION = 'us-east-1';
+export const ACCOUNT = '000000000000';
+const LOOPBACK = '127.0.0.1';
+
+async function listen(server: Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+const readBody = (stream: IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+
+type Exchange = (action: string, request: any, status: number, response: any) => void;
+
+/**
+ * A JSON-protocol proxy: reads the X-Amz-Target action, lets `rewrite` change the
+ * request or answer it, forwards it, and reports the exchange for metering.
+ */
+async function startProxy(
+  targetPort: number,
+  rewrite: (action: string, body: any) => { status: number; body: unknown } | void,
+  onExchange: Exchange,
+): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    try {
+      const raw = await readBody(req);
+      const action = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+      let body: any;
+      try {
+        body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+      } catch {
+        body = undefined;
+      }
+      const answer = body ? rewrite(action, body) : undefined;
+      if (answer) {
+        res.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answer.body));
+        return;
+      }
+      const payload = body ? Buffer.from(JSON.stringify(body)) : raw;
+      const headers = { ...req.headers, 'content-length': String(payload.length) };
+      const upstream = httpRequest({ host: LOOPBACK, port: targetPort, method: req.method, path: req.url, headers }, async (up) => {
+        const out = await readBody(up);
+        res.writeHead(up.statusCode ?? 500, up.headers).end(out);
+        let parsed: any;
+        try {
+          parsed = out.length ? JSON.parse(out.toString('utf8')) : {};
+        } catch {
+          parsed = {};
+        }
+        onExchange(action, body ?? {}, up.statusCode ?? 500, parsed);
+      });
+      upstream.on('error', (error) => res.writeHead(502).end(String(error)));
+      upstream.end(payload);
+    } catch (error) {
+      res.writeHead(500).end(String(error));
+    }
+  });
+  await listen(server);
+  return server;
+}
+
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan']);
+
+function sumCapacity(consumed: any): number {
+  if (!consumed) return 0;
+  return [consumed].flat().reduce((sum: number, c: any) => sum + Number(c?.CapacityUnits ?? 0), 0);
+}
+
+export interface Emulators {
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  fauxqs: FauxqsServer;
+  tableName(logicalId: string): string;
+  queueUrl(logicalId: string): string;
+  queueArn(logicalId: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startEmulators(
+  model: AppModel,
+  options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string },
+): Promise<Emulators> {
+  const { meter, faults } = options;
+  await patchFauxqsFifo(options.projectRoot);
+
+  const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: options.dataDir });
+  const dynamoPort = await listen(dynamo);
+  const dynamoProxy = await startProxy(
+    dynamoPort,
+    (action, body) => {
+      // Ask for what AWS bills: every response then carries its consumed capacity.
+      body.ReturnConsumedCapacity = 'TOTAL';
+      if (action === 'UpdateItem' && chance(faults, faults.throttleUpdates)) {
+        return {
+          status: 400,
+          body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'Injected throttle' },
+        };
+      }
+    },
+    (action, request, _status, response) => {
+      const units = sumCapacity(response.ConsumedCapacity);
+      const table = request.TableName ?? Object.keys(request.RequestItems ?? {})[0] ?? 'unknown';
+      meter.recordTable(table, action, READS.has(action) ? units : 0, READS.has(action) ? 0 : units);
+    },
+  );
+
+  const fauxqs = await startFauxqs({ port: 0, host: LOOPBACK, logger: false, defaultRegion: REGION });
+  // fauxqs knows queues by the URL it made; clients get URLs on the metering proxy instead.
+  const fauxqsUrls = new Map<string, string>();
+  const sqsProxy = await startProxy(
+    fauxqs.port,
+    (_action, body) => {
+      const real = typeof body.QueueUrl === 'string' && fauxqsUrls.get(body.QueueUrl.split('/').pop());
+      if (real) body.QueueUrl = real;
+    },
+    (action, request, _status, response) => {
+      const queue = String(request.QueueUrl ?? '').split('/').pop() ?? 'unknown';
+      const entries: any[] = request.Entries ?? (request.MessageBody !== undefined ? [request] : []);
+      const bytes = entries.reduce((sum, e) => sum + Buffer.byteLength(String(e.MessageBody ?? ''), 'utf8'), 0);
+      meter.recordQueue(queue, action, bytes, {
+        sent: action.startsWith('SendMessage') ? entries.length : 0,
+        received: action === 'ReceiveMessage' ? (response.Messages ?? []).length : undefined,
+      });
+    },
+  );
+  const dynamoEndpoint = `http://${LOOPBACK}:${(dynamoProxy.address() as AddressInfo).port}`;
+  const sqsEndpoint = `http://${LOOPBACK}:${(sqsProxy.address() as AddressInfo).port}`;
+
+  const queueUrl = (logicalId: string) => `${sqsEndpoint}/${ACCOUNT}/${model.queues.find((q) => q.logicalId === logicalId)!.name}`;
+  const queueArn = (logicalId: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${model.queues.find((q) => q.logicalId === logicalId)!.name}`;
+
+  // Dead-letter queues first, so redrive policies can point at them.
+  const queues = [...model.queues].sort((a, b) => Number(!!a.redrive) - Number(!!b.redrive));
+  for (const queue of queues) {
+    const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
+    if (queue.fifo) attributes.FifoQueue = 'true';
+    if (queue.redrive) {
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: queueArn(queue.redrive.deadLetterLogicalId),
+        maxReceiveCount: queue.redrive.maxReceiveCount,
+      });
+    }
+    fauxqsUrls.set(queue.name, fauxqs.createQueue(queue.name, { region: REGION, attributes }).queueUrl);
+  }
+
+  const admin = new DynamoDBClient({ region: REGION, endpoint: `http://${LOOPBACK}:${dynamoPort}`, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  for (const table of model.tables) {
+    try {
+      await admin.send(
+        new CreateTableCommand({
+          TableName: table.logicalId,
+          KeySchema: table.keySchema as any,
+          AttributeDefinitions: table.attributeDefinitions as any,
+          BillingMode: 'PAY_PER_REQUEST',
+        }),
+      );
+    } catch (error) {
+      // A persisted data directory already has it.
+      if ((error as Error).name !== 'ResourceInUseException') throw error;
+    }
+  }
+  admin.destroy();
+
+  return {
+    dynamoEndpoint,
+    sqsEndpoint,
+    fauxqs,
+    tableName: (logicalId) => logicalId,
+    queueUrl,
+    queueArn,
+    async stop() {
+      await Promise.all([dynamoProxy, sqsProxy].map((s) => new Promise((r) => s.close(r))));
+      await fauxqs.stop();
+      await new Promise((r) => dynamo.close(r));
+    },
+  };
+}

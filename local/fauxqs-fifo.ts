@@ -1,0 +1,106 @@
+/**
+ * Two corrections to fauxqs 1.9.2's FIFO receive, so that local batches look
+ * like AWS's (the cost model meters them):
+ * - a receive takes as many messages as it may from one message group, in
+ *   order, before moving to the next group (fauxqs takes one per group);
+ * - messages that become visible again go back in sequence order (fauxqs
+ *   puts them back reversed when several expire together).
+ * Pinned to fauxqs 1.9.2 (package.json); test/local/fauxqs-fifo.test.ts checks
+ * the behaviour over the SQS API, so an upgrade that changes internals fails there.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface FifoMessage {
+  messageId: string;
+  body: string;
+  md5OfBody: string;
+  md5OfMessageAttributes?: string;
+  messageAttributes: Record<string, unknown>;
+  messageGroupId?: string;
+  sequenceNumber?: string;
+  approximateReceiveCount: number;
+  approximateFirstReceiveTimestamp?: number;
+}
+
+interface FauxqsQueue {
+  attributes: Record<string, string>;
+  fifoMessages: Map<string, FifoMessage[]>;
+  fifoLockedGroups: Map<string, number>;
+  inflightMessages: Map<string, { message: FifoMessage; receiptHandle: string; visibilityDeadline: number }>;
+  isFifo(): boolean;
+  processTimers(): void;
+  changeVisibility(receiptHandle: string, timeoutSeconds: number): void;
+  dequeueFifo(maxCount: number, visibilityOverride: number | undefined, dlqResolver?: (arn: string) => { enqueue(m: FifoMessage): void } | undefined): unknown[];
+}
+
+const bySequence = (a: FifoMessage, b: FifoMessage) => (a.sequenceNumber ?? '').localeCompare(b.sequenceNumber ?? '');
+
+function sortGroups(queue: FauxqsQueue): void {
+  for (const messages of queue.fifoMessages.values()) {
+    for (let i = 1; i < messages.length; i++) {
+      if (bySequence(messages[i - 1], messages[i]) > 0) {
+        messages.sort(bySequence);
+        break;
+      }
+    }
+  }
+}
+
+let patched = false;
+
+export async function patchFauxqsFifo(projectRoot: string): Promise<void> {
+  if (patched) return;
+  const storeUrl = pathToFileURL(resolve(projectRoot, 'node_modules/fauxqs/dist/sqs/sqsStore.js')).href;
+  const { SqsQueue } = (await import(storeUrl)) as { SqsQueue: { prototype: FauxqsQueue } };
+  const proto = SqsQueue.prototype;
+
+  const processTimers = proto.processTimers;
+  proto.processTimers = function (this: FauxqsQueue) {
+    processTimers.call(this);
+    if (this.isFifo()) sortGroups(this);
+  };
+  const changeVisibility = proto.changeVisibility;
+  proto.changeVisibility = function (this: FauxqsQueue, handle: string, seconds: number) {
+    changeVisibility.call(this, handle, seconds);
+    if (this.isFifo()) sortGroups(this);
+  };
+
+  proto.dequeueFifo = function (this: FauxqsQueue, maxCount, visibilityOverride, dlqResolver) {
+    this.processTimers();
+    const visibilityTimeout = visibilityOverride ?? parseInt(this.attributes.VisibilityTimeout, 10);
+    const policy = this.attributes.RedrivePolicy ? JSON.parse(this.attributes.RedrivePolicy) : undefined;
+    const maxReceiveCount = policy ? Number(policy.maxReceiveCount) : Infinity;
+    const result = [];
+    const count = Math.min(maxCount, 10);
+    for (const [groupId, messages] of this.fifoMessages) {
+      if (result.length >= count) break;
+      if (this.fifoLockedGroups.has(groupId)) continue;
+      while (result.length < count && messages.length > 0) {
+        const message = messages.shift()!;
+        message.approximateReceiveCount++;
+        message.approximateFirstReceiveTimestamp ??= Date.now();
+        const dlq = policy && message.approximateReceiveCount > maxReceiveCount ? dlqResolver?.(policy.deadLetterTargetArn) : undefined;
+        if (dlq) {
+          dlq.enqueue(message);
+          continue;
+        }
+        const receiptHandle = randomUUID();
+        this.inflightMessages.set(receiptHandle, { message, receiptHandle, visibilityDeadline: Date.now() + visibilityTimeout * 1000 });
+        this.fifoLockedGroups.set(groupId, (this.fifoLockedGroups.get(groupId) ?? 0) + 1);
+        result.push({
+          MessageId: message.messageId,
+          ReceiptHandle: receiptHandle,
+          MD5OfBody: message.md5OfBody,
+          Body: message.body,
+          ...(message.md5OfMessageAttributes ? { MD5OfMessageAttributes: message.md5OfMessageAttributes } : {}),
+          ...(Object.keys(message.messageAttributes).length > 0 ? { MessageAttributes: message.messageAttributes } : {}),
+        });
+      }
+      if (messages.length === 0) this.fifoMessages.delete(groupId);
+    }
+    return result;
+  };
+  patched = true;
+}

@@ -1,0 +1,101 @@
+/**
+ * Loads each function the way Lambda would run it: bundled by esbuild with the
+ * stack's bundling settings, loaded as its own module with its own environment,
+ * invoked with a Lambda context and cut off at its timeout.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { BUNDLING } from '../lib/functions';
+import type { Meter } from './metering';
+import type { FunctionModel } from './template-model';
+
+export interface InvokeResult {
+  outcome: 'ok' | 'error' | 'timeout';
+  result?: any;
+  error?: Error;
+  durationMs: number;
+}
+
+export interface LoadedFunction {
+  model: FunctionModel;
+  invoke(event: unknown): Promise<InvokeResult>;
+}
+
+export async function loadFunctions(
+  functions: FunctionModel[],
+  options: { projectRoot: string; environment: (fn: FunctionModel) => Record<string, string>; meter: Meter },
+): Promise<{ functions: Map<string, LoadedFunction>; bundleDir: string }> {
+  // Inside the project so that the bundles resolve the AWS SDK from its node_modules, as Lambda's runtime provides it.
+  const outdir = join(options.projectRoot, 'node_modules', '.cache', 'poll-local', randomUUID());
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: Object.fromEntries(functions.map((fn) => [fn.logicalId, join(options.projectRoot, fn.entry)])),
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: BUNDLING.format,
+    target: BUNDLING.target,
+    minify: BUNDLING.minify,
+    external: [...BUNDLING.externalModules],
+    logLevel: 'error',
+  });
+
+  const require = createRequire(join(outdir, 'index.js'));
+  const loaded = new Map<string, LoadedFunction>();
+  for (const model of functions) {
+    const env = options.environment(model);
+    // Handlers read their settings at cold start, as on Lambda: apply this function's environment while it loads.
+    const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+    Object.assign(process.env, env);
+    const started = performance.now();
+    let mod: Record<string, any>;
+    try {
+      mod = require(join(outdir, `${model.logicalId}.js`));
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    options.meter.fn(model.name, model.memoryMb).initMs += Math.ceil(performance.now() - started);
+    const handler = mod[model.handler];
+    if (typeof handler !== 'function') throw new Error(`${model.entry} does not export ${model.handler}()`);
+    loaded.set(model.logicalId, { model, invoke: (event) => invoke(model, handler, event, options.meter) });
+  }
+  return { functions: loaded, bundleDir: outdir };
+}
+
+async function invoke(model: FunctionModel, handler: (event: unknown, context: unknown) => Promise<unknown>, event: unknown, meter: Meter): Promise<InvokeResult> {
+  const started = performance.now();
+  const deadline = Date.now() + model.timeoutSeconds * 1000;
+  const context = {
+    awsRequestId: randomUUID(),
+    functionName: model.name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${model.name}`,
+    memoryLimitInMB: String(model.memoryMb),
+    logGroupName: `/aws/lambda/${model.name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), model.timeoutSeconds * 1000);
+  });
+  let outcome: InvokeResult;
+  try {
+    const result = await Promise.race([handler(event, context), timeout]);
+    outcome = result === 'timeout' ? { outcome: 'timeout', durationMs: 0 } : { outcome: 'ok', result, durationMs: 0 };
+  } catch (error) {
+    outcome = { outcome: 'error', error: error as Error, durationMs: 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+  outcome.durationMs = performance.now() - started;
+  meter.recordInvocation(model.name, model.memoryMb, outcome.durationMs, outcome.outcome);
+  return outcome;
+}

@@ -1,0 +1,105 @@
+/**
+ * Usage as AWS would bill it, counted while the local runtime runs; the cost
+ * model reads it (GET /_local/usage, or the file written on exit).
+ */
+export interface FunctionUsage {
+  invocations: number;
+  /** Sum of per-invocation durations, each rounded up to 1 ms as Lambda bills. */
+  billedMs: number;
+  errors: number;
+  timeouts: number;
+  /** Module load (cold start) time; Lambda bills INIT for managed runtimes since 2025-08. */
+  initMs: number;
+  memoryMb: number;
+}
+
+export interface TableUsage {
+  readUnits: number;
+  writeUnits: number;
+  requests: Record<string, number>;
+}
+
+export interface QueueUsage {
+  /** API requests by action; SQS bills each (per 64 KB of payload). */
+  requests: Record<string, number>;
+  billedRequests: number;
+  emptyReceives: number;
+  messagesSent: number;
+}
+
+export interface ApiUsage {
+  requests: number;
+  byStatus: Record<string, number>;
+  byRoute: Record<string, number>;
+  bytesOut: number;
+}
+
+export interface Usage {
+  startedAt: string;
+  at: string;
+  apiKind: string;
+  functions: Record<string, FunctionUsage>;
+  tables: Record<string, TableUsage>;
+  queues: Record<string, QueueUsage>;
+  api: ApiUsage;
+}
+
+const bump = (counts: Record<string, number>, key: string, by = 1) => {
+  counts[key] = (counts[key] ?? 0) + by;
+};
+
+export class Meter {
+  private readonly startedAt = new Date().toISOString();
+  readonly functions: Record<string, FunctionUsage> = {};
+  readonly tables: Record<string, TableUsage> = {};
+  readonly queues: Record<string, QueueUsage> = {};
+  readonly api: ApiUsage = { requests: 0, byStatus: {}, byRoute: {}, bytesOut: 0 };
+
+  constructor(private readonly apiKind: string) {}
+
+  fn(name: string, memoryMb: number): FunctionUsage {
+    return (this.functions[name] ??= { invocations: 0, billedMs: 0, errors: 0, timeouts: 0, initMs: 0, memoryMb });
+  }
+
+  recordInvocation(name: string, memoryMb: number, durationMs: number, outcome: 'ok' | 'error' | 'timeout'): void {
+    const usage = this.fn(name, memoryMb);
+    usage.invocations++;
+    usage.billedMs += Math.max(1, Math.ceil(durationMs));
+    if (outcome === 'error') usage.errors++;
+    if (outcome === 'timeout') usage.timeouts++;
+  }
+
+  recordTable(table: string, action: string, readUnits: number, writeUnits: number): void {
+    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {} });
+    usage.readUnits += readUnits;
+    usage.writeUnits += writeUnits;
+    bump(usage.requests, action);
+  }
+
+  recordQueue(queue: string, action: string, payloadBytes: number, messages: { sent?: number; received?: number }): void {
+    const usage = (this.queues[queue] ??= { requests: {}, billedRequests: 0, emptyReceives: 0, messagesSent: 0 });
+    bump(usage.requests, action);
+    usage.billedRequests += Math.max(1, Math.ceil(payloadBytes / 65536));
+    usage.messagesSent += messages.sent ?? 0;
+    if (action === 'ReceiveMessage' && messages.received === 0) usage.emptyReceives++;
+  }
+
+  recordApi(route: string, status: number, bytesOut: number): void {
+    this.api.requests++;
+    this.api.bytesOut += bytesOut;
+    bump(this.api.byStatus, String(status));
+    bump(this.api.byRoute, route);
+  }
+
+  snapshot(): Usage {
+    return structuredClone({
+      startedAt: this.startedAt,
+      at: new Date().toISOString(),
+      apiKind: this.apiKind,
+      functions: this.functions,
+      tables: this.tables,
+      queues: this.queues,
+      api: this.api,
+    });
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The embedded local runtime: the synthesized stack, served on one machine with
+ * no Docker and no AWS account. Start it with startLocalRuntime() (tests) or
+ * `npm start` (local/cli.ts).
+ */
+import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { ApiKind } from '../config/app-config';
+import { buildApp } from '../lib/app';
+import { REGION, startEmulators } from './emulators';
+import { startEventSource } from './event-source';
+import type { Faults } from './faults';
+import { loadFunctions, type InvokeResult } from './functions';
+import { createGateway } from './gateway';
+import { Meter, type Usage } from './metering';
+import { readTemplate, resolveValue, type AppModel, type Template } from './template-model';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const USAGE_PATH = '/_local/usage';
+
+export interface LocalRuntimeOptions {
+  apiKind?: ApiKind;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Persist the table here; in memory when absent. */
+  dataDir?: string;
+  /** Handler log level (the deployed default is INFO; WARN keeps a terminal readable). */
+  logLevel?: string;
+  faults?: Faults;
+  /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
+  visibilityTimeoutSeconds?: number;
+  pollers?: number;
+}
+
+export interface LocalRuntime {
+  url: string;
+  model: AppModel;
+  faults: Faults;
+  /** Where the emulated resources are, for tests and tools that use the AWS SDK directly. */
+  resources: { dynamoEndpoint: string; sqsEndpoint: string; tableName: string; voteQueueUrl: string; deadLetterQueueUrl: string };
+  /** Invokes a function by its name (e.g. `CountVotes`) as Lambda would. */
+  invoke(functionName: string, event: unknown): Promise<InvokeResult>;
+  usage(): Usage;
+  /** Messages waiting or in flight, per queue name. */
+  queueDepths(): Record<string, number>;
+  /** Resolves once the vote queue (every queue with a consumer) is empty and nothing is in flight. */
+  waitForDrain(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Synthesizes the stack in-process (no CLI, no bundling: the runtime bundles itself). */
+export function synthesizeTemplate(apiKind?: ApiKind): Template {
+  const { app, stack } = buildApp({ context: { ...(apiKind ? { apiKind } : {}), 'aws:cdk:bundling-stacks': [] } });
+  return app.synth().getStackByName(stack.stackName).template as Template;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const template = synthesizeTemplate(options.apiKind);
+  const model = readTemplate(template);
+  if (options.visibilityTimeoutSeconds !== undefined) {
+    for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;
+  }
+  const faults: Faults = options.faults ?? {};
+  const meter = new Meter(model.apiKind);
+  const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
+
+  // What every SDK client in this process (the handlers') talks to.
+  const credentials = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: REGION, AWS_DEFAULT_REGION: REGION };
+  const endpoints = { AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint };
+  const previousEnv = Object.fromEntries(Object.keys({ ...credentials, ...endpoints }).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, credentials, endpoints);
+
+  const physical = {
+    ref: (logicalId: string) =>
+      model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId),
+    arn: (logicalId: string) => emulators.queueArn(logicalId),
+  };
+  const { functions, bundleDir } = await loadFunctions(model.functions, {
+    projectRoot: PROJECT_ROOT,
+    meter,
+    environment: (fn) => ({
+      ...Object.fromEntries(Object.entries(fn.environment).map(([key, value]) => [key, resolveValue(value, physical)])),
+      AWS_LAMBDA_FUNCTION_NAME: fn.name,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+      POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
+    }),
+  });
+
+  const sqs = new SQSClient({ region: REGION, endpoint: emulators.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const eventSources = model.eventSources.map((mapping) =>
+    startEventSource({
+      mapping,
+      sqs,
+      queueUrl: emulators.queueUrl(mapping.queueLogicalId),
+      queueArn: emulators.queueArn(mapping.queueLogicalId),
+      fn: functions.get(mapping.functionLogicalId)!,
+      faults,
+      pollers: options.pollers,
+    }),
+  );
+
+  const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === USAGE_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(meter.snapshot(), null, 2));
+      return;
+    }
+    gateway.handle(req, res).catch((error) => {
+      console.error('[local] gateway error', error);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
+    );
+    server.listen(options.port ?? 0, host, () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const consumedQueues = model.eventSources.map((m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name);
+  const queueDepths = () =>
+    Object.fromEntries(
+      model.queues.map((q) => {
+        const info = emulators.fauxqs.inspectQueue(q.name);
+        const depth = info ? info.messages.ready.length + info.messages.delayed.length + info.messages.inflight.length : 0;
+        return [q.name, depth];
+      }),
+    );
+
+  const voteQueue = model.queues.find((q) => q.redrive)!;
+  return {
+    url: `http://${host}:${port}`,
+    model,
+    faults,
+    resources: {
+      dynamoEndpoint: emulators.dynamoEndpoint,
+      sqsEndpoint: emulators.sqsEndpoint,
+      tableName: emulators.tableName(model.tables[0].logicalId),
+      voteQueueUrl: emulators.queueUrl(voteQueue.logicalId),
+      deadLetterQueueUrl: emulators.queueUrl(voteQueue.redrive!.deadLetterLogicalId),
+    },
+    async invoke(functionName, event) {
+      const fn = [...functions.values()].find((f) => f.model.name === functionName);
+      if (!fn) throw new Error(`No function named ${functionName}`);
+      return fn.invoke(event);
+    },
+    usage: () => meter.snapshot(),
+    queueDepths,
+    async waitForDrain(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (consumedQueues.some((name) => queueDepths()[name] > 0)) {
+        if (Date.now() > deadline) throw new Error(`Queues not drained after ${timeoutMs} ms: ${JSON.stringify(queueDepths())}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      await new Promise((r) => server.close(r));
+      await Promise.all(eventSources.map((source) => source.stop()));
+      sqs.destroy();
+      await emulators.stop();
+      rmSync(bundleDir, { recursive: true, force: true });
+      for (const [key, value] of Object.entries(previousEnv)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    },
+  };
+}
+

@@ -1,0 +1,183 @@
+/**
+ * Reads a synthesized CloudFormation template into what the local runtime
+ * serves: tables, queues, functions, API routes and queue-to-function mappings.
+ * The template is the only definition; nothing here repeats the stack.
+ */
+import type { ApiKind } from '../config/app-config';
+import { ENTRY_METADATA, NAME_METADATA } from '../lib/functions';
+
+type Json = any;
+interface Resource {
+  Type: string;
+  Properties?: Json;
+  Metadata?: Json;
+}
+export interface Template {
+  Resources: Record<string, Resource>;
+}
+
+export interface TableModel {
+  logicalId: string;
+  keySchema: Array<{ AttributeName: string; KeyType: string }>;
+  attributeDefinitions: Array<{ AttributeName: string; AttributeType: string }>;
+  ttlAttribute?: string;
+}
+
+export interface QueueModel {
+  logicalId: string;
+  /** The queue name the emulator uses: the logical id, with `.fifo` for FIFO queues. */
+  name: string;
+  fifo: boolean;
+  visibilityTimeoutSeconds: number;
+  redrive?: { deadLetterLogicalId: string; maxReceiveCount: number };
+}
+
+export interface FunctionModel {
+  logicalId: string;
+  name: string;
+  /** Source file, e.g. `lambdas/cast-vote.ts`. */
+  entry: string;
+  handler: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Values may still reference other resources ({Ref}, {Fn::GetAtt}): see resolveValue. */
+  environment: Record<string, Json>;
+}
+
+export interface RouteModel {
+  method: string;
+  /** API Gateway syntax, e.g. `/api/poll/{id}/vote`. */
+  path: string;
+  functionLogicalId: string;
+}
+
+export interface EventSourceModel {
+  queueLogicalId: string;
+  functionLogicalId: string;
+  batchSize: number;
+  maxBatchingWindowSeconds: number;
+  reportBatchItemFailures: boolean;
+}
+
+export interface AppModel {
+  apiKind: ApiKind;
+  tables: TableModel[];
+  queues: QueueModel[];
+  functions: FunctionModel[];
+  routes: RouteModel[];
+  eventSources: EventSourceModel[];
+}
+
+const ofType = (template: Template, type: string) =>
+  Object.entries(template.Resources).filter(([, resource]) => resource.Type === type) as Array<[string, Resource & { Properties: Json }]>;
+
+/** The logical id a {Fn::GetAtt: [id, 'Arn']} anywhere inside `value` points to. */
+function getAttTarget(value: Json): string | undefined {
+  if (Array.isArray(value)) return value.map(getAttTarget).find(Boolean);
+  if (value && typeof value === 'object') {
+    if (Array.isArray(value['Fn::GetAtt'])) return value['Fn::GetAtt'][0];
+    return Object.values(value).map(getAttTarget).find(Boolean);
+  }
+  return undefined;
+}
+
+function refTarget(value: Json): string | undefined {
+  return value && typeof value === 'object' && typeof value.Ref === 'string' ? value.Ref : undefined;
+}
+
+function restRoutes(template: Template): RouteModel[] {
+  const resources = new Map(ofType(template, 'AWS::ApiGateway::Resource'));
+  const pathOf = (resourceId: Json): string => {
+    const id = refTarget(resourceId);
+    const resource = id ? resources.get(id) : undefined;
+    return resource ? `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}` : '';
+  };
+  return ofType(template, 'AWS::ApiGateway::Method')
+    .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
+    .map(([, m]) => ({
+      method: m.Properties.HttpMethod,
+      path: pathOf(m.Properties.ResourceId) || '/',
+      functionLogicalId: getAttTarget(m.Properties.Integration?.Uri)!,
+    }));
+}
+
+function httpRoutes(template: Template): RouteModel[] {
+  const integrations = new Map(ofType(template, 'AWS::ApiGatewayV2::Integration'));
+  return ofType(template, 'AWS::ApiGatewayV2::Route').map(([, route]) => {
+    const [method, path] = String(route.Properties.RouteKey).split(' ');
+    const integrationId = getIntegrationId(route.Properties.Target);
+    const integration = integrationId ? integrations.get(integrationId) : undefined;
+    return { method, path, functionLogicalId: getAttTarget(integration?.Properties.IntegrationUri)! };
+  });
+}
+
+/** Route targets look like {"Fn::Join": ["", ["integrations/", {"Ref": "Integration"}]]}. */
+function getIntegrationId(target: Json): string | undefined {
+  const parts = target?.['Fn::Join']?.[1];
+  return Array.isArray(parts) ? parts.map(refTarget).find(Boolean) : undefined;
+}
+
+export function readTemplate(template: Template): AppModel {
+  const functions = ofType(template, 'AWS::Lambda::Function').map(([logicalId, fn]): FunctionModel => {
+    const entry = fn.Metadata?.[ENTRY_METADATA];
+    if (!entry) throw new Error(`Function ${logicalId} has no ${ENTRY_METADATA} metadata: make it with lib/functions.ts appFunction().`);
+    const [, handler] = String(fn.Properties.Handler).split('.');
+    return {
+      logicalId,
+      name: fn.Metadata?.[NAME_METADATA] ?? logicalId,
+      entry,
+      handler,
+      timeoutSeconds: fn.Properties.Timeout ?? 3,
+      memoryMb: fn.Properties.MemorySize ?? 128,
+      environment: fn.Properties.Environment?.Variables ?? {},
+    };
+  });
+
+  const queues = ofType(template, 'AWS::SQS::Queue').map(([logicalId, queue]): QueueModel => {
+    const fifo = queue.Properties.FifoQueue === true || queue.Properties.FifoQueue === 'true';
+    const redrive = queue.Properties.RedrivePolicy;
+    return {
+      logicalId,
+      name: fifo ? `${logicalId}.fifo` : logicalId,
+      fifo,
+      visibilityTimeoutSeconds: Number(queue.Properties.VisibilityTimeout ?? 30),
+      redrive: redrive
+        ? { deadLetterLogicalId: getAttTarget(redrive.deadLetterTargetArn)!, maxReceiveCount: Number(redrive.maxReceiveCount) }
+        : undefined,
+    };
+  });
+
+  const tables = ofType(template, 'AWS::DynamoDB::Table').map(([logicalId, table]) => ({
+    logicalId,
+    keySchema: table.Properties.KeySchema,
+    attributeDefinitions: table.Properties.AttributeDefinitions,
+    ttlAttribute: table.Properties.TimeToLiveSpecification?.Enabled ? table.Properties.TimeToLiveSpecification.AttributeName : undefined,
+  }));
+
+  const eventSources = ofType(template, 'AWS::Lambda::EventSourceMapping').map(([, esm]) => ({
+    queueLogicalId: getAttTarget(esm.Properties.EventSourceArn)!,
+    functionLogicalId: refTarget(esm.Properties.FunctionName)!,
+    batchSize: esm.Properties.BatchSize ?? 10,
+    maxBatchingWindowSeconds: esm.Properties.MaximumBatchingWindowInSeconds ?? 0,
+    reportBatchItemFailures: (esm.Properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+  }));
+
+  const isHttp = ofType(template, 'AWS::ApiGatewayV2::Api').length > 0;
+  return {
+    apiKind: isHttp ? 'http' : 'rest',
+    tables,
+    queues,
+    functions,
+    routes: isHttp ? httpRoutes(template) : restRoutes(template),
+    eventSources,
+  };
+}
+
+/** Resolves {Ref}/{Fn::GetAtt} in a template value to the emulated resources' names, URLs and ARNs. */
+export function resolveValue(value: Json, physical: { ref: (logicalId: string) => string; arn: (logicalId: string) => string }): string {
+  if (typeof value === 'string') return value;
+  const ref = refTarget(value);
+  if (ref) return physical.ref(ref);
+  if (Array.isArray(value?.['Fn::GetAtt']) && value['Fn::GetAtt'][1] === 'Arn') return physical.arn(value['Fn::GetAtt'][0]);
+  throw new Error(`The local runtime cannot resolve ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,68 @@
+/** Helpers for tests that talk to a running local runtime over HTTP and the AWS SDK. */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { LocalRuntime } from '../../local/runtime';
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export function clients(runtime: LocalRuntime) {
+  const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.resources.dynamoEndpoint, credentials }));
+  const sqs = new SQSClient({ region: 'us-east-1', endpoint: runtime.resources.sqsEndpoint, credentials });
+  return { dynamo, sqs };
+}
+
+export async function scanTable(runtime: LocalRuntime): Promise<Record<string, unknown>[]> {
+  const { dynamo } = clients(runtime);
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(new ScanCommand({ TableName: runtime.resources.tableName, ExclusiveStartKey: start }));
+    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export function api(runtime: LocalRuntime) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(runtime.url + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, text };
+  };
+  return {
+    call,
+    createPoll: async (input: Record<string, unknown> = {}) => {
+      const res = await call('POST', '/api/poll', { title: 'Test poll', options: ['A', 'B', 'C'], ...input });
+      if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+      return res.json as { id: string; options: string[] };
+    },
+    vote: (id: string, option: number) => call('POST', `/api/poll/${id}/vote`, { option }),
+    results: (id: string) => call('GET', `/api/poll/${id}/results`),
+  };
+}
+
+/** Runs async tasks with at most `limit` at once (bounded load). */
+export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
+  return results;
+}
