@@ -132,7 +132,14 @@ export async function startEmulators(
   const sqsProxy = await startProxy(
     fauxqs.port,
     (_action, body) => {
-      const real = typeof body.QueueUrl === 'string' && fauxqsUrls.get(body.QueueUrl.split('/').pop());
+      if (typeof body.QueueUrl !== 'string') return;
+      const name = body.QueueUrl.split('/').pop();
+      let real = fauxqsUrls.get(name);
+      if (!real) {
+        // A queue created through the API rather than from the template.
+        real = fauxqs.inspectQueue(name)?.url;
+        if (real) fauxqsUrls.set(name, real);
+      }
       if (real) body.QueueUrl = real;
     },
     (action, request, _status, response) => {

@@ -16,6 +16,8 @@ export interface EventSourceOptions {
   queueArn: string;
   fn: LoadedFunction;
   faults: Faults;
+  /** The queue's redrive maxReceiveCount: post-write faults stay transient (never on the last delivery). */
+  maxReceiveCount?: number;
   /** Concurrent pollers (Lambda scales these with the backlog; a few are plenty locally). */
   pollers?: number;
   onBatch?: (info: { records: number; failed: number; outcome: string }) => void;
@@ -62,9 +64,22 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
 
   async function processBatch(messages: Message[]): Promise<void> {
     const records = messages.map((m) => toRecord(m, options.queueArn));
-    const withheld = new Set(records.filter(() => chance(faults, faults.failBeforeApply)).map((r) => r.messageId));
+    // A failed FIFO record fails the rest of its message group in the batch too (order must hold), as Lambda expects.
+    const failedGroups = new Set<string>();
+    const withheld = new Set<string>();
+    for (const record of records) {
+      const group = String(record.attributes.MessageGroupId ?? '');
+      if (failedGroups.has(group) || chance(faults, faults.failBeforeApply)) {
+        if (group) failedGroups.add(group);
+        withheld.add(record.messageId);
+      }
+    }
     const invoked = await options.fn.invoke({ Records: records.filter((r) => !withheld.has(r.messageId)) });
-    if (invoked.outcome !== 'ok' || chance(faults, faults.crashAfterWrites)) {
+    // Injected post-write faults are transient: a record on its last delivery is left alone, so a
+    // counted vote is not dead-lettered by the injector (see README, "What exactly-once covers").
+    const lastDelivery = (r: (typeof records)[number]) => Number(r.attributes.ApproximateReceiveCount ?? 1) >= (options.maxReceiveCount ?? Infinity);
+    const crashed = !records.some(lastDelivery) && chance(faults, faults.crashAfterWrites);
+    if (invoked.outcome !== 'ok' || crashed) {
       // A crash or timeout: nothing is deleted, the whole batch comes back after the visibility timeout.
       options.onBatch?.({ records: records.length, failed: records.length, outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome });
       return;
@@ -79,7 +94,7 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
         for (const item of reported ?? []) failed.add(item.itemIdentifier);
       }
     }
-    for (const record of records) if (chance(faults, faults.failAfterApply)) failed.add(record.messageId);
+    for (const record of records) if (!lastDelivery(record) && chance(faults, faults.failAfterApply)) failed.add(record.messageId);
     const done = records.filter((r) => !failed.has(r.messageId));
     for (let i = 0; i < done.length; i += 10) {
       await sqs.send(

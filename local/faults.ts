@@ -1,10 +1,13 @@
 /** Fault injection for tests and campaigns; all off unless a test turns them on. */
 export interface Faults {
-  /** Fraction of consumer records withheld from the handler and reported failed (never applied). */
+  /**
+   * Fraction of consumer records withheld from the handler and reported failed (never applied);
+   * on a FIFO queue the rest of the record's message group in that batch is withheld with it.
+   */
   failBeforeApply?: number;
-  /** Fraction of consumer records reported failed after the handler applied them (redelivered, must not double count). */
+  /** Fraction of consumer records reported failed after the handler applied them (redelivered, must not double count). Never on a record's last delivery. */
   failAfterApply?: number;
-  /** Probability that a consumer invocation "crashes" after its writes: its response is lost, the whole batch is redelivered. */
+  /** Probability that a consumer invocation "crashes" after its writes: its response is lost, the whole batch is redelivered. Never on a batch holding a record's last delivery. */
   crashAfterWrites?: number;
   /** Fraction of DynamoDB UpdateItem calls answered with a throttling error. */
   throttleUpdates?: number;

@@ -48,6 +48,8 @@ export interface LocalRuntime {
   usage(): Usage;
   /** Messages waiting or in flight, per queue name. */
   queueDepths(): Record<string, number>;
+  /** The bodies of all messages in a queue, without receiving them. */
+  queueBodies(queueName: string): string[];
   /** Resolves once the vote queue (every queue with a consumer) is empty and nothing is in flight. */
   waitForDrain(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -100,6 +102,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queueArn: emulators.queueArn(mapping.queueLogicalId),
       fn: functions.get(mapping.functionLogicalId)!,
       faults,
+      maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
     }),
   );
@@ -153,6 +156,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     },
     usage: () => meter.snapshot(),
     queueDepths,
+    queueBodies(queueName) {
+      const info = emulators.fauxqs.inspectQueue(queueName);
+      if (!info) return [];
+      return [...info.messages.ready, ...info.messages.delayed, ...info.messages.inflight.map((m) => m.message)].map((m) => m.body);
+    },
     async waitForDrain(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (consumedQueues.some((name) => queueDepths()[name] > 0)) {

@@ -1,0 +1,139 @@
+/**
+ * End to end over HTTP against the local runtime: every vote accepted with a 202
+ * is counted exactly once, also when the consumer fails records, crashes after
+ * its writes, or meets a poison message.
+ */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { api, clients, pool } from '../support/local';
+
+let runtime: LocalRuntime;
+let client: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  // Redeliveries after 1 s instead of the deployed 60 s, so fault tests finish quickly.
+  runtime = await startLocalRuntime({ visibilityTimeoutSeconds: 1 });
+  client = api(runtime);
+});
+afterAll(async () => runtime?.stop());
+
+/** Casts `count` votes with bounded concurrency; returns the accepted (202) count per option. */
+async function castVotes(pollId: string, count: number, options: number): Promise<number[]> {
+  const accepted = new Array(3).fill(0); // test polls have 3 options; votes go to the first `options`
+  await pool(count, 100, async (i) => {
+    const res = await client.vote(pollId, i % options);
+    if (res.status === 202) accepted[i % options]++;
+    else throw new Error(`vote refused: ${res.status} ${res.text}`);
+  });
+  return accepted;
+}
+
+/** Votes of a poll held in the dead-letter queue (kept, not lost: a redrive counts them). */
+async function deadLettered(pollId: string): Promise<number[]> {
+  const dlqName = runtime.resources.deadLetterQueueUrl.split('/').pop()!;
+  const held = new Array(3).fill(0);
+  const messages = runtime.queueBodies(dlqName);
+  for (const body of messages) {
+    try {
+      const vote = JSON.parse(body);
+      if (vote.pollId === pollId) held[vote.option]++;
+    } catch {
+      // poison, not a vote
+    }
+  }
+  return held;
+}
+
+/** Every accepted vote is counted once, or (after maxReceiveCount failures) kept in the DLQ; never lost, never doubled. */
+async function expectConserved(pollId: string, accepted: number[]): Promise<{ counted: number[]; held: number[] }> {
+  await runtime.waitForDrain(90_000);
+  const results = (await client.results(pollId)).json;
+  const held = await deadLettered(pollId);
+  expect(results.counts.map((n: number, i: number) => n + held[i])).toEqual(accepted);
+  expect(results.total).toBe(results.counts.reduce((a: number, b: number) => a + b, 0));
+  return { counted: results.counts, held };
+}
+
+async function expectExactCounts(pollId: string, accepted: number[]): Promise<void> {
+  const { held } = await expectConserved(pollId, accepted);
+  expect(held).toEqual([0, 0, 0]);
+}
+
+describe('exactly once, end to end', () => {
+  it('counts 1,000 concurrent votes exactly', async () => {
+    const poll = await client.createPoll();
+    const accepted = await castVotes(poll.id, 1000, 3);
+    await expectExactCounts(poll.id, accepted);
+  });
+
+  it('conserves every vote when the consumer fails 20% of records before applying them', async () => {
+    const poll = await client.createPoll();
+    runtime.faults.failBeforeApply = 0.2;
+    try {
+      const accepted = await castVotes(poll.id, 500, 3);
+      // A record that fails on all its deliveries is dead-lettered, never applied: counted + held = accepted.
+      const { counted, held } = await expectConserved(poll.id, accepted);
+      console.log(`20% failures before apply: accepted ${accepted}, counted ${counted}, dead-lettered ${held}`);
+    } finally {
+      runtime.faults.failBeforeApply = 0;
+    }
+  });
+
+  it('stays exact when 20% of records are reported failed after they were applied', async () => {
+    const poll = await client.createPoll();
+    runtime.faults.failAfterApply = 0.2;
+    try {
+      const accepted = await castVotes(poll.id, 500, 3);
+      await expectExactCounts(poll.id, accepted);
+    } finally {
+      runtime.faults.failAfterApply = 0;
+    }
+  });
+
+  it('stays exact when invocations crash after their writes and whole batches come back', async () => {
+    const poll = await client.createPoll();
+    runtime.faults.crashAfterWrites = 0.3;
+    try {
+      const accepted = await castVotes(poll.id, 300, 2);
+      await expectExactCounts(poll.id, accepted);
+    } finally {
+      runtime.faults.crashAfterWrites = 0;
+    }
+  });
+
+  it('moves a poison message to the dead-letter queue, where the alarm sees it, and keeps counting the rest', async () => {
+    const poll = await client.createPoll();
+    const { sqs } = clients(runtime);
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: runtime.resources.voteQueueUrl,
+        MessageBody: '{"this is": "not a vote"}',
+        MessageGroupId: `${poll.id}.0`,
+        MessageDeduplicationId: 'poison-1',
+      }),
+    );
+    const dlqName = runtime.resources.deadLetterQueueUrl.split('/').pop()!;
+    const dlqBefore = runtime.queueDepths()[dlqName];
+    const accepted = await castVotes(poll.id, 40, 3);
+    await expectExactCounts(poll.id, accepted);
+    // The DLQ alarm fires on ApproximateNumberOfMessagesVisible > 0 of this queue.
+    expect(runtime.queueDepths()[dlqName]).toBe(dlqBefore + 1);
+    expect(runtime.queueBodies(dlqName)).toContain('{"this is": "not a vote"}');
+  });
+
+  it('meters what AWS would bill for the votes', async () => {
+    const usage = runtime.usage();
+    expect(usage.functions.CastVote.invocations).toBeGreaterThanOrEqual(2340);
+    expect(usage.functions.CountVotes.billedMs).toBeGreaterThan(0);
+    const table = usage.tables[runtime.resources.tableName];
+    expect(table.writeUnits).toBeGreaterThan(0);
+    expect(table.readUnits).toBeGreaterThan(0);
+    const queue = usage.queues[runtime.resources.voteQueueUrl.split('/').pop()!];
+    expect(queue.messagesSent).toBeGreaterThanOrEqual(2341);
+    expect(queue.requests.ReceiveMessage).toBeGreaterThan(0);
+    expect(usage.api.bytesOut).toBeGreaterThan(0);
+    const served = await fetch(`${runtime.url}/_local/usage`).then((r) => r.json());
+    expect(served.functions.CastVote.invocations).toBe(usage.functions.CastVote.invocations);
+  });
+});
