@@ -30,17 +30,12 @@ export interface AppFunctionProps {
   timeoutSeconds?: number;
 }
 
-const RETENTION: Record<number, RetentionDays> = {
-  7: RetentionDays.ONE_WEEK,
-  14: RetentionDays.TWO_WEEKS,
-  30: RetentionDays.ONE_MONTH,
-};
-
 export function appFunction(scope: Construct, name: string, props: AppFunctionProps): NodejsFunction {
   const entry = `lambdas/${props.entry}`;
   // An explicit log group so that retention (and deletion with the stack) is ours to set.
   const logGroup = new LogGroup(scope, `${name}Logs`, {
-    retention: RETENTION[FUNCTION_DEFAULTS.logRetentionDays],
+    // RetentionDays members are their day counts, so the configured number maps directly.
+    retention: FUNCTION_DEFAULTS.logRetentionDays as RetentionDays,
     removalPolicy: RemovalPolicy.DESTROY,
   });
   const fn = new NodejsFunction(scope, name, {
