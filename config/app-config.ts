@@ -15,6 +15,9 @@ export interface RouteSpec {
   fn: ApiFunctionName;
 }
 
+/** Every API route starts here; everything else on the site's origin is the static frontend. */
+export const API_BASE_PATH = '/api';
+
 /** Mirrors the routes of the VPS poll platform. */
 export const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/api/poll', fn: 'createPoll' },
@@ -98,6 +101,19 @@ export const API_THROTTLE = {
 
 /** Results are polled often; let browsers and CloudFront reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;
+
+/**
+ * How the results page refreshes. Every refresh is a billed API request, so it
+ * backs off while nothing changes and stops while the tab is hidden or the poll
+ * is closed. Never faster than the results cache: a faster poll would only
+ * return the same cached answer. The cost model reads these too.
+ */
+export const RESULTS_REFRESH = {
+  minIntervalMs: RESULTS_CACHE_SECONDS * 1000,
+  maxIntervalMs: 30_000,
+  /** Each refresh that finds nothing new multiplies the interval by this. */
+  backoffFactor: 2,
+} as const;
 
 /** `-c apiKind=rest` builds a REST API (LocalStack's free plan has no HTTP API). */
 export type ApiKind = 'http' | 'rest';

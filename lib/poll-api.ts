@@ -3,23 +3,45 @@
  * cheapest per request) or a REST API (`-c apiKind=rest`, for LocalStack's free
  * plan). Both pass the request to the same handlers; see lambdas/adapters/http.ts.
  */
-import { HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Duration } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_THROTTLE, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
 
+/**
+ * Browsers may call the API only from the site. Preflights are cached for two
+ * hours (Chromium's cap), so a voter pays for about one OPTIONS request.
+ */
+const CORS = { methods: ['GET', 'POST'] as const, headers: ['content-type'], maxAge: Duration.hours(2) };
+
+export interface PollApiProps {
+  kind: ApiKind;
+  functions: Record<ApiFunctionName, IFunction>;
+  /** The site's origin: the only one allowed by CORS. */
+  siteOrigin: string;
+}
+
 export class PollApi extends Construct {
   readonly url: string;
 
-  constructor(scope: Construct, id: string, props: { kind: ApiKind; functions: Record<ApiFunctionName, IFunction> }) {
+  constructor(scope: Construct, id: string, props: PollApiProps) {
     super(scope, id);
-    this.url = props.kind === 'http' ? this.httpApi(props.functions) : this.restApi(props.functions);
+    this.url = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
   }
 
-  private httpApi(functions: Record<ApiFunctionName, IFunction>): string {
-    const api = new HttpApi(this, 'HttpApi', { createDefaultStage: false });
+  private httpApi({ functions, siteOrigin }: PollApiProps): string {
+    const api = new HttpApi(this, 'HttpApi', {
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [siteOrigin],
+        allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]),
+        allowHeaders: CORS.headers,
+        maxAge: CORS.maxAge,
+      },
+    });
     const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: api,
       stageName: '$default',
@@ -34,11 +56,17 @@ export class PollApi extends Construct {
     return stage.url.replace(/\/$/, '');
   }
 
-  private restApi(functions: Record<ApiFunctionName, IFunction>): string {
+  private restApi({ functions, siteOrigin }: PollApiProps): string {
     const api = new RestApi(this, 'RestApi', {
       deployOptions: { stageName: 'prod', throttlingRateLimit: API_THROTTLE.rateLimit, throttlingBurstLimit: API_THROTTLE.burstLimit },
-      // Handlers answer with JSON errors themselves; no API keys, no API Gateway CORS (same origin via CloudFront).
+      // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
       cloudWatchRole: false,
+      defaultCorsPreflightOptions: {
+        allowOrigins: [siteOrigin],
+        allowMethods: [...CORS.methods],
+        allowHeaders: CORS.headers,
+        maxAge: CORS.maxAge,
+      },
     });
     const integrations = new Map<ApiFunctionName, LambdaIntegration>();
     for (const route of ROUTES) {

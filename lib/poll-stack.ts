@@ -11,6 +11,7 @@ import { TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config'
 import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
 import { PollApi } from './poll-api';
+import { PollSite } from './site';
 import { VotePipeline } from './vote-pipeline';
 
 export interface PollStackProps extends StackProps {
@@ -39,8 +40,9 @@ export class PollStack extends Stack {
     });
 
     const votes = new VotePipeline(this, 'Votes', { table });
+    const site = new PollSite(this, 'Site');
 
-    const env = { TABLE_NAME: table.tableName };
+    const env = { TABLE_NAME: table.tableName, SITE_ORIGIN: site.origin };
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
       createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: env }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
@@ -64,8 +66,10 @@ export class PollStack extends Stack {
     );
     votes.queue.grant(functions.castVote, 'sqs:SendMessage');
 
-    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions });
+    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: site.origin });
+    site.deploy(api.url);
 
+    new CfnOutput(this, 'SiteUrl', { value: site.origin, description: 'Open this in a browser' });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
     new CfnOutput(this, 'ApiKind', { value: props.apiKind });
     new CfnOutput(this, 'TableName', { value: table.tableName });

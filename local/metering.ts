@@ -34,6 +34,12 @@ export interface ApiUsage {
   bytesOut: number;
 }
 
+/** The static site, as CloudFront would serve it (requests and bytes to viewers). */
+export interface SiteUsage {
+  requests: number;
+  bytesOut: number;
+}
+
 export interface Usage {
   startedAt: string;
   at: string;
@@ -42,6 +48,7 @@ export interface Usage {
   tables: Record<string, TableUsage>;
   queues: Record<string, QueueUsage>;
   api: ApiUsage;
+  site: SiteUsage;
 }
 
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
@@ -54,6 +61,7 @@ export class Meter {
   readonly tables: Record<string, TableUsage> = {};
   readonly queues: Record<string, QueueUsage> = {};
   readonly api: ApiUsage = { requests: 0, byStatus: {}, byRoute: {}, bytesOut: 0 };
+  readonly site: SiteUsage = { requests: 0, bytesOut: 0 };
 
   constructor(private readonly apiKind: string) {}
 
@@ -91,6 +99,11 @@ export class Meter {
     bump(this.api.byRoute, route);
   }
 
+  recordSite(bytesOut: number): void {
+    this.site.requests++;
+    this.site.bytesOut += bytesOut;
+  }
+
   snapshot(): Usage {
     return structuredClone({
       startedAt: this.startedAt,
@@ -100,6 +113,7 @@ export class Meter {
       tables: this.tables,
       queues: this.queues,
       api: this.api,
+      site: this.site,
     });
   }
 }

@@ -4,12 +4,12 @@
  * `npm start` (local/cli.ts).
  */
 import { rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { ApiKind } from '../config/app-config';
+import { API_BASE_PATH, type ApiKind } from '../config/app-config';
 import { buildApp } from '../lib/app';
 import { REGION, startEmulators } from './emulators';
 import { startEventSource } from './event-source';
@@ -17,7 +17,8 @@ import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult } from './functions';
 import { createGateway } from './gateway';
 import { Meter, type Usage } from './metering';
-import { readTemplate, resolveValue, type AppModel, type Template } from './template-model';
+import { serveStaticSite } from './static-site';
+import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Template } from './template-model';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const USAGE_PATH = '/_local/usage';
@@ -62,6 +63,34 @@ export function synthesizeTemplate(apiKind?: ApiKind): Template {
 }
 
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  // Listen first: a taken port fails in milliseconds, and the site's origin (which the functions' environment names) is known.
+  let route: Router | undefined;
+  const server: Server = createServer((req, res) => {
+    if (route) route(req, res);
+    else res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"Starting"}');
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
+    );
+    server.listen(options.port ?? 0, host, () => resolveListen());
+  });
+  const localHost = `${host}:${(server.address() as AddressInfo).port}`;
+
+  try {
+    return await assemble(server, localHost, options, (handler) => (route = handler));
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+}
+
+type Router = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Everything behind the listening server: emulators, functions, event sources, gateway and site. */
+async function assemble(server: Server, localHost: string, options: LocalRuntimeOptions, setRoute: (route: Router) => void): Promise<LocalRuntime> {
+  const url = `http://${localHost}`;
   const template = synthesizeTemplate(options.apiKind);
   const model = readTemplate(template);
   if (options.visibilityTimeoutSeconds !== undefined) {
@@ -77,10 +106,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const previousEnv = Object.fromEntries(Object.keys({ ...credentials, ...endpoints }).map((k) => [k, process.env[k]]));
   Object.assign(process.env, credentials, endpoints);
 
-  const physical = {
-    ref: (logicalId: string) =>
-      model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId),
-    arn: (logicalId: string) => emulators.queueArn(logicalId),
+  const physical: PhysicalIds = {
+    ref: (logicalId) => (model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId)),
+    getAtt(logicalId, attribute) {
+      if (attribute === 'Arn') return emulators.queueArn(logicalId);
+      // The site is served by this server. (Its origin is http here; same-origin pages never consult CORS headers.)
+      if (attribute === 'DomainName' && model.distributions.includes(logicalId)) return localHost;
+      throw new Error(`The local runtime cannot resolve ${logicalId}.${attribute}`);
+    },
   };
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
@@ -108,24 +141,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   );
 
   const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
-  const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === USAGE_PATH) {
+  const site = serveStaticSite(join(bundleDir, 'site'), meter);
+  const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
+  setRoute((req, res) => {
+    const path = new URL(req.url ?? '/', url).pathname;
+    if (req.method === 'GET' && path === USAGE_PATH) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(meter.snapshot(), null, 2));
-      return;
+    } else if (isApiPath(path)) {
+      gateway.handle(req, res).catch((error) => {
+        console.error('[local] gateway error', error);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    } else {
+      site.handle(req, res);
     }
-    gateway.handle(req, res).catch((error) => {
-      console.error('[local] gateway error', error);
-      if (!res.headersSent) res.writeHead(500).end();
-    });
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
-    );
-    server.listen(options.port ?? 0, host, () => resolveListen());
-  });
-  const port = (server.address() as AddressInfo).port;
 
   const consumedQueues = model.eventSources.map((m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name);
   const queueDepths = () =>
@@ -139,7 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
   const voteQueue = model.queues.find((q) => q.redrive)!;
   return {
-    url: `http://${host}:${port}`,
+    url,
     model,
     faults,
     resources: {

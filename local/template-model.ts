@@ -66,6 +66,8 @@ export interface AppModel {
   functions: FunctionModel[];
   routes: RouteModel[];
   eventSources: EventSourceModel[];
+  /** CloudFront distributions: the local runtime serves the site itself, on its own origin. */
+  distributions: string[];
 }
 
 const ofType = (template: Template, type: string) =>
@@ -117,8 +119,21 @@ function getIntegrationId(target: Json): string | undefined {
   return Array.isArray(parts) ? parts.map(refTarget).find(Boolean) : undefined;
 }
 
+/** Functions that only serve CloudFormation custom resources (site upload, bucket cleanup): deployment machinery, not the app. */
+function customResourceProviders(template: Template): Set<string> {
+  return new Set(
+    Object.values(template.Resources)
+      .filter((r) => r.Type.startsWith('Custom::') || r.Type === 'AWS::CloudFormation::CustomResource')
+      .map((r) => getAttTarget(r.Properties?.ServiceToken))
+      .filter((id): id is string => Boolean(id)),
+  );
+}
+
 export function readTemplate(template: Template): AppModel {
-  const functions = ofType(template, 'AWS::Lambda::Function').map(([logicalId, fn]): FunctionModel => {
+  const providers = customResourceProviders(template);
+  const functions = ofType(template, 'AWS::Lambda::Function')
+    .filter(([logicalId]) => !providers.has(logicalId))
+    .map(([logicalId, fn]): FunctionModel => {
     const entry = fn.Metadata?.[ENTRY_METADATA];
     if (!entry) throw new Error(`Function ${logicalId} has no ${ENTRY_METADATA} metadata: make it with lib/functions.ts appFunction().`);
     const [, handler] = String(fn.Properties.Handler).split('.');
@@ -165,6 +180,7 @@ export function readTemplate(template: Template): AppModel {
   const isHttp = ofType(template, 'AWS::ApiGatewayV2::Api').length > 0;
   return {
     apiKind: isHttp ? 'http' : 'rest',
+    distributions: ofType(template, 'AWS::CloudFront::Distribution').map(([logicalId]) => logicalId),
     tables,
     queues,
     functions,
@@ -173,11 +189,19 @@ export function readTemplate(template: Template): AppModel {
   };
 }
 
-/** Resolves {Ref}/{Fn::GetAtt} in a template value to the emulated resources' names, URLs and ARNs. */
-export function resolveValue(value: Json, physical: { ref: (logicalId: string) => string; arn: (logicalId: string) => string }): string {
+export interface PhysicalIds {
+  ref(logicalId: string): string;
+  getAtt(logicalId: string, attribute: string): string;
+}
+
+/** Resolves {Ref}, {Fn::GetAtt} and {Fn::Join} in a template value to the emulated resources' names, URLs and ARNs. */
+export function resolveValue(value: Json, physical: PhysicalIds): string {
   if (typeof value === 'string') return value;
   const ref = refTarget(value);
   if (ref) return physical.ref(ref);
-  if (Array.isArray(value?.['Fn::GetAtt']) && value['Fn::GetAtt'][1] === 'Arn') return physical.arn(value['Fn::GetAtt'][0]);
+  const getAtt = value?.['Fn::GetAtt'];
+  if (Array.isArray(getAtt)) return physical.getAtt(getAtt[0], getAtt[1]);
+  const join = value?.['Fn::Join'];
+  if (Array.isArray(join) && Array.isArray(join[1])) return join[1].map((part: Json) => resolveValue(part, physical)).join(join[0]);
   throw new Error(`The local runtime cannot resolve ${JSON.stringify(value)}`);
 }

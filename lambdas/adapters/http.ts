@@ -72,9 +72,15 @@ export function jsonBody(request: ApiRequest): unknown {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+/**
+ * The site calls the API from its own origin. An HTTP API adds this header itself
+ * (from the stack's CORS settings); a REST API with Lambda proxy integration needs it
+ * from the function.
+ */
+const CORS_HEADERS: Record<string, string> = process.env.SITE_ORIGIN ? { 'access-control-allow-origin': process.env.SITE_ORIGIN } : {};
 
 function respond(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
-  return { statusCode: status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+  return { statusCode: status, headers: { ...JSON_HEADERS, ...CORS_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
 /** Wraps a handler: request in, response out, ApiError to its status, anything else to a logged 500. */

@@ -1,0 +1,283 @@
+/**
+ * The poll site: `/` creates a poll, `/poll/{id}` votes and shows live results.
+ * Plain DOM, no framework: two small pages do not earn one. Validation is the
+ * server's own domain code, so the form and the API can never disagree.
+ */
+import { POLL_LIMITS } from '../../config/app-config';
+import { ApiError } from '../../lambdas/domain/errors';
+import { isPollId } from '../../lambdas/domain/ids';
+import { createPoll as validatePoll } from '../../lambdas/domain/poll';
+import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
+import { nextRefreshDelay } from './refresh';
+import './app.css';
+
+const LIFETIMES: [minutes: number, label: string][] = [
+  [5, '5 minutes'],
+  [30, '30 minutes'],
+  [60, '1 hour'],
+  [24 * 60, '1 day'],
+  [POLL_LIMITS.maxLifetimeMinutes, '1 week'],
+];
+
+/** Builds an element; children are nodes or text (never HTML, so titles cannot inject markup). */
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const { dataset, ...rest } = props;
+  const element = Object.assign(document.createElement(tag), rest);
+  if (dataset) Object.assign(element.dataset, dataset);
+  element.append(...children);
+  return element;
+}
+
+const main = document.querySelector('main')!;
+const status = document.querySelector<HTMLElement>('#status')!;
+
+/** One live region for messages, so screen readers hear them and the layout keeps its place. */
+function say(message: string, tone: 'info' | 'error' | 'success' = 'info'): void {
+  status.textContent = message;
+  status.dataset.tone = tone;
+}
+
+function render(...children: Node[]): void {
+  main.replaceChildren(...children);
+  main.querySelector<HTMLElement>('h1, [autofocus]')?.focus();
+}
+
+/** A failure the page cannot recover from alone: explain it and offer a retry. */
+function showFailure(failure: Failure, title: string, retry: () => void): void {
+  const heading = h('h1', { tabIndex: -1 }, title);
+  render(heading, h('p', { className: 'lead' }, failure.message), h('button', { type: 'button', onclick: retry }, 'Try again'));
+  say(failure.message, 'error');
+}
+
+function showNotFound(): void {
+  render(
+    h('h1', { tabIndex: -1 }, 'Poll not found'),
+    h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'This poll does not exist or has expired. Polls are deleted a day after they close.'),
+    h('a', { href: '/', className: 'button' }, 'Create a new poll'),
+  );
+  say('');
+}
+
+// ---------- Create ----------
+
+function createPage(api: Api): void {
+  const optionList = h('ol', { className: 'option-inputs' });
+  const addButton = h('button', { type: 'button', className: 'secondary' }, '+ Add option');
+
+  const refreshOptionControls = () => {
+    const rows = optionList.children.length;
+    addButton.disabled = rows >= POLL_LIMITS.maxOptions;
+    for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove')) button.disabled = rows <= POLL_LIMITS.minOptions;
+    optionList.querySelectorAll('input').forEach((input, i) => input.setAttribute('aria-label', `Option ${i + 1}`));
+  };
+  const addOption = (focus: boolean) => {
+    const input = h('input', { type: 'text', name: 'option', maxLength: POLL_LIMITS.optionMaxLength, placeholder: 'Option', required: true });
+    const remove = h('button', { type: 'button', className: 'remove secondary', title: 'Remove this option' }, '×');
+    const row = h('li', {}, input, remove);
+    remove.setAttribute('aria-label', 'Remove this option');
+    remove.onclick = () => {
+      row.remove();
+      refreshOptionControls();
+    };
+    optionList.append(row);
+    refreshOptionControls();
+    if (focus) input.focus();
+  };
+  addButton.onclick = () => addOption(true);
+
+  const title = h('input', { type: 'text', id: 'title', name: 'title', maxLength: POLL_LIMITS.titleMaxLength, required: true, autofocus: true });
+  const lifetime = h('select', { id: 'lifetime', name: 'lifetime' },
+    ...LIFETIMES.map(([minutes, label]) => h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label)));
+  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: true });
+  const submit = h('button', { type: 'submit' }, 'Create poll');
+
+  const form = h('form', { noValidate: true },
+    h('label', { htmlFor: 'title' }, 'Question'),
+    title,
+    h('fieldset', {}, h('legend', {}, `Options (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`), optionList, addButton),
+    h('div', { className: 'row' },
+      h('div', {}, h('label', { htmlFor: 'lifetime' }, 'Open for'), lifetime),
+      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, 'One vote per voter'))),
+    submit,
+  );
+  for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
+
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const input = {
+      title: title.value,
+      options: [...optionList.querySelectorAll('input')].map((o) => o.value),
+      lifetimeMinutes: Number(lifetime.value),
+      oneVotePerVoter: oneVote.checked,
+    };
+    try {
+      validatePoll(input, Date.now()); // the server's own rules, checked before a request is spent
+    } catch (error) {
+      if (error instanceof ApiError) return say(error.message, 'error');
+      throw error;
+    }
+    submit.disabled = true;
+    say('Creating your poll…');
+    const created = await api.createPoll(input);
+    submit.disabled = false;
+    if (!created.ok) return say(created.message, 'error');
+    say('');
+    showShareLink(created.data);
+  };
+
+  render(h('h1', {}, 'Create a poll'), form);
+}
+
+function showShareLink(poll: PublicPoll): void {
+  const link = new URL(`/poll/${poll.id}`, location.origin).href;
+  const field = h('input', { type: 'text', readOnly: true, value: link, id: 'share-link' });
+  const copy = h('button', { type: 'button' }, 'Copy link');
+  copy.onclick = async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      say('Link copied.', 'success');
+    } catch {
+      say('Select the link and copy it with your keyboard.', 'info');
+    }
+  };
+  render(
+    h('h1', { tabIndex: -1 }, 'Your poll is ready'),
+    h('p', { className: 'lead' }, poll.title),
+    h('label', { htmlFor: 'share-link' }, 'Share this link'),
+    h('div', { className: 'share' }, field, copy),
+    h('p', { className: 'actions' }, h('a', { href: link, className: 'button' }, 'Open the poll'), h('a', { href: '/' }, 'Create another')),
+  );
+}
+
+// ---------- Vote and results ----------
+
+const votedKey = (id: string) => `voted:${id}`;
+
+async function pollPage(api: Api, id: string): Promise<void> {
+  if (!isPollId(id)) return showNotFound();
+  say('Loading…');
+  const loaded = await api.getPoll(id);
+  if (!loaded.ok) {
+    if (loaded.kind === 'client' && loaded.status === 404) return showNotFound();
+    return showFailure(loaded, 'Could not load this poll', () => void pollPage(api, id));
+  }
+  say('');
+  const poll = loaded.data;
+  document.title = `${poll.title} · Poll`;
+  const remembered = localStorage.getItem(votedKey(id));
+  if (poll.closed) return resultsPage(api, poll, 'This poll is closed. These are the final results.');
+  if (remembered !== null) return resultsPage(api, poll, `You voted for “${poll.options[Number(remembered)] ?? '?'}”.`);
+  votePage(api, poll);
+}
+
+function votePage(api: Api, poll: PublicPoll): void {
+  const choices = poll.options.map((option, i) =>
+    h('label', { className: 'choice' }, h('input', { type: 'radio', name: 'option', value: String(i), required: true }), h('span', {}, option)),
+  );
+  const submit = h('button', { type: 'submit' }, 'Vote');
+  const form = h('form', {},
+    h('fieldset', {}, h('legend', { className: 'visually-hidden' }, 'Choose one option'), ...choices),
+    h('div', { className: 'row' }, submit, h('button', { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '') }, 'See results')),
+  );
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const picked = form.querySelector<HTMLInputElement>('input[name=option]:checked');
+    if (!picked) return say('Choose an option first.', 'error');
+    const option = Number(picked.value);
+    submit.disabled = true;
+    say('Sending your vote…');
+    const voted = await api.vote(poll.id, option);
+    submit.disabled = false;
+    if (voted.ok) {
+      localStorage.setItem(votedKey(poll.id), String(option));
+      return resultsPage(api, poll, `Thanks! Your vote for “${poll.options[option]}” was recorded.`, 'success');
+    }
+    if (voted.kind === 'client' && voted.status === 409) return resultsPage(api, poll, 'You have already voted in this poll.', 'error');
+    if (voted.kind === 'client' && voted.status === 410) return resultsPage(api, poll, 'This poll closed before your vote arrived.', 'error');
+    if (voted.kind === 'client' && voted.status === 404) return showNotFound();
+    say(voted.message, 'error');
+  };
+  render(h('h1', { tabIndex: -1 }, poll.title), form);
+}
+
+function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' | 'success' | 'error' = 'info'): void {
+  // Rows exist from the start with fixed heights, so live updates never move the layout.
+  const rows = poll.options.map((option) => {
+    const bar = h('div', { className: 'bar' });
+    const figures = h('span', { className: 'figures' }, '–');
+    const row = h('li', {}, h('div', { className: 'label' }, h('span', {}, option), figures), h('div', { className: 'track' }, bar));
+    return { row, bar, figures };
+  });
+  const total = h('p', { className: 'total' }, ' ');
+  const liveness = h('p', { className: 'liveness' }, ' ');
+  render(
+    h('h1', { tabIndex: -1 }, poll.title),
+    h('ol', { className: 'results', ariaLabel: 'Results' }, ...rows.map((r) => r.row)),
+    total,
+    liveness,
+    h('p', {}, h('a', { href: '/' }, 'Create your own poll')),
+  );
+  say(message, tone);
+
+  const show = (results: PublicResults) => {
+    results.counts.forEach((count, i) => {
+      const share = results.total === 0 ? 0 : Math.round((count * 100) / results.total);
+      rows[i].bar.style.width = `${share}%`;
+      rows[i].figures.textContent = `${count} · ${share}%`;
+    });
+    total.textContent = `${results.total} vote${results.total === 1 ? '' : 's'}`;
+  };
+
+  // Adaptive refresh: fast while votes arrive, backing off when quiet, paused while hidden, stopped when closed.
+  let delay: number | undefined;
+  let lastTotal = -1;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const refresh = async () => {
+    timer = undefined;
+    const fetched = await api.results(poll.id);
+    if (stopped) return;
+    if (!fetched.ok) {
+      if (fetched.kind === 'client' && fetched.status === 404) return stop('This poll has expired.');
+      liveness.textContent = `${fetched.message}`;
+      delay = nextRefreshDelay(delay, false);
+    } else {
+      show(fetched.data);
+      if (fetched.data.closed) return stop('Final results: the poll is closed.');
+      delay = nextRefreshDelay(delay, fetched.data.total !== lastTotal);
+      lastTotal = fetched.data.total;
+      liveness.textContent = `Live · updated ${new Date().toLocaleTimeString()}`;
+    }
+    if (!document.hidden) timer = setTimeout(refresh, delay);
+  };
+  const stop = (why: string) => {
+    stopped = true;
+    liveness.textContent = why;
+    document.removeEventListener('visibilitychange', onVisibility);
+  };
+  const onVisibility = () => {
+    if (document.hidden && timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    } else if (!document.hidden && !timer && !stopped) {
+      delay = undefined; // coming back: catch up at once, then refresh fast
+      void refresh();
+    }
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+  void refresh();
+}
+
+async function start(): Promise<void> {
+  const api = createApi(await loadConfig());
+  const match = /^\/poll\/([^/]+)\/?$/.exec(location.pathname);
+  if (match) await pollPage(api, decodeURIComponent(match[1]));
+  else createPage(api);
+}
+
+void start();

@@ -1,0 +1,90 @@
+/**
+ * The static frontend: a private bucket behind CloudFront. `cdk synth` builds
+ * the site (frontend/build.ts) as the asset's bundling step; the deployment
+ * writes a config.json holding the API's URL, resolved at deploy time.
+ */
+import { DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Distribution, HttpVersion, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { ASSETS_PREFIX, buildFrontend, FRONTEND_DIR } from '../frontend/build';
+
+/** How long browsers and CloudFront keep each kind of file; the local runtime serves the same headers. */
+export const SITE_CACHE_CONTROL = {
+  /** Content-hashed: a new build has new names, so these never change. */
+  assets: 'public, max-age=31536000, immutable',
+  /** index.html and config.json name the current assets and API: always revalidate. */
+  pages: 'public, max-age=0, must-revalidate',
+} as const;
+
+export class PollSite extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** The site's origin (https://...), the only origin the API answers CORS for. */
+  readonly origin: string;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // The site is a build output: deleting the stack deletes it.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Poll site',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        compress: true,
+      },
+      // Page paths like /poll/{id} are not objects: the bucket answers 403, and the app's index.html takes over.
+      errorResponses: [403, 404].map((httpStatus) => ({ httpStatus, responseHttpStatus: 200, responsePagePath: '/index.html', ttl: Duration.minutes(1) })),
+      // North America and Europe edges only: the cheapest price class.
+      priceClass: PriceClass.PRICE_CLASS_100,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+    });
+    this.origin = `https://${this.distribution.distributionDomainName}`;
+  }
+
+  /** Uploads the built site and a config.json that points the page at the API. */
+  deploy(apiUrl: string): void {
+    const site = Source.asset(FRONTEND_DIR, {
+      bundling: {
+        // Never used: the local build below always succeeds where `cdk synth` runs (it needs only esbuild).
+        image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+        local: {
+          tryBundle(outputDir) {
+            buildFrontend(outputDir);
+            return true;
+          },
+        },
+      },
+    });
+    const assets = `${ASSETS_PREFIX}/*`;
+    const deployAssets = new BucketDeployment(this, 'DeployAssets', {
+      sources: [site],
+      destinationBucket: this.bucket,
+      include: [assets],
+      exclude: ['*'],
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.assets)],
+      // Keep older hashed files: a browser holding yesterday's index.html still loads.
+      prune: false,
+    });
+    const deployPages = new BucketDeployment(this, 'DeployPages', {
+      sources: [site, Source.jsonData('config.json', { apiUrl })],
+      destinationBucket: this.bucket,
+      exclude: [assets],
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.pages)],
+      distribution: this.distribution,
+      distributionPaths: ['/index.html', '/config.json'],
+    });
+    // New pages name new assets: upload those first.
+    deployPages.node.addDependency(deployAssets);
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The site in a real browser (Debian's chromium via playwright-core) against
+ * the local runtime: create, share, vote, live results, and the error states.
+ * Screenshots of each page go to test-artifacts/ for a person to look at.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { api } from '../support/local';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = 'test-artifacts/browser';
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser) {
+  console.warn(`SKIPPED: browser tests need chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
+}
+
+let runtime: LocalRuntime;
+let browser: Browser;
+
+/** A fresh browser profile: its own storage, as a different person's browser would be. */
+async function newVisitor(viewport = { width: 1000, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: runtime.url });
+  return context.newPage();
+}
+const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true, animations: 'disabled' });
+
+describe.skipIf(!haveBrowser)('the site in chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    runtime = await startLocalRuntime({});
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await runtime?.stop();
+  });
+
+  it('creates a poll, shares its link, votes from a second browser, and the first sees the results change', async () => {
+    const creator = await newVisitor();
+    await creator.goto('/');
+    await creator.getByLabel('Question').fill('Best editor?');
+    await creator.getByLabel('Option 1').fill('Vim');
+    await creator.getByLabel('Option 2').fill('Emacs');
+    await creator.getByRole('button', { name: '+ Add option' }).click();
+    await creator.getByLabel('Option 3').fill('Nano');
+    await creator.getByLabel('One vote per voter').uncheck();
+    await shot(creator, '1-create');
+    await creator.getByRole('button', { name: 'Create poll' }).click();
+
+    const link = await creator.getByLabel('Share this link').inputValue();
+    expect(link).toMatch(new RegExp(`^${runtime.url}/poll/[A-Za-z0-9_-]{21}$`));
+    await shot(creator, '2-share');
+
+    // The creator watches the results live.
+    await creator.getByRole('link', { name: 'Open the poll' }).click();
+    await creator.getByRole('button', { name: 'See results' }).click();
+    await expect.poll(() => creator.locator('.total').textContent()).toBe('0 votes');
+
+    // A voter opens the shared link in another browser and votes with the keyboard only.
+    const voter = await newVisitor({ width: 390, height: 844 });
+    await voter.goto(link);
+    await voter.getByRole('heading', { name: 'Best editor?' }).waitFor();
+    await shot(voter, '3-vote-phone');
+    await voter.getByRole('radio', { name: 'Emacs' }).focus();
+    await voter.keyboard.press('Space');
+    await voter.keyboard.press('Enter');
+    await expect.poll(() => voter.locator('#status').textContent()).toContain('Your vote for “Emacs” was recorded');
+    const fitsPhone = await voter.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    expect(fitsPhone).toBe(true);
+
+    // The creator's page refreshes by itself and shows the vote.
+    await expect.poll(() => creator.locator('.results li').nth(1).locator('.figures').textContent(), { timeout: 15_000 }).toBe('1 · 100%');
+    await expect.poll(() => voter.locator('.total').textContent(), { timeout: 15_000 }).toBe('1 vote');
+    await shot(voter, '4-results-phone');
+    await shot(creator, '5-results-live');
+
+    // What the browser showed is what the API counted.
+    const id = link.split('/').pop()!;
+    expect((await api(runtime).results(id)).json.counts).toEqual([0, 1, 0]);
+  });
+
+  it('refuses a second vote from the same voter with a clear message', async () => {
+    const poll = await api(runtime).createPoll({ title: 'One each', options: ['Yes', 'No'], oneVotePerVoter: true });
+    const first = await newVisitor();
+    await first.goto(`/poll/${poll.id}`);
+    await first.getByRole('radio', { name: 'Yes' }).check();
+    await first.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => first.locator('#status').textContent()).toContain('recorded');
+
+    // Same network address, fresh browser storage: the server, not the browser, remembers the vote.
+    const again = await newVisitor();
+    await again.goto(`/poll/${poll.id}`);
+    await again.getByRole('radio', { name: 'No' }).check();
+    await again.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => again.locator('#status').textContent()).toBe('You have already voted in this poll.');
+    await expect.poll(() => again.locator('.total').textContent(), { timeout: 15_000 }).toBe('1 vote');
+    await shot(again, '6-already-voted');
+  });
+
+  it('says when a poll does not exist', async () => {
+    const page = await newVisitor();
+    await page.goto('/poll/AAAAAAAAAAAAAAAAAAAAA');
+    await page.getByRole('heading', { name: 'Poll not found' }).waitFor();
+    await shot(page, '7-not-found');
+  });
+
+  it('explains network and server failures and recovers on retry', async () => {
+    const poll = await api(runtime).createPoll({ title: 'Flaky', options: ['A', 'B'] });
+    const page = await newVisitor();
+    await page.route('**/api/poll/*', (route) => route.abort('internetdisconnected'));
+    await page.goto(`/poll/${poll.id}`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('could not be reached');
+    await shot(page, '8-network-error');
+
+    await page.unroute('**/api/poll/*');
+    await page.route('**/api/poll/*', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Internal server error"}' }));
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('The server had a problem (502)');
+    await shot(page, '9-server-error');
+
+    await page.unroute('**/api/poll/*');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'Flaky' }).waitFor();
+  });
+
+  it('checks the form with the API’s own rules before sending anything', async () => {
+    const page = await newVisitor();
+    const creates = () => runtime.usage().api.byRoute['POST /api/poll'] ?? 0;
+    const before = creates();
+    await page.goto('/');
+    await page.getByLabel('Question').fill('Duplicates?');
+    await page.getByLabel('Option 1').fill('Same');
+    await page.getByLabel('Option 2').fill('same');
+    await page.getByRole('button', { name: 'Create poll' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('options must be different from each other.');
+    expect(creates()).toBe(before);
+  });
+});
