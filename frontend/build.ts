@@ -7,6 +7,7 @@
 import { buildSync } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 export const FRONTEND_DIR = dirname(fileURLToPath(import.meta.url));
@@ -43,4 +44,18 @@ export function buildFrontend(outDir: string, options: { minify?: boolean } = {}
   const files: Record<string, number> = { 'index.html': Buffer.byteLength(html) };
   for (const [path, output] of Object.entries(result.metafile.outputs)) files[asUrl(path).slice(1)] = output.bytes;
   return { outDir, files };
+}
+
+/** `npm run build:site`: builds into frontend/dist and prints what a first visit transfers. */
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const site = buildFrontend(join(FRONTEND_DIR, 'dist'));
+  let raw = 0;
+  let gzipped = 0;
+  for (const [path, bytes] of Object.entries(site.files)) {
+    const gz = gzipSync(readFileSync(join(site.outDir, path))).length;
+    raw += bytes;
+    gzipped += gz;
+    console.log(`${path.padEnd(32)} ${String(bytes).padStart(7)} B  ${String(gz).padStart(6)} B gzipped`);
+  }
+  console.log(`${'a first page view'.padEnd(32)} ${String(raw).padStart(7)} B  ${String(gzipped).padStart(6)} B gzipped (CloudFront compresses)`);
 }

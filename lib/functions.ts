@@ -30,14 +30,18 @@ export interface AppFunctionProps {
   timeoutSeconds?: number;
 }
 
-export function appFunction(scope: Construct, name: string, props: AppFunctionProps): NodejsFunction {
-  const entry = `lambdas/${props.entry}`;
-  // An explicit log group so that retention (and deletion with the stack) is ours to set.
-  const logGroup = new LogGroup(scope, `${name}Logs`, {
+/** An explicit log group so that retention (and deletion with the stack) is ours to set, not "never expire". */
+export function retainedLogGroup(scope: Construct, id: string): LogGroup {
+  return new LogGroup(scope, id, {
     // RetentionDays members are their day counts, so the configured number maps directly.
     retention: FUNCTION_DEFAULTS.logRetentionDays as RetentionDays,
     removalPolicy: RemovalPolicy.DESTROY,
   });
+}
+
+export function appFunction(scope: Construct, name: string, props: AppFunctionProps): NodejsFunction {
+  const entry = `lambdas/${props.entry}`;
+  const logGroup = retainedLogGroup(scope, `${name}Logs`);
   const fn = new NodejsFunction(scope, name, {
     entry,
     handler: 'handler',

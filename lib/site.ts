@@ -10,6 +10,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { ASSETS_PREFIX, buildFrontend, FRONTEND_DIR } from '../frontend/build';
+import { retainedLogGroup } from './functions';
 
 /** How long browsers and CloudFront keep each kind of file; the local runtime serves the same headers. */
 export const SITE_CACHE_CONTROL = {
@@ -67,9 +68,12 @@ export class PollSite extends Construct {
       },
     });
     const assets = `${ASSETS_PREFIX}/*`;
+    // Both deployments run in one CDK-provided function; give it a log group that expires.
+    const logGroup = retainedLogGroup(this, 'DeployLogs');
     const deployAssets = new BucketDeployment(this, 'DeployAssets', {
       sources: [site],
       destinationBucket: this.bucket,
+      logGroup,
       include: [assets],
       exclude: ['*'],
       cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.assets)],
@@ -79,6 +83,7 @@ export class PollSite extends Construct {
     const deployPages = new BucketDeployment(this, 'DeployPages', {
       sources: [site, Source.jsonData('config.json', { apiUrl })],
       destinationBucket: this.bucket,
+      logGroup,
       exclude: [assets],
       cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.pages)],
       distribution: this.distribution,

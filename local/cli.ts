@@ -39,7 +39,8 @@ try {
 }
 
 console.log(`Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.log(`  ${runtime.url}`);
+console.log(`  open ${runtime.url} in a browser to create a poll`);
+console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
 console.log(`  usage as AWS would bill it: ${runtime.url}${USAGE_PATH}`);
 console.log(values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)');

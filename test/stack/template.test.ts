@@ -86,9 +86,12 @@ describe('the vote queue', () => {
   });
 });
 
+/** The app's own functions (not CDK's deployment helpers such as the site upload). */
+const appFunctions = (kind: 'http' | 'rest' = 'http') => resources('AWS::Lambda::Function', kind).filter(([, r]) => r.Metadata?.['poll:entry']);
+
 describe('functions', () => {
   it('run nodejs22.x on arm64 with JSON logs, WARN platform logs and a retained log group', () => {
-    const fns = resources('AWS::Lambda::Function');
+    const fns = appFunctions();
     expect(fns).toHaveLength(5);
     for (const [, fn] of fns) {
       expect(fn.Properties).toMatchObject({
@@ -120,8 +123,11 @@ describe('least privilege', () => {
     expect(actionsOf('cast-vote.ts').actions).not.toContain('dynamodb:UpdateItem');
   });
 
-  it('never grants wildcard actions', () => {
-    for (const [, policy] of resources('AWS::IAM::Policy')) {
+  it('never grants the app functions wildcard actions', () => {
+    const roles = new Set(appFunctions().map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0]));
+    const policies = resources('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => roles.has(r.Ref)));
+    expect(policies.length).toBeGreaterThanOrEqual(5);
+    for (const [, policy] of policies) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         for (const action of [statement.Action].flat()) expect(action).not.toMatch(/\*/);
       }
@@ -139,6 +145,7 @@ function declaredRoutes(kind: 'http' | 'rest'): string[] {
     return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
   };
   return resources('AWS::ApiGateway::Method', kind)
+    .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS') // CORS preflights, answered by API Gateway itself
     .map(([, m]) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId)}`)
     .sort();
 }
@@ -174,6 +181,60 @@ describe('the API', () => {
 
   it('outputs the URL and names a user needs', () => {
     const outputs = Object.keys(http.toJSON().Outputs);
-    expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'VoteQueueUrl', 'DeadLetterQueueUrl', 'DeadLetterAlarmName']));
+    expect(outputs).toEqual(expect.arrayContaining(['SiteUrl', 'ApiUrl', 'TableName', 'VoteQueueUrl', 'DeadLetterQueueUrl', 'DeadLetterAlarmName']));
+  });
+});
+
+describe('the site', () => {
+  const distributionId = () => resources('AWS::CloudFront::Distribution')[0][0];
+  const siteOrigin = () => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId(), 'DomainName'] }]] });
+
+  it('is a private, encrypted, TLS-only bucket that only CloudFront reads', () => {
+    http.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    });
+    http.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    const [, policy] = resources('AWS::S3::BucketPolicy')[0];
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('cloudfront.amazonaws.com');
+    expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it('serves index.html for page paths such as /poll/{id}, over HTTPS only', () => {
+    const [, distribution] = resources('AWS::CloudFront::Distribution')[0];
+    const config = distribution.Properties.DistributionConfig;
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(config.CustomErrorResponses.map((e: any) => [e.ErrorCode, e.ResponseCode, e.ResponsePagePath])).toEqual([
+      [403, 200, '/index.html'],
+      [404, 200, '/index.html'],
+    ]);
+  });
+
+  it.each(['http', 'rest'] as const)('deploys the built site with a config.json naming the %s API, resolved at deploy time', (kind) => {
+    const deployments = resources('Custom::CDKBucketDeployment', kind);
+    expect(deployments).toHaveLength(2);
+    const pages = deployments.find(([, d]) => d.Properties.SourceMarkers?.some((m: any) => Object.keys(m).length > 0))!;
+    const apiRef = Object.values(pages[1].Properties.SourceMarkers[1]).map((v: any) => v.Ref);
+    const apiId = resources(kind === 'http' ? 'AWS::ApiGatewayV2::Api' : 'AWS::ApiGateway::RestApi', kind)[0][0];
+    expect(apiRef).toContain(apiId);
+    expect(pages[1].Properties.DistributionPaths).toEqual(['/index.html', '/config.json']);
+    const assets = deployments.find(([id]) => id !== pages[0])!;
+    expect(assets[1].Properties).toMatchObject({ Include: ['assets/*'], Prune: false, SystemMetadata: { 'cache-control': expect.stringContaining('immutable') } });
+  });
+
+  it('lets browsers call the API from the site origin only', () => {
+    http.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: { AllowOrigins: [siteOrigin()] } });
+    const options = resources('AWS::ApiGateway::Method', 'rest').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS');
+    expect(options.length).toBeGreaterThan(0);
+    for (const [, method] of options) {
+      const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
+      expect(headers['method.response.header.Access-Control-Allow-Origin']).toEqual({
+        'Fn::Join': ['', ["'https://", { 'Fn::GetAtt': [resources('AWS::CloudFront::Distribution', 'rest')[0][0], 'DomainName'] }, "'"]],
+      });
+    }
+    const apiFunctions = appFunctions().filter(([, fn]) => fn.Metadata!['poll:entry'] !== 'lambdas/count-votes.ts');
+    expect(apiFunctions).toHaveLength(4);
+    for (const [, fn] of apiFunctions) expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toEqual(siteOrigin());
   });
 });
