@@ -17,6 +17,8 @@ export interface TableUsage {
   readUnits: number;
   writeUnits: number;
   requests: Record<string, number>;
+  /** Capacity units (read or write, as the action consumes) by action, e.g. UpdateItem. */
+  unitsByAction: Record<string, number>;
 }
 
 export interface QueueUsage {
@@ -78,10 +80,11 @@ export class Meter {
   }
 
   recordTable(table: string, action: string, readUnits: number, writeUnits: number): void {
-    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {} });
+    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {}, unitsByAction: {} });
     usage.readUnits += readUnits;
     usage.writeUnits += writeUnits;
     bump(usage.requests, action);
+    bump(usage.unitsByAction, action, readUnits + writeUnits);
   }
 
   recordQueue(queue: string, action: string, payloadBytes: number, messages: { sent?: number; received?: number }): void {

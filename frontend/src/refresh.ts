@@ -4,7 +4,11 @@
  */
 import { RESULTS_REFRESH } from '../../config/app-config';
 
-export type RefreshPolicy = typeof RESULTS_REFRESH;
+export interface RefreshPolicy {
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  backoffFactor: number;
+}
 
 /** The delay before the next refresh: the minimum after a change, backing off while nothing changes. */
 export function nextRefreshDelay(previousMs: number | undefined, changed: boolean, policy: RefreshPolicy = RESULTS_REFRESH): number {

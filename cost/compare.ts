@@ -1,0 +1,84 @@
+/**
+ * The other side of the question: what VPSes the same month needs, and at what
+ * volume the serverless bill overtakes each of them.
+ */
+import { DAYS_PER_MONTH, estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import type { TrafficProfile } from './profiles';
+import type { StackConfig } from './stack-config';
+import { VPS_MAX_UTILISATION, type VpsTier } from './vps';
+
+export interface VpsCost {
+  tier: VpsTier;
+  boxes: number;
+  transferGb: number;
+  overageUsd: number;
+  totalUsd: number;
+}
+
+/**
+ * Traffic follows the day: the busiest hour runs at about this multiple of the
+ * month's average. The rate a VPS must carry is the larger of that and the
+ * profile's own peak (one hot poll).
+ */
+export const PEAK_TO_AVERAGE = 3;
+
+/** Requests per second the VPS setup must carry for this month. */
+export function designRps(profile: TrafficProfile, bill: Bill): number {
+  const averageRps = (bill.usage.apiRequests + bill.usage.cloudFrontRequests) / (DAYS_PER_MONTH * 24 * 3600);
+  return Math.max(profile.peakRequestsPerSecond, averageRps * PEAK_TO_AVERAGE);
+}
+
+/** Boxes for the design rate (at the utilisation ceiling), plus transfer beyond what they include. */
+export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill): VpsCost {
+  const boxes = Math.max(1, Math.ceil(designRps(profile, bill) / (tier.capacityRps * VPS_MAX_UTILISATION)));
+  // The VPS serves the same bytes: the API's responses and the site.
+  const transferGb = bill.usage.apiTransferGb + bill.usage.cloudFrontGb;
+  const overageUsd = Math.max(0, transferGb - boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
+  return { tier, boxes, transferGb, overageUsd, totalUsd: boxes * tier.monthlyUsd + overageUsd };
+}
+
+/**
+ * The profile at `scale` times its volume: more polls of the same kind, spread
+ * over the month. The hot-poll peak stays; the average (and so designRps) grows.
+ */
+export function scaleProfile(profile: TrafficProfile, scale: number): TrafficProfile {
+  return { ...profile, pollsPerDay: profile.pollsPerDay * scale };
+}
+
+export interface BreakEven {
+  tier: VpsTier;
+  /** Monthly votes at which serverless costs as much as this VPS setup; undefined if not within 1e3..1e11 votes. */
+  votes?: number;
+  usd?: number;
+}
+
+/**
+ * Scans monthly volume on a log grid (the VPS cost is a step function, the
+ * serverless one nearly linear), then bisects the first crossing.
+ */
+export function breakEven(tier: VpsTier, profile: TrafficProfile, stack: StackConfig, units?: UnitCosts, options?: BillOptions): BreakEven {
+  const baseVotes = profile.pollsPerDay * 30 * profile.votesPerPoll;
+  if (baseVotes === 0) return { tier };
+  const gap = (votes: number) => {
+    const scaled = scaleProfile(profile, votes / baseVotes);
+    const bill = estimate(scaled, stack, units, options);
+    return { diff: bill.totalUsd - vpsCost(tier, scaled, bill).totalUsd, usd: bill.totalUsd };
+  };
+  let low = 1e3;
+  if (gap(low).diff >= 0) return { tier, votes: low, usd: gap(low).usd };
+  for (let exponent = 3.05; exponent <= 11.0001; exponent += 0.05) {
+    const high = 10 ** exponent;
+    if (gap(high).diff >= 0) return bisect(gap, low, high, tier);
+    low = high;
+  }
+  return { tier };
+}
+
+function bisect(gap: (votes: number) => { diff: number; usd: number }, low: number, high: number, tier: VpsTier): BreakEven {
+  for (let i = 0; i < 40; i++) {
+    const mid = Math.sqrt(low * high);
+    if (gap(mid).diff >= 0) high = mid;
+    else low = mid;
+  }
+  return { tier, votes: high, usd: gap(high).usd };
+}

@@ -1,0 +1,68 @@
+/**
+ * Measured mode: a load test's metered usage (the local runtime's usage.json)
+ * becomes per-operation figures that replace the model's assumptions. The
+ * profile still sets the volumes; the run sets what each operation uses.
+ */
+import type { Usage } from '../local/metering';
+import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
+import type { FunctionRole } from './stack-config';
+
+export interface Observed {
+  votes: number;
+  creates: number;
+  batches: number;
+  apiRequests: number;
+}
+
+const ROLES: FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
+const roleOf = (name: string) => ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+export class MeasuredRunError extends Error {}
+
+export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts = DEFAULT_UNIT_COSTS): { units: UnitCosts; observed: Observed } {
+  const fns = Object.entries(usage.functions ?? {});
+  const fn = (role: FunctionRole) => fns.find(([name]) => roleOf(name) === role)?.[1];
+  const queues = Object.values(usage.queues ?? {});
+  const tables = Object.values(usage.tables ?? {});
+  const votes = sum(queues.map((q) => q.messagesSent));
+  if (!(votes > 0)) throw new MeasuredRunError(`${label}: the run queued no votes, so there is nothing per vote to scale. Run a scenario that votes (e.g. npm run load -- vote-storm).`);
+
+  const units: UnitCosts = structuredClone(base);
+  const measured = `measured: ${label}`;
+  const billedMs = { ...base.billedMs };
+  for (const role of ROLES) {
+    const f = fn(role);
+    if (f && f.invocations > 0) billedMs[role] = f.billedMs / f.invocations;
+  }
+  units.billedMs = billedMs;
+  units.sources.billedMs = `${measured} (wall-clock on a shared machine with every function in one process: overstates Lambda's)`;
+
+  const batches = fn('countVotes')?.invocations ?? 0;
+  if (batches > 0) {
+    units.votesPerBatch = votes / batches;
+    units.sources.votesPerBatch = measured;
+  }
+  const byAction = (action: string) => sum(tables.map((t) => t.unitsByAction?.[action] ?? 0));
+  const requests = (action: string) => sum(tables.map((t) => t.requests?.[action] ?? 0));
+  units.counterWriteUnitsPerVote = byAction('UpdateItem') / votes;
+  units.sources.counterWriteUnitsPerVote = measured;
+  const creates = fn('createPoll')?.invocations ?? 0;
+  if (creates > 0 && requests('BatchWriteItem') > 0) {
+    units.writeUnitsPerCreate = byAction('BatchWriteItem') / requests('BatchWriteItem');
+    units.sources.writeUnitsPerCreate = measured;
+  }
+  if (requests('PutItem') > 0) {
+    units.writeUnitsPerVoterClaim = byAction('PutItem') / requests('PutItem');
+    units.sources.writeUnitsPerVoterClaim = measured;
+  }
+  if (requests('GetItem') > 0) {
+    units.readUnitsPerRead = byAction('GetItem') / requests('GetItem');
+    units.sources.readUnitsPerRead = measured;
+  }
+  // Empty receives depend on how long the run idled, not on votes: keep the assumption for those.
+  units.sqsRequestsPerVote = sum(queues.map((q) => q.billedRequests - q.emptyReceives)) / votes;
+  units.sources.sqsRequestsPerVote = measured;
+
+  return { units, observed: { votes, creates, batches, apiRequests: usage.api?.requests ?? 0 } };
+}

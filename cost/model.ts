@@ -1,0 +1,323 @@
+/**
+ * The cost model: a traffic profile and the stack's configuration become a
+ * month of usage, and usage becomes a bill, line by line. Plain TypeScript
+ * with no Node or AWS imports, so the frontend can run it too.
+ */
+import { RESULTS_CACHE_SECONDS } from '../config/app-config';
+import { refreshRequests } from '../frontend/src/refresh';
+import { PRICES, type Price, type PriceId } from './prices';
+import type { TrafficProfile } from './profiles';
+import type { FunctionRole, StackConfig } from './stack-config';
+
+export const DAYS_PER_MONTH = 30;
+const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
+
+/**
+ * What one operation uses. The defaults are measurements of this code where we
+ * have them and stated assumptions where not; measured mode (--from) replaces
+ * them with a load test's figures.
+ */
+export interface UnitCosts {
+  /** Average billed milliseconds per invocation (the consumer: per batch). */
+  billedMs: Record<FunctionRole, number>;
+  /** Share of invocations that start cold, and what INIT bills then (billed since 2025-08-01). */
+  coldStartShare: number;
+  initMs: number;
+  votesPerBatch: number;
+  /** Counter UpdateItems per vote: one per poll per batch, measured. */
+  counterWriteUnitsPerVote: number;
+  /** An eventually consistent GetItem of an item under 4 KB. */
+  readUnitsPerRead: number;
+  /** A create writes the poll and its counter item (BatchWriteItem, both under 1 KB). */
+  writeUnitsPerCreate: number;
+  /** The conditional PutItem that claims a voter, when a poll allows one vote per voter. */
+  writeUnitsPerVoterClaim: number;
+  /** SendMessage per vote, plus the consumer's receive and batch delete per batch. */
+  sqsRequestsPerVote: number;
+  /** Lambda's pollers ask an idle queue ~10-15 times a minute. */
+  emptyReceivesPerMonth: number;
+  /** The consumer logs one INFO line per batch. */
+  appLogBytesPerBatch: number;
+  /** START/END/REPORT lines, written unless logs are JSON with system level WARN. */
+  platformLogBytesPerInvocation: number;
+  /** index.html, config.json, JS and CSS on a first visit. */
+  siteRequestsPerPageLoad: number;
+  /** Share of site requests CloudFront passes to S3. */
+  siteOriginMissShare: number;
+  storedBytesPerPoll: number;
+  storedBytesPerVoterClaim: number;
+  /** Where each figure comes from (printed with the bill). */
+  sources: Record<string, string>;
+}
+
+export const DEFAULT_UNIT_COSTS: UnitCosts = {
+  billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 12, countVotes: 40 },
+  coldStartShare: 0.005,
+  initMs: 250,
+  votesPerBatch: 10,
+  counterWriteUnitsPerVote: 0.125,
+  readUnitsPerRead: 0.5,
+  writeUnitsPerCreate: 2,
+  writeUnitsPerVoterClaim: 1,
+  sqsRequestsPerVote: 1.2,
+  emptyReceivesPerMonth: 450_000,
+  appLogBytesPerBatch: 300,
+  platformLogBytesPerInvocation: 300,
+  siteRequestsPerPageLoad: 4,
+  siteOriginMissShare: 0.01,
+  storedBytesPerPoll: 1_500,
+  storedBytesPerVoterClaim: 120,
+  sources: {
+    billedMs: 'assumption: warm Node.js 22 on arm64, one DynamoDB or SQS call per request (~10-40 ms)',
+    coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
+    votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
+    counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
+    sqsRequestsPerVote: 'measured: npm run bench:votes, 1.2 billed requests per vote',
+    emptyReceivesPerMonth: 'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
+    siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
+  },
+};
+
+/** Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the origin once per cache period. */
+export const CACHE_ORIGINS_PER_POLL = 13;
+/** With WebSocket push, the server sends an update this often while votes arrive (as fast as the page would ask). */
+const PUSH_INTERVAL_SECONDS = RESULTS_CACHE_SECONDS;
+/** Bytes of one pushed results message. */
+const PUSH_MESSAGE_BYTES = 200;
+
+/** A month of usage, in the units AWS bills. */
+export interface MonthlyUsage {
+  polls: number;
+  votes: number;
+  pageLoads: number;
+  resultsRequests: number;
+  preflights: number;
+  apiRequests: number;
+  invocations: Record<FunctionRole, number>;
+  gbSeconds: { arm64: number; x86_64: number };
+  sqsRequests: number;
+  writeUnits: number;
+  readUnits: number;
+  storageGb: number;
+  logsGb: number;
+  logsStoredGb: number;
+  xrayTraces: number;
+  cloudFrontRequests: number;
+  cloudFrontGb: number;
+  s3Gets: number;
+  apiTransferGb: number;
+  webSocketMessages: number;
+  webSocketConnectionMinutes: number;
+  alarms: number;
+}
+
+/** Requests one results viewer makes while watching. */
+export function resultsRequestsPerViewer(profile: Pick<TrafficProfile, 'watchMinutes' | 'refresh'>): number {
+  const windowMs = profile.watchMinutes * 60_000;
+  if (typeof profile.refresh === 'number') return Math.ceil(windowMs / (profile.refresh * 1000));
+  return refreshRequests(windowMs, profile.refresh);
+}
+
+/** X-Ray's default sampling: the first request each second, then 5% of the rest. */
+function sampledTraces(requests: number): number {
+  const reservoir = Math.min(requests, SECONDS_PER_MONTH);
+  return reservoir + 0.05 * (requests - reservoir);
+}
+
+export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units: UnitCosts = DEFAULT_UNIT_COSTS): MonthlyUsage {
+  const polls = profile.pollsPerDay * DAYS_PER_MONTH;
+  const votes = polls * profile.votesPerPoll;
+  const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
+  const pageLoads = votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls;
+  const viewers = polls * profile.resultsViewersPerPoll;
+  const resultsRequests = viewers * resultsRequestsPerViewer(profile);
+  // Only POSTs (create, vote) need a CORS preflight; the browser caches it for two hours.
+  const preflights = stack.corsPreflight ? votes + polls : 0;
+  const batches = votes / units.votesPerBatch;
+
+  // Lambda work: invocations and billed ms each, per function.
+  const work: Array<{ role: FunctionRole; invocations: number; billedMs: number }> = [
+    { role: 'createPoll', invocations: polls, billedMs: units.billedMs.createPoll },
+    { role: 'getPoll', invocations: pageLoads - polls, billedMs: units.billedMs.getPoll },
+    { role: 'castVote', invocations: votes, billedMs: units.billedMs.castVote },
+    { role: 'countVotes', invocations: batches, billedMs: units.billedMs.countVotes },
+  ];
+  let apiRequests = polls + (pageLoads - polls) + votes + preflights;
+  let readUnits = (pageLoads - polls + votes) * units.readUnitsPerRead;
+  let writeUnits = polls * units.writeUnitsPerCreate + votes * units.counterWriteUnitsPerVote + (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0);
+  let cloudFrontRequests = pageLoads * units.siteRequestsPerPageLoad;
+  let cloudFrontBytes = pageLoads * profile.pageBytes;
+  let apiBytes = 0;
+  let webSocketMessages = 0;
+  let webSocketConnectionMinutes = 0;
+
+  const watchSeconds = profile.watchMinutes * 60;
+  if (stack.resultsDelivery === 'direct') {
+    work.push({ role: 'getResults', invocations: resultsRequests, billedMs: units.billedMs.getResults });
+    apiRequests += resultsRequests;
+    readUnits += resultsRequests * units.readUnitsPerRead;
+  } else if (stack.resultsDelivery === 'cloudfront-cache') {
+    // Viewers ask CloudFront; each regional cache asks the API at most once per cache period.
+    const originRequests = Math.min(resultsRequests, polls * CACHE_ORIGINS_PER_POLL * Math.ceil(watchSeconds / RESULTS_CACHE_SECONDS));
+    work.push({ role: 'getResults', invocations: originRequests, billedMs: units.billedMs.getResults });
+    apiRequests += originRequests;
+    readUnits += originRequests * units.readUnitsPerRead;
+    cloudFrontRequests += resultsRequests;
+    cloudFrontBytes += resultsRequests * profile.apiResponseBytes;
+  } else {
+    // WebSocket: a connection per viewer, one broadcast per poll per push interval, one message per viewer per push.
+    const broadcasts = polls * Math.ceil(watchSeconds / PUSH_INTERVAL_SECONDS);
+    webSocketMessages = resultsRequests;
+    webSocketConnectionMinutes = viewers * profile.watchMinutes;
+    // Each broadcast reads the counts and the connection list, then posts to every connection (~1 ms each).
+    const postsPerBroadcast = broadcasts > 0 ? webSocketMessages / broadcasts : 0;
+    work.push({ role: 'getResults', invocations: broadcasts, billedMs: units.billedMs.getResults + postsPerBroadcast });
+    readUnits += broadcasts * units.readUnitsPerRead + webSocketMessages * (100 / 4096);
+    // Connect and disconnect: an invocation and a 1-WRU write each.
+    work.push({ role: 'getResults', invocations: 2 * viewers, billedMs: units.billedMs.getResults });
+    writeUnits += 2 * viewers;
+    apiBytes += webSocketMessages * PUSH_MESSAGE_BYTES;
+  }
+  apiBytes += apiRequests * profile.apiResponseBytes;
+
+  const invocations = { createPoll: 0, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 } as Record<FunctionRole, number>;
+  const gbSeconds = { arm64: 0, x86_64: 0 };
+  let logBytes = 0;
+  let tracedRequests = 0;
+  let logsStoredGb = 0;
+  for (const item of work) {
+    const fn = stack.functions[item.role];
+    invocations[item.role] += item.invocations;
+    const seconds = (item.invocations * (item.billedMs + units.coldStartShare * units.initMs)) / 1000;
+    gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
+    const platformLines = fn.logFormat === 'Text' || ['DEBUG', 'INFO'].includes(fn.systemLogLevel);
+    const appLines = item.role === 'countVotes' && ['DEBUG', 'INFO'].includes(fn.applicationLogLevel);
+    const bytes = item.invocations * ((platformLines ? units.platformLogBytesPerInvocation : 0) + (appLines ? units.appLogBytesPerBatch : 0));
+    logBytes += bytes;
+    // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
+    logsStoredGb += ((bytes / 1e9) * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
+    if (fn.tracing) tracedRequests += item.invocations;
+  }
+
+  // Polls and voter claims live from creation until a day after they close: about a day and a half.
+  const storedPolls = profile.pollsPerDay * 1.5;
+  const storedBytes = storedPolls * (units.storedBytesPerPoll + (profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0));
+
+  return {
+    polls,
+    votes,
+    pageLoads,
+    resultsRequests,
+    preflights,
+    apiRequests,
+    invocations,
+    gbSeconds,
+    sqsRequests: votes * units.sqsRequestsPerVote + units.emptyReceivesPerMonth,
+    writeUnits,
+    readUnits,
+    storageGb: storedBytes / 1e9,
+    logsGb: logBytes / 1e9,
+    logsStoredGb,
+    xrayTraces: tracedRequests > 0 ? sampledTraces(tracedRequests) : 0,
+    cloudFrontRequests,
+    cloudFrontGb: cloudFrontBytes / 1e9,
+    s3Gets: pageLoads * units.siteRequestsPerPageLoad * units.siteOriginMissShare,
+    apiTransferGb: apiBytes / 1e9,
+    webSocketMessages,
+    webSocketConnectionMinutes,
+    alarms: stack.alarms,
+  };
+}
+
+/** The cost of `units` raw units under tiered prices (tiers are cumulative over the month). */
+export function tieredCost(units: number, price: Pick<Price, 'tiers' | 'per'>): number {
+  let cost = 0;
+  let floor = 0;
+  for (const tier of price.tiers) {
+    const ceiling = tier.upTo ?? Infinity;
+    if (units <= floor) break;
+    cost += ((Math.min(units, ceiling) - floor) / price.per) * tier.price;
+    floor = ceiling;
+  }
+  return cost;
+}
+
+export interface BillLine {
+  priceId: PriceId;
+  service: string;
+  item: string;
+  /** Raw units used (requests, GB-s, GB...). */
+  usage: number;
+  /** Units left after free tiers. */
+  billable: number;
+  unit: string;
+  unitPrice: string;
+  usd: number;
+  assumption?: string;
+}
+
+export interface Bill {
+  lines: BillLine[];
+  totalUsd: number;
+  votes: number;
+  usdPerMillionVotes: number;
+  usage: MonthlyUsage;
+}
+
+export interface BillOptions {
+  /** Count the free tiers that only accounts in their first 12 months get. */
+  newAccount?: boolean;
+}
+
+export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
+  const pools = new Map<string, number>();
+  const line = (priceId: PriceId, amount: number): BillLine => {
+    const price: Price = PRICES[priceId];
+    let free = 0;
+    if (price.free && (!price.free.newAccountsOnly || options.newAccount)) {
+      const left = price.free.pool ? (pools.get(price.free.pool) ?? price.free.units) : price.free.units;
+      free = Math.min(amount, left);
+      if (price.free.pool) pools.set(price.free.pool, left - free);
+    }
+    const billable = amount - free;
+    return {
+      priceId,
+      service: price.service,
+      item: price.item,
+      usage: amount,
+      billable,
+      // "1M requests" -> "requests": usage is counted in raw units.
+      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
+      unitPrice: `$${price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '')} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
+      usd: tieredCost(billable, price),
+      assumption: price.assumption,
+    };
+  };
+  const lines = [
+    line(stack.apiKind === 'http' ? 'httpApiRequests' : 'restApiRequests', usage.apiRequests),
+    line('lambdaRequests', Object.values(usage.invocations).reduce((a, b) => a + b, 0)),
+    line('lambdaArmGbSeconds', usage.gbSeconds.arm64),
+    line('lambdaX86GbSeconds', usage.gbSeconds.x86_64),
+    line('sqsFifoRequests', usage.sqsRequests),
+    line('dynamoWriteUnits', usage.writeUnits),
+    line('dynamoReadUnits', usage.readUnits),
+    line('dynamoStorage', usage.storageGb),
+    line('logsIngestion', usage.logsGb),
+    line('logsStorage', usage.logsStoredGb),
+    line('alarms', usage.alarms),
+    line('xrayTraces', usage.xrayTraces),
+    line('webSocketMessages', usage.webSocketMessages),
+    line('webSocketConnectionMinutes', usage.webSocketConnectionMinutes),
+    line('cloudFrontRequests', usage.cloudFrontRequests),
+    line('cloudFrontTransfer', usage.cloudFrontGb),
+    line('s3Gets', usage.s3Gets),
+    line('dataTransferOut', usage.apiTransferGb),
+  ].filter((l) => l.usage > 0);
+  const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  return { lines, totalUsd, votes: usage.votes, usdPerMillionVotes: usage.votes > 0 ? (totalUsd / usage.votes) * 1e6 : 0, usage };
+}
+
+/** The whole estimate for one profile. */
+export function estimate(profile: TrafficProfile, stack: StackConfig, units: UnitCosts = DEFAULT_UNIT_COSTS, options: BillOptions = {}): Bill {
+  return priceUsage(monthlyUsage(profile, stack, units), stack, options);
+}

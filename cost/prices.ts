@@ -1,0 +1,251 @@
+/**
+ * The price sheet: every unit price and free tier the bill uses, as data, each
+ * with its source and the date it was checked. us-east-1, USD, list prices.
+ * Gathered in ../shared/research/aws-prices-2026.md; an `assumption` is a figure
+ * that source did not confirm, and the report prints it as such.
+ */
+
+export const PRICE_SHEET_REGION = 'us-east-1';
+export const PRICE_SHEET_CHECKED = '2026-11-22';
+
+/** A tier: `price` per `per` units for usage up to `upTo` units in the month (cumulative); the last tier has no upTo. */
+export interface Tier {
+  upTo?: number;
+  price: number;
+}
+
+export interface FreeTier {
+  /** Units free each month. */
+  units: number;
+  /** Only for accounts in their first 12 months: off unless the user says so (`--new-account`). */
+  newAccountsOnly: boolean;
+  /** A pool shared by several prices (e.g. Lambda GB-seconds for arm64 and x86). */
+  pool?: string;
+}
+
+export interface Price {
+  service: string;
+  item: string;
+  /** What one priced unit is, for the table ("1M requests", "GB-s"). */
+  unit: string;
+  /** How many raw units one priced unit holds (1e6 for "per million"). */
+  per: number;
+  tiers: Tier[];
+  free?: FreeTier;
+  source: string;
+  checked: string;
+  /** Set when the research did not confirm the figure: printed beside the line. */
+  assumption?: string;
+}
+
+const M = 1e6;
+const CHECKED = '2026-11';
+const RESEARCH = '../shared/research/aws-prices-2026.md';
+
+export const PRICES = {
+  httpApiRequests: {
+    service: 'API Gateway',
+    item: 'HTTP API requests',
+    unit: '1M requests',
+    per: M,
+    tiers: [{ upTo: 300 * M, price: 1.0 }, { price: 0.9 }],
+    free: { units: 1 * M, newAccountsOnly: true },
+    source: 'AWS Compute Blog "Announcing HTTP APIs"; aws.amazon.com/api-gateway/pricing (metered per 512 KB)',
+    checked: CHECKED,
+  },
+  restApiRequests: {
+    service: 'API Gateway',
+    item: 'REST API requests',
+    unit: '1M requests',
+    per: M,
+    tiers: [{ upTo: 333 * M, price: 3.5 }, { upTo: 1000 * M, price: 2.8 }, { upTo: 20_000 * M, price: 2.38 }, { price: 1.51 }],
+    free: { units: 1 * M, newAccountsOnly: true },
+    source: 'API Gateway whitepaper cost table; aws.amazon.com/api-gateway/pricing',
+    checked: CHECKED,
+  },
+  webSocketMessages: {
+    service: 'API Gateway',
+    item: 'WebSocket messages (32 KB each)',
+    unit: '1M messages',
+    per: M,
+    tiers: [{ upTo: 1000 * M, price: 1.0 }, { price: 0.8 }],
+    free: { units: 1 * M, newAccountsOnly: true },
+    source: 'aws.amazon.com/api-gateway/pricing',
+    checked: CHECKED,
+    assumption: 'the $0.80 rate above 1 B messages is not confirmed by the research',
+  },
+  webSocketConnectionMinutes: {
+    service: 'API Gateway',
+    item: 'WebSocket connection minutes',
+    unit: '1M minutes',
+    per: M,
+    tiers: [{ price: 0.25 }],
+    free: { units: 0.75 * M, newAccountsOnly: true },
+    source: 'aws.amazon.com/api-gateway/pricing',
+    checked: CHECKED,
+  },
+  lambdaRequests: {
+    service: 'Lambda',
+    item: 'requests',
+    unit: '1M requests',
+    per: M,
+    tiers: [{ price: 0.2 }],
+    free: { units: 1 * M, newAccountsOnly: false },
+    source: 'AWS Price List (usage types Request, Request-ARM)',
+    checked: CHECKED,
+  },
+  lambdaArmGbSeconds: {
+    service: 'Lambda',
+    item: 'duration arm64',
+    unit: 'GB-s',
+    per: 1,
+    tiers: [{ upTo: 7.5e9, price: 0.0000133334 }, { upTo: 18.75e9, price: 0.0000120001 }, { price: 0.0000106667 }],
+    free: { units: 400_000, newAccountsOnly: false, pool: 'lambda-gb-s' },
+    source: 'AWS Price List (Lambda-GB-Second-ARM); AWS blog "tiered pricing for Lambda"',
+    checked: CHECKED,
+    assumption: 'arm64 tier boundaries (7.5 B, 18.75 B GB-s) scale the x86 ones by the arm64 discount; the research lists only the first',
+  },
+  lambdaX86GbSeconds: {
+    service: 'Lambda',
+    item: 'duration x86_64',
+    unit: 'GB-s',
+    per: 1,
+    tiers: [{ upTo: 6e9, price: 0.0000166667 }, { upTo: 15e9, price: 0.000015 }, { price: 0.0000133334 }],
+    free: { units: 400_000, newAccountsOnly: false, pool: 'lambda-gb-s' },
+    source: 'AWS Price List (Lambda-GB-Second); AWS blog "tiered pricing for Lambda"',
+    checked: CHECKED,
+  },
+  sqsFifoRequests: {
+    service: 'SQS',
+    item: 'FIFO requests (64 KB each)',
+    unit: '1M requests',
+    per: M,
+    tiers: [{ price: 0.5 }],
+    free: { units: 1 * M, newAccountsOnly: false, pool: 'sqs-requests' },
+    source: 'aws.amazon.com/sqs/pricing',
+    checked: CHECKED,
+  },
+  dynamoWriteUnits: {
+    service: 'DynamoDB',
+    item: 'on-demand write request units',
+    unit: '1M WRU',
+    per: M,
+    tiers: [{ price: 0.625 }],
+    source: 'aws.amazon.com/dynamodb/pricing/on-demand (halved 2024-11-01)',
+    checked: CHECKED,
+  },
+  dynamoReadUnits: {
+    service: 'DynamoDB',
+    item: 'on-demand read request units',
+    unit: '1M RRU',
+    per: M,
+    tiers: [{ price: 0.125 }],
+    source: 'aws.amazon.com/dynamodb/pricing/on-demand',
+    checked: CHECKED,
+  },
+  dynamoStorage: {
+    service: 'DynamoDB',
+    item: 'storage',
+    unit: 'GB-month',
+    per: 1,
+    tiers: [{ price: 0.25 }],
+    free: { units: 25, newAccountsOnly: false },
+    source: 'aws.amazon.com/dynamodb/pricing/on-demand',
+    checked: CHECKED,
+  },
+  logsIngestion: {
+    service: 'CloudWatch',
+    item: 'Logs ingestion',
+    unit: 'GB',
+    per: 1,
+    tiers: [{ price: 0.5 }],
+    free: { units: 5, newAccountsOnly: false, pool: 'cloudwatch-logs' },
+    source: 'aws.amazon.com/cloudwatch/pricing (Lambda logs tier down above 10 TB)',
+    checked: CHECKED,
+  },
+  logsStorage: {
+    service: 'CloudWatch',
+    item: 'Logs storage',
+    unit: 'GB-month',
+    per: 1,
+    tiers: [{ price: 0.03 }],
+    source: 'aws.amazon.com/cloudwatch/pricing',
+    checked: CHECKED,
+  },
+  alarms: {
+    service: 'CloudWatch',
+    item: 'standard alarms',
+    unit: 'alarm-month',
+    per: 1,
+    tiers: [{ price: 0.1 }],
+    free: { units: 10, newAccountsOnly: false },
+    source: 'aws.amazon.com/cloudwatch/pricing',
+    checked: CHECKED,
+    assumption: 'alarm price and its 10 free alarms are not in the research notes',
+  },
+  xrayTraces: {
+    service: 'X-Ray',
+    item: 'traces recorded',
+    unit: '1M traces',
+    per: M,
+    tiers: [{ price: 5.0 }],
+    free: { units: 100_000, newAccountsOnly: false },
+    source: 'aws.amazon.com/xray/pricing',
+    checked: CHECKED,
+  },
+  cloudFrontRequests: {
+    service: 'CloudFront',
+    item: 'HTTPS requests',
+    unit: '10k requests',
+    per: 10_000,
+    tiers: [{ price: 0.01 }],
+    free: { units: 10 * M, newAccountsOnly: false },
+    source: 'aws.amazon.com/cloudfront/pricing (pay as you go; always-free tier)',
+    checked: CHECKED,
+  },
+  cloudFrontTransfer: {
+    service: 'CloudFront',
+    item: 'data transfer out (US)',
+    unit: 'GB',
+    per: 1,
+    tiers: [{ upTo: 10_240, price: 0.085 }, { price: 0.08 }],
+    free: { units: 1024, newAccountsOnly: false },
+    source: 'aws.amazon.com/cloudfront/pricing',
+    checked: CHECKED,
+    assumption: 'the rate above 10 TB ($0.080) is not in the research notes',
+  },
+  s3Storage: {
+    service: 'S3',
+    item: 'Standard storage',
+    unit: 'GB-month',
+    per: 1,
+    tiers: [{ price: 0.023 }],
+    source: 'aws.amazon.com/s3/pricing',
+    checked: CHECKED,
+  },
+  s3Gets: {
+    service: 'S3',
+    item: 'GET requests',
+    unit: '1k requests',
+    per: 1000,
+    tiers: [{ price: 0.0004 }],
+    source: 'aws.amazon.com/s3/pricing',
+    checked: CHECKED,
+  },
+  dataTransferOut: {
+    service: 'Data transfer',
+    item: 'out to the internet (API responses)',
+    unit: 'GB',
+    per: 1,
+    tiers: [{ upTo: 10_240, price: 0.09 }, { price: 0.085 }],
+    free: { units: 100, newAccountsOnly: false },
+    source: 'aws.amazon.com/ec2/pricing/on-demand (data transfer); 100 GB/month free, aggregated',
+    checked: CHECKED,
+    assumption: 'the rate above 10 TB ($0.085) is not in the research notes',
+  },
+} satisfies Record<string, Price>;
+
+export type PriceId = keyof typeof PRICES;
+
+/** Where the sheet itself came from, for the report's footer. */
+export const PRICE_SHEET_SOURCE = RESEARCH;

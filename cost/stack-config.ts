@@ -1,0 +1,85 @@
+/**
+ * What in the synthesized template changes the bill: API kind, each function's
+ * memory, architecture, logging and tracing, the consumer's batching, alarms.
+ * Pure: give it the template's JSON. Change the stack, and the estimate follows.
+ */
+
+export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
+
+export interface FunctionConfig {
+  memoryMb: number;
+  architecture: 'arm64' | 'x86_64';
+  /** JSON with a system log level of WARN or above drops Lambda's START/END/REPORT lines. */
+  logFormat: 'JSON' | 'Text';
+  systemLogLevel: string;
+  applicationLogLevel: string;
+  tracing: boolean;
+  logRetentionDays?: number;
+}
+
+export interface StackConfig {
+  apiKind: 'http' | 'rest';
+  /** Browsers call the API from the site's origin: a preflight per visitor for POSTs. */
+  corsPreflight: boolean;
+  functions: Record<FunctionRole, FunctionConfig>;
+  consumer: { batchSize: number; maxBatchingWindowSeconds: number };
+  /**
+   * How viewers get results: `direct` (each refresh is an API request), `cloudfront-cache`
+   * (refreshes go through a CloudFront cache in front of the API), `websocket` (pushed).
+   */
+  resultsDelivery: 'direct' | 'cloudfront-cache' | 'websocket';
+  alarms: number;
+}
+
+type Json = any;
+const ROLES: FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
+const NAME_METADATA = 'poll:function';
+
+/** `CreatePoll` (the construct name in the template's metadata) -> `createPoll`. */
+const roleOf = (name: string): FunctionRole | undefined => ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
+
+export function readStackConfig(template: Json): StackConfig {
+  if (!template?.Resources) throw new Error('Not a CloudFormation template: it has no Resources.');
+  const resources = Object.entries(template.Resources as Record<string, Json>);
+  const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
+
+  const retentionByLogGroup = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
+  const functions: Partial<Record<FunctionRole, FunctionConfig>> = {};
+  for (const [, fn] of ofType('AWS::Lambda::Function')) {
+    const role = roleOf(fn.Metadata?.[NAME_METADATA] ?? '');
+    if (!role) continue;
+    const p = fn.Properties;
+    const logGroupId = p.LoggingConfig?.LogGroup?.Ref;
+    functions[role] = {
+      memoryMb: p.MemorySize ?? 128,
+      architecture: p.Architectures?.[0] === 'arm64' ? 'arm64' : 'x86_64',
+      logFormat: p.LoggingConfig?.LogFormat === 'JSON' ? 'JSON' : 'Text',
+      systemLogLevel: p.LoggingConfig?.SystemLogLevel ?? 'INFO',
+      applicationLogLevel: p.LoggingConfig?.ApplicationLogLevel ?? 'INFO',
+      tracing: p.TracingConfig?.Mode === 'Active',
+      logRetentionDays: logGroupId ? retentionByLogGroup.get(logGroupId) : undefined,
+    };
+  }
+  const missing = ROLES.filter((role) => !functions[role]);
+  if (missing.length > 0) throw new Error(`The template has no function for ${missing.join(', ')} (looked for "${NAME_METADATA}" metadata).`);
+
+  const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
+  if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');
+  const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
+  const restOptions = ofType('AWS::ApiGateway::Method').some(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
+  return {
+    apiKind: httpApis.length > 0 ? 'http' : 'rest',
+    corsPreflight: httpApis.some(([, api]) => api.Properties?.CorsConfiguration) || restOptions,
+    functions: functions as Record<FunctionRole, FunctionConfig>,
+    consumer: {
+      batchSize: mapping.Properties.BatchSize ?? 10,
+      maxBatchingWindowSeconds: mapping.Properties.MaximumBatchingWindowInSeconds ?? 0,
+    },
+    resultsDelivery: ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET')
+      ? 'websocket'
+      : ofType('AWS::CloudFront::Distribution').some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => String(b.PathPattern).startsWith('/api')))
+        ? 'cloudfront-cache'
+        : 'direct',
+    alarms: ofType('AWS::CloudWatch::Alarm').length,
+  };
+}
