@@ -2,6 +2,7 @@
  * DynamoDB (dynalite) and SQS (fauxqs) in this process, on loopback, each behind
  * a small proxy that meters what AWS would bill and can inject faults.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
@@ -131,7 +132,12 @@ export async function startEmulators(
   const fauxqsUrls = new Map<string, string>();
   const sqsProxy = await startProxy(
     fauxqs.port,
-    (_action, body) => {
+    (action, body) => {
+      if (action === 'SendMessage' && chance(faults, faults.dropSends)) {
+        // Acknowledged like a real send (the SDK checks the body's MD5), then dropped.
+        const md5 = createHash('md5').update(String(body.MessageBody ?? '')).digest('hex');
+        return { status: 200, body: { MessageId: randomUUID(), MD5OfMessageBody: md5, SequenceNumber: '0' } };
+      }
       if (typeof body.QueueUrl !== 'string') return;
       const name = body.QueueUrl.split('/').pop();
       let real = fauxqsUrls.get(name);

@@ -9,6 +9,11 @@ export interface Faults {
   failAfterApply?: number;
   /** Probability that a consumer invocation "crashes" after its writes: its response is lost, the whole batch is redelivered. Never on a batch holding a record's last delivery. */
   crashAfterWrites?: number;
+  /**
+   * Fraction of SendMessage calls acknowledged but never enqueued: a vote lost after its 202.
+   * Only for proving that the load tests' conservation check catches a loss.
+   */
+  dropSends?: number;
   /** Fraction of DynamoDB UpdateItem calls answered with a throttling error. */
   throttleUpdates?: number;
   /** Random source, replaceable for deterministic tests. */

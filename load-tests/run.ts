@@ -1,0 +1,205 @@
+/**
+ * `npm run load -- <scenario> [--target local|localstack|aws] [--url <api url>]`
+ *
+ * Runs an artillery scenario against a target (starting the local runtime itself
+ * for `local`), then checks that every accepted vote was counted, prints a short
+ * summary, and writes one results folder: artillery.json, summary.json and, for
+ * the local target, usage.json (what `npm run cost -- --from <folder>` reads).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { LocalRuntime } from '../local/runtime';
+import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
+
+const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(LOAD_DIR, '..');
+const SCENARIOS = join(LOAD_DIR, 'scenarios');
+export const TARGETS = ['local', 'localstack', 'aws'] as const;
+export type Target = (typeof TARGETS)[number];
+/** Where `cdk deploy --outputs-file` put each deployed target's outputs. */
+export const OUTPUTS_FILES: Record<Exclude<Target, 'local'>, string> = {
+  aws: join(ROOT, 'cdk-outputs.json'),
+  localstack: join(ROOT, 'cdk-outputs.localstack.json'),
+};
+/** No scenario runs longer than this, whatever its phases say. */
+const ARTILLERY_TIME_LIMIT_MS = 15 * 60_000;
+
+export class LoadTestError extends Error {}
+
+export const scenarioNames = () =>
+  readdirSync(SCENARIOS)
+    .filter((f) => f.endsWith('.yml'))
+    .map((f) => f.replace(/\.yml$/, ''));
+
+/** The API's base URL from a `cdk deploy --outputs-file` JSON file. */
+export function apiUrlFromOutputs(file: string): string {
+  if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: deploy with --outputs-file ${relative(ROOT, file)} (see README "Load tests"), or pass --url.`);
+  const outputs = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
+  const url = Object.values(outputs).find((stack) => stack.ApiUrl)?.ApiUrl;
+  if (!url) throw new LoadTestError(`${relative(ROOT, file)} has no ApiUrl output.`);
+  return url.replace(/\/$/, '');
+}
+
+export interface Summary {
+  scenario: string;
+  target: Target;
+  url: string;
+  requests: number;
+  durationSeconds: number;
+  ratePerSecond: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+  codes: Record<string, number>;
+  errors: Record<string, number>;
+  vusersFailed: number;
+  artilleryExitCode: number;
+  votes: Pick<Conservation, 'accepted' | 'counted' | 'lost' | 'extra' | 'ok'>;
+}
+
+export interface LoadRunOptions {
+  scenario: string;
+  target: Target;
+  /** The API base URL; for `local` the runtime's, for the others the stack outputs' unless given. */
+  url?: string;
+  /** A running local runtime to use (tests); otherwise `local` starts one. */
+  runtime?: LocalRuntime;
+  resultsRoot?: string;
+  quiet?: boolean;
+  /** How long to wait for the queue to drain before counting. */
+  drainTimeoutMs?: number;
+}
+
+export interface LoadRunResult {
+  dir: string;
+  summary: Summary;
+  conservation: Conservation;
+  ok: boolean;
+}
+
+function runArtillery(args: string[], quiet: boolean): Promise<number> {
+  const bin = join(ROOT, 'node_modules', '.bin', 'artillery');
+  if (!existsSync(bin)) throw new LoadTestError('artillery is not installed: run npm ci.');
+  return new Promise((resolveExit, reject) => {
+    const child = spawn(bin, args, {
+      cwd: LOAD_DIR,
+      env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true' },
+      stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    });
+    const timer = setTimeout(() => child.kill('SIGTERM'), ARTILLERY_TIME_LIMIT_MS);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolveExit(code ?? 1);
+    });
+  });
+}
+
+/** Counts as the API reports them; remote targets are polled until they stop moving toward the accepted votes. */
+async function countedVotes(url: string, accepted: Tally, waitMs: number): Promise<Tally> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const counted: Tally = new Map();
+    for (const pollId of accepted.keys()) {
+      const response = await fetch(`${url}/api/poll/${pollId}/results`, { headers: { 'cache-control': 'no-cache' } });
+      counted.set(pollId, response.ok ? ((await response.json()) as { counts: number[] }).counts : []);
+    }
+    if (compareTallies(accepted, counted).ok || Date.now() > deadline) return counted;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
+  const { scenario, target } = options;
+  if (!scenarioNames().includes(scenario)) throw new LoadTestError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
+  if (!TARGETS.includes(target)) throw new LoadTestError(`Unknown target "${target}". Targets: ${TARGETS.join(', ')}.`);
+
+  let runtime = options.runtime;
+  const ownRuntime = target === 'local' && !runtime;
+  if (ownRuntime) {
+    const { startLocalRuntime } = await import('../local/runtime');
+    runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0 });
+  }
+  try {
+    const url = target === 'local' ? runtime!.url : (options.url ?? apiUrlFromOutputs(OUTPUTS_FILES[target])).replace(/\/$/, '');
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
+    mkdirSync(dir, { recursive: true });
+    const reportFile = join(dir, 'artillery.json');
+
+    const started = Date.now();
+    const exitCode = await runArtillery(
+      ['run', '--environment', target, '--target', url, '--output', reportFile, ...(options.quiet ? ['--quiet'] : []), join(SCENARIOS, `${scenario}.yml`)],
+      options.quiet ?? false,
+    );
+    const wallSeconds = (Date.now() - started) / 1000;
+    if (!existsSync(reportFile)) throw new LoadTestError(`artillery wrote no report (exit code ${exitCode}).`);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    const aggregate = report.aggregate ?? {};
+    const counters: Record<string, number> = aggregate.counters ?? {};
+
+    const accepted = acceptedVotes(counters);
+    if (runtime) await runtime.waitForDrain(options.drainTimeoutMs ?? 60_000);
+    const conservation = compareTallies(accepted, await countedVotes(url, accepted, runtime ? 0 : (options.drainTimeoutMs ?? 60_000)));
+    if (runtime) writeFileSync(join(dir, 'usage.json'), JSON.stringify(runtime.usage(), null, 2));
+
+    const latency = aggregate.summaries?.['http.response_time'] ?? {};
+    const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    const requests = counters['http.requests'] ?? 0;
+    const durationSeconds = aggregate.firstMetricAt && aggregate.lastMetricAt ? (aggregate.lastMetricAt - aggregate.firstMetricAt) / 1000 : wallSeconds;
+    const summary: Summary = {
+      scenario,
+      target,
+      url,
+      requests,
+      durationSeconds,
+      ratePerSecond: durationSeconds > 0 ? requests / durationSeconds : 0,
+      latencyMs: { p50: latency.p50 ?? 0, p95: latency.p95 ?? 0, p99: latency.p99 ?? 0, max: latency.max ?? 0 },
+      codes: pick('http.codes.'),
+      errors: pick('errors.'),
+      vusersFailed: counters['vusers.failed'] ?? 0,
+      artilleryExitCode: exitCode,
+      votes: { accepted: conservation.accepted, counted: conservation.counted, lost: conservation.lost, extra: conservation.extra, ok: conservation.ok },
+    };
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, polls: conservation.polls }, null, 2));
+    return { dir, summary, conservation, ok: exitCode === 0 && conservation.ok };
+  } finally {
+    if (ownRuntime) await runtime!.stop();
+  }
+}
+
+export function formatSummary(result: LoadRunResult): string {
+  const { summary: s, conservation } = result;
+  const lines = [
+    `${s.scenario} on ${s.target} (${s.url})`,
+    `  requests   ${s.requests} in ${s.durationSeconds.toFixed(1)} s = ${s.ratePerSecond.toFixed(0)}/s; status ${JSON.stringify(s.codes)}${Object.keys(s.errors).length ? `; errors ${JSON.stringify(s.errors)}` : ''}`,
+    `  latency    p50 ${s.latencyMs.p50} ms, p95 ${s.latencyMs.p95} ms, p99 ${s.latencyMs.p99} ms (max ${s.latencyMs.max} ms)`,
+    `  votes      ${s.votes.accepted} accepted (202), ${s.votes.counted} counted: ${conservation.ok ? 'none lost, none counted twice' : `${s.votes.lost} LOST, ${s.votes.extra} COUNTED TWICE`}`,
+  ];
+  for (const poll of conservation.polls.filter((p) => p.difference.some((d) => d !== 0))) {
+    lines.push(`    poll ${poll.pollId}: accepted ${JSON.stringify(poll.accepted)}, counted ${JSON.stringify(poll.counted)}`);
+  }
+  if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (see its output above)`);
+  lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { target: { type: 'string', default: 'local' }, url: { type: 'string' }, quiet: { type: 'boolean', default: false } },
+  });
+  try {
+    if (positionals.length !== 1) throw new LoadTestError(`Usage: npm run load -- <scenario> [--target ${TARGETS.join('|')}] [--url <api url>]. Scenarios: ${scenarioNames().join(', ')}.`);
+    const result = await runLoadTest({ scenario: positionals[0], target: values.target as Target, url: values.url, quiet: values.quiet });
+    console.log(`\n${formatSummary(result)}`);
+    process.exit(result.ok ? 0 : 1);
+  } catch (error) {
+    if (error instanceof LoadTestError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}

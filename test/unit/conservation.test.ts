@@ -1,0 +1,39 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { acceptedVotes, compareTallies } from '../../load-tests/conservation';
+import { apiUrlFromOutputs, LoadTestError } from '../../load-tests/run';
+
+const A = 'AAAAAAAAAAAAAAAAAAAAA';
+const B = 'BBBBBBBBBBBBBBBBBBBB_';
+
+describe('vote conservation', () => {
+  it('reads accepted votes per poll and option from the report counters', () => {
+    const tally = acceptedVotes({ [`votes.accepted.${A}.0`]: 3, [`votes.accepted.${A}.2`]: 1, [`votes.accepted.${B}.1`]: 5, 'http.requests': 99 });
+    expect(tally).toEqual(new Map([[A, [3, 0, 1]], [B, [0, 5]]]));
+  });
+
+  it('passes only when every poll matches exactly', () => {
+    const accepted = new Map([[A, [3, 0, 1]], [B, [0, 5]]]);
+    expect(compareTallies(accepted, new Map([[A, [3, 0, 1]], [B, [0, 5, 0]]]))).toMatchObject({ ok: true, accepted: 9, counted: 9, lost: 0, extra: 0 });
+    const lost = compareTallies(accepted, new Map([[A, [2, 0, 1]], [B, [0, 5]]]));
+    expect(lost).toMatchObject({ ok: false, lost: 1, extra: 0 });
+    expect(lost.polls[0].difference).toEqual([-1, 0, 0]);
+    expect(compareTallies(accepted, new Map([[A, [3, 1, 1]], [B, [0, 5]]]))).toMatchObject({ ok: false, lost: 0, extra: 1 });
+    expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 }); // a poll that vanished
+  });
+});
+
+describe('finding a deployed target', () => {
+  it('reads the API URL from cdk deploy --outputs-file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'outputs-')), 'cdk-outputs.json');
+    writeFileSync(file, JSON.stringify({ ServerlessPoll: { ApiUrl: 'https://abc.execute-api.us-east-1.amazonaws.com/prod/', SiteUrl: 'https://d1.cloudfront.net' } }));
+    expect(apiUrlFromOutputs(file)).toBe('https://abc.execute-api.us-east-1.amazonaws.com/prod');
+  });
+
+  it('says how to get one when the file is missing', () => {
+    expect(() => apiUrlFromOutputs('/nonexistent/cdk-outputs.json')).toThrow(LoadTestError);
+    expect(() => apiUrlFromOutputs('/nonexistent/cdk-outputs.json')).toThrow(/--outputs-file|--url/);
+  });
+});
