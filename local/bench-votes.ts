@@ -1,24 +1,84 @@
 /**
- * `npm run bench:votes`: 1,000 votes over 3 polls through the local runtime (HTTP -> FIFO ->
- * consumer), 50 concurrent voters on loopback; prints what AWS would bill for them.
+ * `npm run bench:votes`: the vote path through the local runtime (HTTP -> FIFO -> consumer),
+ * on loopback, bounded in count. Prints two figures:
+ *  1. 1,000 votes over 3 polls from 50 concurrent voters: the rate accepted, and what AWS
+ *     would bill for them (the metered usage difference).
+ *  2. 300 votes on one poll from 10 voters while a viewer reads results every 25 ms: how long
+ *     after its 202 the k-th accepted vote shows in the total (p50, p99).
  */
 import { startLocalRuntime } from './runtime';
-const rt = await startLocalRuntime({});
-const post = (p: string, b: unknown) => fetch(rt.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
-const polls = await Promise.all([0, 1, 2].map(async (i) => (await (await post('/api/poll', { title: `P${i}`, options: ['a', 'b'] })).json()).id));
-const before = rt.usage();
-let next = 0; const t0 = performance.now(); let ok = 0;
-await Promise.all(Array.from({ length: 50 }, async () => { while (next < 1000) { const i = next++; const r = await post(`/api/poll/${polls[i % 3]}/vote`, { option: i % 2 }); if (r.status === 202) ok++; await r.arrayBuffer(); } }));
-const accepted = performance.now() - t0;
-await rt.waitForDrain(60000);
-const drained = performance.now() - t0;
-const after = rt.usage();
-const t = Object.keys(after.tables)[0]; const q = Object.keys(after.queues).find((n) => n.includes('VoteQueue'))!;
-const results = await Promise.all(polls.map(async (id) => (await (await fetch(`${rt.url}/api/poll/${id}/results`)).json()).total));
-console.log({ accepted: ok, votesPerSecAccepted: Math.round(ok / (accepted / 1000)), drainedMs: Math.round(drained), results,
-  updateItems: after.tables[t].requests.UpdateItem - (before.tables[t]?.requests.UpdateItem ?? 0),
-  writeUnits: after.tables[t].writeUnits - before.tables[t].writeUnits,
-  readUnits: after.tables[t].readUnits - before.tables[t].readUnits,
-  consumerInvocations: after.functions.CountVotes.invocations - before.functions.CountVotes.invocations,
-  sqsRequests: after.queues[q].requests, sqsBilled: after.queues[q].billedRequests - (before.queues[q]?.billedRequests ?? 0) });
-await rt.stop();
+
+const VOTES = 1000;
+const VOTERS = 50;
+const LATENCY_VOTES = 300;
+const LATENCY_VOTERS = 10;
+
+const runtime = await startLocalRuntime({});
+const post = (path: string, body: unknown) =>
+  fetch(runtime.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const createPoll = async (title: string) => ((await (await post('/api/poll', { title, options: ['a', 'b'] })).json()) as { id: string }).id;
+const total = async (id: string) => ((await (await fetch(`${runtime.url}/api/poll/${id}/results`)).json()) as { total: number }).total;
+
+/** Sends `count` votes from `voters` concurrent clients; returns the 202 times (ms since start). */
+async function vote(count: number, voters: number, pollFor: (i: number) => string, started: number): Promise<number[]> {
+  const acceptedAt: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: voters }, async () => {
+      while (next < count) {
+        const i = next++;
+        const response = await post(`/api/poll/${pollFor(i)}/vote`, { option: i % 2 });
+        if (response.status === 202) acceptedAt.push(performance.now() - started);
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  return acceptedAt.sort((a, b) => a - b);
+}
+
+// 1. Throughput and billed usage.
+const polls = await Promise.all([0, 1, 2].map((i) => createPoll(`P${i}`)));
+const before = runtime.usage();
+const t0 = performance.now();
+const accepted = (await vote(VOTES, VOTERS, (i) => polls[i % 3], t0)).length;
+const acceptSeconds = (performance.now() - t0) / 1000;
+await runtime.waitForDrain(60_000);
+const drainedMs = performance.now() - t0;
+const after = runtime.usage();
+const table = Object.keys(after.tables)[0];
+const queue = Object.keys(after.queues).find((name) => name.includes('VoteQueue'))!;
+const diff = (a: number | undefined, b: number | undefined) => (a ?? 0) - (b ?? 0);
+console.log({
+  accepted,
+  votesPerSecAccepted: Math.round(accepted / acceptSeconds),
+  drainedMs: Math.round(drainedMs),
+  results: await Promise.all(polls.map(total)),
+  updateItems: diff(after.tables[table].requests.UpdateItem, before.tables[table]?.requests.UpdateItem),
+  writeUnits: diff(after.tables[table].writeUnits, before.tables[table]?.writeUnits),
+  readUnits: diff(after.tables[table].readUnits, before.tables[table]?.readUnits),
+  consumerInvocations: diff(after.functions.CountVotes.invocations, before.functions.CountVotes?.invocations),
+  sqsBilledRequests: diff(after.queues[queue].billedRequests, before.queues[queue]?.billedRequests),
+});
+
+// 2. From 202 to visible in the results.
+const hot = await createPoll('latency');
+const samples: Array<{ at: number; total: number }> = [];
+const t1 = performance.now();
+let sampling = true;
+const sampler = (async () => {
+  const deadline = t1 + 60_000;
+  while (sampling && performance.now() < deadline) {
+    samples.push({ at: performance.now() - t1, total: await total(hot) });
+    await new Promise((r) => setTimeout(r, 25));
+  }
+})();
+const acceptedAt = await vote(LATENCY_VOTES, LATENCY_VOTERS, () => hot, t1);
+await runtime.waitForDrain(60_000);
+samples.push({ at: performance.now() - t1, total: await total(hot) });
+sampling = false;
+await sampler;
+// The k-th accepted vote is visible once the total reaches k (votes of one poll are counted in order per group).
+const lags = acceptedAt.map((at, k) => (samples.find((s) => s.total >= k + 1 && s.at >= at)?.at ?? Infinity) - at).sort((a, b) => a - b);
+const percentile = (p: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))]);
+console.log({ latencyVotes: acceptedAt.length, visibleAfter202Ms: { p50: percentile(50), p99: percentile(99), max: Math.round(lags[lags.length - 1]) } });
+await runtime.stop();

@@ -40,11 +40,26 @@ describe('the REST variant', () => {
 
   it('answers unknown routes and wrong methods as REST API Gateway does', async () => {
     const client = api(runtime);
-    for (const [method, path] of [['GET', '/nope'], ['DELETE', '/api/poll'], ['PUT', '/api/poll/x/vote']]) {
+    for (const [method, path] of [['GET', '/api/nope'], ['DELETE', '/api/poll'], ['PUT', '/api/poll/x/vote']]) {
       const res = await client.call(method, path);
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ message: 'Missing Authentication Token' });
     }
+  });
+
+  it('serves the site beside the API on one origin: pages get index.html, config.json names this origin', async () => {
+    const client = api(runtime);
+    for (const path of ['/', '/poll/AAAAAAAAAAAAAAAAAAAAA', '/anything/else']) {
+      const res = await client.call('GET', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.text).toMatch(/<script type="module" src="\/assets\/app-\w+\.js">/);
+    }
+    const asset = /src="(\/assets\/[^"]+)"/.exec((await client.call('GET', '/')).text)![1];
+    const js = await client.call('GET', asset);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    expect((await client.call('GET', '/config.json')).json).toEqual({ apiUrl: '' });
+    expect((await client.call('POST', '/')).status).toBe(405);
   });
 
   it('refuses bodies over API Gateway’s 10 MB limit before any function runs', async () => {
