@@ -115,6 +115,9 @@ export const RESULTS_REFRESH = {
   backoffFactor: 2,
 } as const;
 
+/** Where the stack is deployed: `-c target=localstack` builds what LocalStack's free plan runs. */
+export type DeployTarget = 'aws' | 'localstack';
+
 /** `-c apiKind=rest` builds a REST API (LocalStack's free plan has no HTTP API). */
 export type ApiKind = 'http' | 'rest';
 export const DEFAULT_API_KIND: ApiKind = 'http';

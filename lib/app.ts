@@ -1,6 +1,6 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
-import { DEFAULT_API_KIND, type ApiKind } from '../config/app-config';
+import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from '../config/app-config';
 import { PollStack } from './poll-stack';
 
 export const STACK_NAME = 'ServerlessPoll';
@@ -13,10 +13,32 @@ export function apiKindFrom(value: unknown): ApiKind {
   return kind;
 }
 
+export function targetFrom(value: unknown): DeployTarget {
+  const target = value ?? 'aws';
+  if (target !== 'aws' && target !== 'localstack') {
+    throw new Error(`target must be "aws" or "localstack" (got ${JSON.stringify(target)}); e.g. npx cdk synth -c target=localstack`);
+  }
+  return target;
+}
+
+/**
+ * LocalStack's free plan has no API Gateway v2, CloudFront or CDK's site upload:
+ * that target gets a REST API and a plain website bucket (npm run localstack:deploy uploads the site).
+ */
+function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
+  if (target === 'aws') return apiKindFrom(requested);
+  if (requested !== undefined && requested !== 'rest') {
+    throw new Error('LocalStack’s free plan has no HTTP API (API Gateway v2): the localstack target always builds a REST API.');
+  }
+  return 'rest';
+}
+
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
   const app = new App(props);
+  const target = targetFrom(app.node.tryGetContext('target'));
   const stack = new PollStack(app, STACK_NAME, {
-    apiKind: apiKindFrom(app.node.tryGetContext('apiKind')),
+    apiKind: apiKindFor(target, app.node.tryGetContext('apiKind')),
+    siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
     retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   });

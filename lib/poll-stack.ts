@@ -11,11 +11,12 @@ import { TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config'
 import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
 import { PollApi } from './poll-api';
-import { PollSite } from './site';
+import { PollSite, type SiteHosting } from './site';
 import { VotePipeline } from './vote-pipeline';
 
 export interface PollStackProps extends StackProps {
   apiKind: ApiKind;
+  siteHosting: SiteHosting;
   /**
    * Keep the table (and point-in-time recovery) when the stack is deleted.
    * Off by default: polls live minutes to days and the seed app keeps them in
@@ -40,7 +41,7 @@ export class PollStack extends Stack {
     });
 
     const votes = new VotePipeline(this, 'Votes', { table });
-    const site = new PollSite(this, 'Site');
+    const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
     const env = { TABLE_NAME: table.tableName, SITE_ORIGIN: site.origin };
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
@@ -70,6 +71,7 @@ export class PollStack extends Stack {
     site.deploy(api.url);
 
     new CfnOutput(this, 'SiteUrl', { value: site.origin, description: 'Open this in a browser' });
+    new CfnOutput(this, 'SiteBucketName', { value: site.bucket.bucketName });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
     new CfnOutput(this, 'ApiKind', { value: props.apiKind });
     new CfnOutput(this, 'TableName', { value: table.tableName });

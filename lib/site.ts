@@ -20,14 +20,34 @@ export const SITE_CACHE_CONTROL = {
   pages: 'public, max-age=0, must-revalidate',
 } as const;
 
+/**
+ * `cloudfront`: a private bucket behind a distribution (AWS). `bucket-website`: the
+ * bucket's own website endpoint, for LocalStack's free plan, which has no CloudFront
+ * and no CDK BucketDeployment; `npm run localstack:deploy` uploads the site there.
+ */
+export type SiteHosting = 'cloudfront' | 'bucket-website';
+
 export class PollSite extends Construct {
   readonly bucket: Bucket;
-  readonly distribution: Distribution;
-  /** The site's origin (https://...), the only origin the API answers CORS for. */
+  readonly distribution?: Distribution;
+  /** The site's origin, the only origin the API answers CORS for. */
   readonly origin: string;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { hosting: SiteHosting }) {
     super(scope, id);
+    if (props.hosting === 'bucket-website') {
+      this.bucket = new Bucket(this, 'Bucket', {
+        websiteIndexDocument: 'index.html',
+        // Page paths like /poll/{id} are not objects: the app's index.html takes over.
+        websiteErrorDocument: 'index.html',
+        publicReadAccess: true,
+        blockPublicAccess: BlockPublicAccess.BLOCK_ACLS_ONLY,
+        encryption: BucketEncryption.S3_MANAGED,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      this.origin = this.bucket.bucketWebsiteUrl;
+      return;
+    }
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -53,8 +73,9 @@ export class PollSite extends Construct {
     this.origin = `https://${this.distribution.distributionDomainName}`;
   }
 
-  /** Uploads the built site and a config.json that points the page at the API. */
+  /** Uploads the built site and a config.json that points the page at the API (CloudFront hosting only). */
   deploy(apiUrl: string): void {
+    if (!this.distribution) return;
     const site = Source.asset(FRONTEND_DIR, {
       bundling: {
         // Never used: the local build below always succeeds where `cdk synth` runs (it needs only esbuild).

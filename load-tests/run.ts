@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { LocalRuntime } from '../local/runtime';
+import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
 
 const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +42,12 @@ export function apiUrlFromOutputs(file: string): string {
   const url = Object.values(outputs).find((stack) => stack.ApiUrl)?.ApiUrl;
   if (!url) throw new LoadTestError(`${relative(ROOT, file)} has no ApiUrl output.`);
   return url.replace(/\/$/, '');
+}
+
+/** A deployed target's API URL, from its outputs file; LocalStack's is rewritten to a path on its own port. */
+export function deployedApiUrl(target: Exclude<Target, 'local'>, file: string = OUTPUTS_FILES[target]): string {
+  const url = apiUrlFromOutputs(file);
+  return target === 'localstack' ? localstackApiUrl(url) : url;
 }
 
 export interface Summary {
@@ -122,7 +129,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0 });
   }
   try {
-    const url = target === 'local' ? runtime!.url : (options.url ?? apiUrlFromOutputs(OUTPUTS_FILES[target])).replace(/\/$/, '');
+    const url = (target === 'local' ? runtime!.url : (options.url ?? deployedApiUrl(target))).replace(/\/$/, '');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
     mkdirSync(dir, { recursive: true });

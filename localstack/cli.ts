@@ -1,0 +1,149 @@
+/**
+ * LocalStack, one command per step:
+ *   npm run localstack:up       start LocalStack (docker compose) and wait until it is healthy
+ *   npm run localstack:deploy   check, bootstrap and deploy the stack's LocalStack variant, upload the site
+ *   npm run localstack:destroy  empty the site bucket and delete the stack
+ * Each step first says, one line per problem, what is missing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ASSETS_PREFIX, buildFrontend } from '../frontend/build';
+import { buildApp, STACK_NAME } from '../lib/app';
+import { SITE_CACHE_CONTROL } from '../lib/site';
+import { OUTPUTS_FILES } from '../load-tests/run';
+import { freePlanViolations } from './free-plan';
+import { LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
+import { localstackApiUrl } from './urls';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REGION = 'us-east-1';
+const ACCOUNT = '000000000000';
+const CONTEXT = ['-c', 'target=localstack'];
+const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+
+/** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
+const cdkEnv = {
+  ...process.env,
+  AWS_ENDPOINT_URL: LOCALSTACK_ENDPOINT,
+  AWS_ENDPOINT_URL_S3: LOCALSTACK_ENDPOINT,
+  AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  AWS_REGION: REGION,
+  AWS_DEFAULT_REGION: REGION,
+  // cdklocal drops other AWS_* variables unless listed.
+  AWS_ENVAR_ALLOWLIST: 'AWS_REGION,AWS_DEFAULT_REGION,AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY',
+  CDK_DISABLE_CLI_TELEMETRY: '1',
+  CDK_DISABLE_VERSION_CHECK: '1',
+};
+
+function stop(lines: string[]): never {
+  for (const line of lines) console.error(`✗ ${line}`);
+  process.exit(1);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  console.log(`$ ${[command, ...args].join(' ')}`);
+  const result = spawnSync(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+  if (result.status !== 0) stop([`${command} ${args[0]} failed (exit ${result.status ?? result.signal}).`]);
+}
+
+async function preflight(step: Step): Promise<void> {
+  const dotEnv = existsSync(join(ROOT, '.env')) ? readDotEnv(readFileSync(join(ROOT, '.env'), 'utf8')) : {};
+  const found = problems(await probe({ ...dotEnv, ...process.env }), step);
+  if (found.length) stop(found);
+}
+
+function checkFreePlan(): void {
+  const { app } = buildApp({ context: { target: 'localstack', 'aws:cdk:bundling-stacks': [] } });
+  const violations = freePlanViolations(app.synth().getStackByName(STACK_NAME).template);
+  if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
+}
+
+const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK_ENDPOINT, forcePathStyle: true, credentials });
+
+const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+/** CloudFront and BucketDeployment are paid LocalStack features: upload the built site to the website bucket directly. */
+async function uploadSite(bucket: string, apiUrl: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'poll-site-'));
+  try {
+    const site = buildFrontend(dir);
+    const client = s3();
+    const files: Array<[string, Buffer]> = Object.keys(site.files).map((path) => [path, readFileSync(join(dir, path))]);
+    files.push(['config.json', Buffer.from(JSON.stringify({ apiUrl }))]);
+    for (const [key, body] of files) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentType: CONTENT_TYPES[extname(key)] ?? 'application/octet-stream',
+          CacheControl: key.startsWith(`${ASSETS_PREFIX}/`) ? SITE_CACHE_CONTROL.assets : SITE_CACHE_CONTROL.pages,
+        }),
+      );
+    }
+    client.destroy();
+    console.log(`Uploaded ${files.length} files to s3://${bucket}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function emptyBucket(bucket: string): Promise<void> {
+  const client = s3();
+  for (let page = 0; page < 100; page++) {
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    const keys = (listed.Contents ?? []).map((o) => ({ Key: o.Key! }));
+    if (keys.length === 0) break;
+    await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
+  }
+  client.destroy();
+}
+
+function outputs(): Record<string, string> {
+  const file = OUTPUTS_FILES.localstack;
+  if (!existsSync(file)) return {};
+  return JSON.parse(readFileSync(file, 'utf8'))[STACK_NAME] ?? {};
+}
+
+const command = process.argv[2];
+if (command === 'up') {
+  await preflight('up');
+  run('docker', ['compose', 'up', '-d']);
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${LOCALSTACK_ENDPOINT}/_localstack/health`, { signal: AbortSignal.timeout(2000) })).ok) {
+        console.log(`LocalStack is up on ${LOCALSTACK_ENDPOINT}. Next: npm run localstack:deploy`);
+        process.exit(0);
+      }
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  stop(['LocalStack did not become healthy within 2 minutes: see docker compose logs localstack.']);
+} else if (command === 'deploy') {
+  await preflight('deploy');
+  checkFreePlan();
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CONTEXT], cdkEnv);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['deploy', '--all', '--require-approval', 'never', ...CONTEXT, '--outputs-file', OUTPUTS_FILES.localstack], cdkEnv);
+  const out = outputs();
+  const apiUrl = localstackApiUrl(out.ApiUrl);
+  await uploadSite(out.SiteBucketName, apiUrl);
+  console.log(`\nAPI:  ${apiUrl}`);
+  console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK_ENDPOINT}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
+  console.log('Load test it: npm run load -- vote-storm --target localstack');
+} else if (command === 'destroy') {
+  await preflight('deploy');
+  const bucket = outputs().SiteBucketName;
+  if (bucket) await emptyBucket(bucket);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CONTEXT], cdkEnv);
+  rmSync(OUTPUTS_FILES.localstack, { force: true });
+} else {
+  stop([`Usage: tsx localstack/cli.ts up|deploy|destroy (got ${JSON.stringify(command ?? '')}).`]);
+}

@@ -1,0 +1,107 @@
+/**
+ * Everything on the LocalStack path up to the deploy itself (these machines have
+ * no Docker engine): the variant's template fits the free plan, the preflight's
+ * messages, the compose file, and finding the deployed API from the outputs.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildApp, STACK_NAME } from '../../lib/app';
+import { freePlanViolations } from '../../localstack/free-plan';
+import { DEFAULT_IMAGE, problems, readDotEnv, TOKEN_FREE_IMAGE, type Probe } from '../../localstack/preflight';
+import { localstackApiUrl } from '../../localstack/urls';
+import { deployedApiUrl } from '../../load-tests/run';
+import { templateFor } from '../support/synth';
+
+const synth = (context: Record<string, unknown>) =>
+  buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }).app.synth().getStackByName(STACK_NAME).template;
+const localstackTemplate = synth({ target: 'localstack' });
+
+describe('the LocalStack variant', () => {
+  it('uses only what LocalStack’s free plan deploys', () => {
+    expect(freePlanViolations(localstackTemplate)).toEqual([]);
+  });
+
+  it('is caught by the same check when it is not (the AWS variant needs CloudFront, API Gateway v2 and the site upload)', () => {
+    const violations = freePlanViolations(templateFor('http').toJSON()).join('\n');
+    expect(violations).toMatch(/AWS::CloudFront::Distribution is not on LocalStack's free plan/);
+    expect(violations).toMatch(/AWS::ApiGatewayV2::Api/);
+    expect(violations).toMatch(/Custom::CDKBucketDeployment/);
+    expect(freePlanViolations({ Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { Layers: ['arn'] } } } })).toEqual([
+      'Fn: Lambda layers are a paid LocalStack feature',
+    ]);
+  });
+
+  it('is the same app: a REST API with every route, the table, the FIFO pipeline, and a website bucket the API allows', () => {
+    const types = Object.values<any>(localstackTemplate.Resources).map((r) => r.Type);
+    expect(types).toContain('AWS::ApiGateway::RestApi');
+    expect(types.filter((t) => t === 'AWS::SQS::Queue')).toHaveLength(2);
+    const bucket = Object.entries<any>(localstackTemplate.Resources).find(([, r]) => r.Type === 'AWS::S3::Bucket')!;
+    expect(bucket[1].Properties.WebsiteConfiguration).toEqual({ IndexDocument: 'index.html', ErrorDocument: 'index.html' });
+    const castVote = Object.values<any>(localstackTemplate.Resources).find((r) => r.Metadata?.['poll:entry'] === 'lambdas/cast-vote.ts');
+    expect(castVote.Properties.Environment.Variables.SITE_ORIGIN).toEqual({ 'Fn::GetAtt': [bucket[0], 'WebsiteURL'] });
+    expect(Object.keys(localstackTemplate.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'SiteUrl', 'SiteBucketName']));
+  });
+
+  it('refuses an HTTP API for LocalStack with a reason, and unknown targets', () => {
+    expect(() => synth({ target: 'localstack', apiKind: 'http' })).toThrow(/free plan has no HTTP API/);
+    expect(() => synth({ target: 'azure' })).toThrow(/target must be "aws" or "localstack"/);
+  });
+});
+
+describe('the preflight', () => {
+  const healthy: Probe['health'] = {
+    services: Object.fromEntries(['cloudformation', 'lambda', 'apigateway', 'dynamodb', 'sqs', 's3', 'iam', 'logs'].map((s) => [s, 'available'])),
+  };
+  const ok: Probe = { dockerCli: true, dockerDaemon: true, health: healthy, image: DEFAULT_IMAGE };
+
+  it.each<[string, Partial<Probe>, 'up' | 'deploy', RegExp | null]>([
+    ['all good', {}, 'deploy', null],
+    ['no docker', { dockerCli: false }, 'up', /^Docker is not installed/],
+    ['daemon down', { dockerDaemon: false }, 'up', /^Docker is not running/],
+    ['newer image, no token', { image: 'localstack/localstack:2026.11' }, 'up', /needs LOCALSTACK_AUTH_TOKEN/],
+    ['newer image with a token', { image: 'localstack/localstack:2026.11', token: 'ls-xyz' }, 'up', null],
+    ['LocalStack not started', { health: undefined }, 'deploy', /not answering on http:\/\/127\.0\.0\.1:4566: start it with npm run localstack:up/],
+    ['LocalStack still starting', { health: { services: { ...healthy!.services, lambda: 'initializing' } } }, 'deploy', /not healthy yet \(lambda: initializing\)/],
+    ['a service switched off', { health: { services: { dynamodb: 'available' } } }, 'deploy', /does not offer cloudformation, lambda/],
+  ])('%s', (_name, change, step, expected) => {
+    const found = problems({ ...ok, ...change }, step);
+    if (expected === null) expect(found).toEqual([]);
+    else {
+      expect(found.some((line) => expected.test(line)), found.join('\n')).toBe(true);
+      expect(found.every((line) => !line.includes('\n'))).toBe(true);
+    }
+  });
+
+  it('reads the token from .env lines', () => {
+    expect(readDotEnv('# comment\nLOCALSTACK_AUTH_TOKEN="ls-abc"\nOTHER=1\n')).toEqual({ LOCALSTACK_AUTH_TOKEN: 'ls-abc', OTHER: '1' });
+  });
+
+  it('stops npm run localstack:deploy on this machine with one line per problem, not a stack trace', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], { encoding: 'utf8', timeout: 60_000 });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.split('\n').filter((l) => l.startsWith('✗'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = readFileSync('docker-compose.yml', 'utf8');
+  it('pins the image, mounts the Docker socket, takes the token from the environment, expires TTL items, checks health', () => {
+    expect(compose).toContain(`image: \${LOCALSTACK_IMAGE:-${TOKEN_FREE_IMAGE}}`);
+    expect(compose).not.toMatch(/localstack\/localstack(:latest)?\s*$/m);
+    expect(compose).toContain('/var/run/docker.sock:/var/run/docker.sock');
+    expect(compose).toContain('LOCALSTACK_AUTH_TOKEN=${LOCALSTACK_AUTH_TOKEN:-}');
+    expect(compose).toContain('DYNAMODB_REMOVE_EXPIRED_ITEMS=1');
+    expect(compose).toMatch(/healthcheck:[\s\S]*_localstack\/health/);
+    expect(compose).toContain('"127.0.0.1:4566:4566"');
+  });
+});
+
+describe('finding the deployed API', () => {
+  it('turns the outputs’ AWS-style URL into a path on LocalStack’s port (no DNS needed)', () => {
+    expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe('http://127.0.0.1:4566/restapis/b4k9x2q1ze/prod/_user_request_');
+    expect(() => localstackApiUrl('https://d1.cloudfront.net')).toThrow(/Not a REST API stage URL/);
+  });
+});
