@@ -14,6 +14,14 @@ export const FRONTEND_DIR = dirname(fileURLToPath(import.meta.url));
 /** Hashed files live here; everything else (index.html, config.json) must be revalidated. */
 export const ASSETS_PREFIX = 'assets';
 
+/** Content types of what the build emits, for whoever serves or uploads it. */
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+};
+
 export interface BuiltSite {
   outDir: string;
   /** Paths relative to outDir, with their sizes in bytes. */

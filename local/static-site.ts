@@ -7,16 +7,9 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { ASSETS_PREFIX, buildFrontend } from '../frontend/build';
+import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
 import { SITE_CACHE_CONTROL } from '../lib/site';
 import type { Meter } from './metering';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-};
 
 export interface StaticSite {
   handle(req: IncomingMessage, res: ServerResponse): void;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ASSETS_PREFIX, buildFrontend } from '../frontend/build';
+import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
 import { buildApp, STACK_NAME } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
 import { OUTPUTS_FILES } from '../load-tests/run';
@@ -64,8 +64,6 @@ function checkFreePlan(): void {
 }
 
 const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK_ENDPOINT, forcePathStyle: true, credentials });
-
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
 /** CloudFront and BucketDeployment are paid LocalStack features: upload the built site to the website bucket directly. */
 async function uploadSite(bucket: string, apiUrl: string): Promise<void> {
