@@ -57,7 +57,8 @@ export const TABLE = {
 
 /** Lambda settings shared by every function. */
 export const FUNCTION_DEFAULTS = {
-  runtime: 'nodejs22.x',
+  /** The newest Node.js Lambda runtime (cdk-nag AwsSolutions-L1); bundles target the same version. */
+  runtime: 'nodejs24.x',
   architecture: 'arm64',
   memoryMb: 256,
   timeoutSeconds: 5,

@@ -1,6 +1,7 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
 import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from '../config/app-config';
+import { addNagChecks } from './nag';
 import { PollStack } from './poll-stack';
 
 export const STACK_NAME = 'ServerlessPoll';
@@ -42,5 +43,6 @@ export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
     retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   });
+  addNagChecks(app);
   return { app, stack };
 }

@@ -9,15 +9,20 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_DEFAULTS } from '../config/app-config';
+import { acknowledge } from './nag';
 
 /** Metadata keys that let the local runtime find a function's source without a second definition. */
 export const ENTRY_METADATA = 'poll:entry';
 export const NAME_METADATA = 'poll:function';
 
+const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime);
+if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/app-config.ts`);
+
 /** How handlers are bundled: by NodejsFunction for AWS and by the local runtime alike. */
 export const BUNDLING = {
   minify: true,
-  target: 'node22',
+  // esbuild's name for the runtime's Node.js version: nodejs24.x -> node24.
+  target: FUNCTION_DEFAULTS.runtime.replace(/^nodejs(\d+)\.x$/, 'node$1'),
   format: OutputFormat.CJS,
   // The Lambda Node.js runtime ships the AWS SDK v3: leaving it out keeps bundles small.
   externalModules: ['@aws-sdk/*'],
@@ -45,7 +50,7 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
   const fn = new NodejsFunction(scope, name, {
     entry,
     handler: 'handler',
-    runtime: Runtime.NODEJS_22_X,
+    runtime: RUNTIME,
     architecture: Architecture.ARM_64,
     memorySize: FUNCTION_DEFAULTS.memoryMb,
     timeout: Duration.seconds(props.timeoutSeconds ?? FUNCTION_DEFAULTS.timeoutSeconds),
@@ -57,6 +62,11 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
     environment: { POWERTOOLS_SERVICE_NAME: 'poll', ...props.environment },
     bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
   });
+  acknowledge(
+    fn,
+    ['AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]'],
+    'AWSLambdaBasicExecutionRole grants only CreateLogGroup/CreateLogStream/PutLogEvents; the function writes to its own retained log group.',
+  );
   const cfn = fn.node.defaultChild as CfnFunction;
   cfn.addMetadata(ENTRY_METADATA, entry);
   cfn.addMetadata(NAME_METADATA, name);

@@ -10,6 +10,7 @@ import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apig
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_THROTTLE, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { acknowledge } from './nag';
 
 /**
  * Browsers may call the API only from the site. Preflights are cached for two
@@ -30,6 +31,12 @@ export class PollApi extends Construct {
   constructor(scope: Construct, id: string, props: PollApiProps) {
     super(scope, id);
     this.url = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
+    acknowledge(this, ['AwsSolutions-APIG4', 'AwsSolutions-COG4'], 'A public poll: anyone with the link may read and vote, as on the VPS platform. Abuse is bounded by stage throttling and per-voter claims.');
+    acknowledge(
+      this,
+      ['AwsSolutions-APIG1', 'AwsSolutions-APIG6'],
+      'Access and execution logs cost per request (hundreds of dollars a month at the seed profile, see npm run cost); the functions log errors, and API Gateway metrics stay on.',
+    );
   }
 
   private httpApi({ functions, siteOrigin }: PollApiProps): string {
@@ -77,6 +84,8 @@ export class PollApi extends Construct {
         .reduce<IResource>((parent, part) => parent.getResource(part) ?? parent.addResource(part), api.root);
       resource.addMethod(route.method, integrations.get(route.fn)!);
     }
+    acknowledge(api, ['AwsSolutions-APIG2'], 'The handlers validate every body and answer with the API’s one JSON error shape; a gateway request validator would answer in another.');
+    acknowledge(api, ['AwsSolutions-APIG3'], 'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; stage throttling caps the rate. Add a web ACL for a public deployment that needs one.');
     return api.url.replace(/\/$/, '');
   }
 }

@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config';
 import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
+import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
 import { PollSite, type SiteHosting } from './site';
 import { VotePipeline } from './vote-pipeline';
@@ -69,6 +70,10 @@ export class PollStack extends Stack {
 
     const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: site.origin });
     site.deploy(api.url);
+    acknowledgeCdkDeploymentFunction(this, site.bucket);
+    if (!props.retainData) {
+      acknowledge(table, ['AwsSolutions-DDB3'], 'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.');
+    }
 
     new CfnOutput(this, 'SiteUrl', { value: site.origin, description: 'Open this in a browser' });
     new CfnOutput(this, 'SiteBucketName', { value: site.bucket.bucketName });

@@ -11,6 +11,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { ASSETS_PREFIX, buildFrontend, FRONTEND_DIR } from '../frontend/build';
 import { retainedLogGroup } from './functions';
+import { acknowledge } from './nag';
 
 /** How long browsers and CloudFront keep each kind of file; the local runtime serves the same headers. */
 export const SITE_CACHE_CONTROL = {
@@ -46,6 +47,11 @@ export class PollSite extends Construct {
         removalPolicy: RemovalPolicy.DESTROY,
       });
       this.origin = this.bucket.bucketWebsiteUrl;
+      acknowledge(
+        this.bucket,
+        ['AwsSolutions-S1', 'AwsSolutions-S2', 'AwsSolutions-S5', 'AwsSolutions-S10'],
+        'LocalStack variant only: its free plan has no CloudFront, so the site is a public website bucket (HTTP) on the developer’s machine.',
+      );
       return;
     }
     this.bucket = new Bucket(this, 'Bucket', {
@@ -71,6 +77,17 @@ export class PollSite extends Construct {
       httpVersion: HttpVersion.HTTP2_AND_3,
     });
     this.origin = `https://${this.distribution.distributionDomainName}`;
+    acknowledge(this.bucket, ['AwsSolutions-S1'], 'A build output read only by CloudFront (origin access control): server access logs would record only CloudFront’s fetches.');
+    acknowledge(
+      this.distribution,
+      ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3'],
+      'A public static site for anyone with a poll link: no geo restriction; WAF and access logs cost more than the site at small volume and record nothing the API does not.',
+    );
+    acknowledge(
+      this.distribution,
+      ['AwsSolutions-CFR4'],
+      'The default *.cloudfront.net certificate cannot set a minimum TLS version; with a custom domain and certificate, set minimumProtocolVersion to TLSv1.2_2021.',
+    );
   }
 
   /** Uploads the built site and a config.json that points the page at the API (CloudFront hosting only). */

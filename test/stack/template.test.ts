@@ -90,12 +90,12 @@ describe('the vote queue', () => {
 const appFunctions = (kind: 'http' | 'rest' = 'http') => resources('AWS::Lambda::Function', kind).filter(([, r]) => r.Metadata?.['poll:entry']);
 
 describe('functions', () => {
-  it('run nodejs22.x on arm64 with JSON logs, WARN platform logs and a retained log group', () => {
+  it('run the newest Node.js runtime on arm64 with JSON logs, WARN platform logs and a retained log group', () => {
     const fns = appFunctions();
     expect(fns).toHaveLength(5);
     for (const [, fn] of fns) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         LoggingConfig: { LogFormat: 'JSON', SystemLogLevel: 'WARN' },
       });

@@ -1,0 +1,18 @@
+/** cdk-nag's AWS Solutions checks: nothing unacknowledged in any variant, and a new finding stops synthesis. */
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../lib/app';
+
+const app = (context: Record<string, unknown>) => buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+
+describe('cdk-nag (AwsSolutionsChecks)', () => {
+  it.each([{}, { apiKind: 'rest' }, { target: 'localstack' }, { retainData: 'true' }])('finds nothing unacknowledged in %j', (context) => {
+    expect(() => app(context).app.synth()).not.toThrow();
+  });
+
+  it('stops synthesis on a finding nobody acknowledged', () => {
+    const { app: unsafe, stack } = app({});
+    new Bucket(stack, 'UnloggedPlainBucket'); // no access logs, no SSL-only policy
+    expect(() => unsafe.synth()).toThrow(/AwsSolutions-S(1|10)/);
+  });
+});
