@@ -35,6 +35,10 @@ function cleanText(value: unknown, field: string, maxLength: number): string {
   // Control characters would corrupt logs and layouts; refuse rather than strip silently.
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) throw badRequest('invalid_field', `${field} must not contain control characters.`);
+  // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
+  if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
+    throw badRequest('invalid_field', `${field} must be valid Unicode text.`);
+  }
   const text = value.trim();
   if (text.length === 0) throw badRequest('invalid_field', `${field} must not be empty.`);
   // Count code points, not UTF-16 units, so an emoji counts as one character.

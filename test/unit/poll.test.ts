@@ -66,6 +66,8 @@ describe('createPoll', () => {
     ['a numeric title', { ...valid, title: 5 }, 'invalid_field'],
     ['a blank title', { ...valid, title: '   ' }, 'invalid_field'],
     ['a control character', { ...valid, title: 'a\u0000b' }, 'invalid_field'],
+    ['a lone surrogate (not valid Unicode)', { ...valid, title: 'a\ud800b' }, 'invalid_field'],
+    ['a lone surrogate in an option', { ...valid, options: ['a', '\udc00'] }, 'invalid_field'],
     ['one option', { ...valid, options: ['x'] }, 'invalid_field'],
     ['too many options', { ...valid, options: Array.from({ length: POLL_LIMITS.maxOptions + 1 }, (_, i) => `o${i}`) }, 'invalid_field'],
     ['a too long option', { ...valid, options: ['x', 'y'.repeat(POLL_LIMITS.optionMaxLength + 1)] }, 'invalid_field'],
