@@ -100,6 +100,16 @@ export const API_THROTTLE = {
   burstLimit: 1000,
 } as const;
 
+/**
+ * Per source address, per function container (lambdas/domain/rate-limit.ts): generous
+ * enough for a class voting behind one NAT, tight enough that one script cannot run
+ * up the bill from one address. `-c rateLimits=off` turns them off (e.g. to load-test a deployment).
+ */
+export const RATE_LIMITS = {
+  createPoll: { perMinute: 10, burst: 5 },
+  castVote: { perMinute: 60, burst: 30 },
+} as const;
+
 /** Results are polled often; let browsers and CloudFront reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;
 

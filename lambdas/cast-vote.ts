@@ -5,15 +5,17 @@ import { isPollId, newId } from './domain/ids';
 import { isExpired } from './domain/poll';
 import { chooseOption, type VoteMessage } from './domain/vote';
 import { requireEnv } from './adapters/env';
-import { httpHandler, jsonBody } from './adapters/http';
+import { httpHandler, jsonBody, rateLimitBySource } from './adapters/http';
 import { logger } from './adapters/logger';
 import { PollTable } from './adapters/poll-table';
 import { VoteQueue } from './adapters/vote-queue';
 
 const table = new PollTable(requireEnv('TABLE_NAME'));
 const queue = new VoteQueue(requireEnv('QUEUE_URL'));
+const checkRate = rateLimitBySource(process.env.RATE_LIMIT);
 
 export const handler = httpHandler(logger, async (request, nowMs) => {
+  checkRate(request, nowMs);
   const id = request.pathParameters.id;
   if (!isPollId(id)) throw pollNotFound();
   const body = jsonBody(request);

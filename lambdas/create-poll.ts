@@ -1,13 +1,15 @@
 /** POST /api/poll — validate and store a new poll. */
 import { createPoll, toPublicPoll } from './domain/poll';
 import { requireEnv } from './adapters/env';
-import { httpHandler, jsonBody } from './adapters/http';
+import { httpHandler, jsonBody, rateLimitBySource } from './adapters/http';
 import { logger } from './adapters/logger';
 import { PollTable } from './adapters/poll-table';
 
 const table = new PollTable(requireEnv('TABLE_NAME'));
+const checkRate = rateLimitBySource(process.env.RATE_LIMIT);
 
 export const handler = httpHandler(logger, async (request, nowMs) => {
+  checkRate(request, nowMs);
   const poll = createPoll(jsonBody(request), nowMs);
   await table.putNewPoll(poll);
   return { status: 201, body: toPublicPoll(poll, nowMs), headers: { location: `/api/poll/${poll.id}` } };

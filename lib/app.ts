@@ -41,6 +41,7 @@ export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
     apiKind: apiKindFor(target, app.node.tryGetContext('apiKind')),
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
     retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
+    rateLimits: !['off', 'false', false].includes(app.node.tryGetContext('rateLimits')),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   });
   addNagChecks(app);

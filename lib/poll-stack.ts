@@ -7,7 +7,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config';
 import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
@@ -24,6 +24,8 @@ export interface PollStackProps extends StackProps {
    * memory, so backups would cost more than the data is worth.
    */
   retainData?: boolean;
+  /** Per-address limits on create and vote (RATE_LIMITS); `-c rateLimits=off` for load-testing a deployment. */
+  rateLimits?: boolean;
 }
 
 export class PollStack extends Stack {
@@ -45,10 +47,14 @@ export class PollStack extends Stack {
     const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
     const env = { TABLE_NAME: table.tableName, SITE_ORIGIN: site.origin };
+    const rateLimit = (limit: { perMinute: number; burst: number }) => (props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`);
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
-      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: env }),
+      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: { ...env, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) } }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
-      castVote: appFunction(this, 'CastVote', { entry: 'cast-vote.ts', environment: { ...env, QUEUE_URL: votes.queue.queueUrl } }),
+      castVote: appFunction(this, 'CastVote', {
+        entry: 'cast-vote.ts',
+        environment: { ...env, QUEUE_URL: votes.queue.queueUrl, RATE_LIMIT: rateLimit(RATE_LIMITS.castVote) },
+      }),
       getResults: appFunction(this, 'GetResults', { entry: 'get-results.ts', environment: env }),
     };
 

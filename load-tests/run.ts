@@ -126,7 +126,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
   const ownRuntime = target === 'local' && !runtime;
   if (ownRuntime) {
     const { startLocalRuntime } = await import('../local/runtime');
-    runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0 });
+    runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0, rateLimits: false });
   }
   try {
     const url = (target === 'local' ? runtime!.url : (options.url ?? deployedApiUrl(target))).replace(/\/$/, '');

@@ -13,7 +13,7 @@ const VOTERS = 50;
 const LATENCY_VOTES = 300;
 const LATENCY_VOTERS = 10;
 
-const runtime = await startLocalRuntime({});
+const runtime = await startLocalRuntime({ rateLimits: false });
 const post = (path: string, body: unknown) =>
   fetch(runtime.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const createPoll = async (title: string) => ((await (await post('/api/poll', { title, options: ['a', 'b'] })).json()) as { id: string }).id;

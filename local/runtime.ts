@@ -33,6 +33,11 @@ export interface LocalRuntimeOptions {
   /** Handler log level (the deployed default is INFO; WARN keeps a terminal readable). */
   logLevel?: string;
   faults?: Faults;
+  /**
+   * Per-address rate limits on create and vote, as the template sets them (default). Load tests
+   * and benchmarks send everything from 127.0.0.1 and turn them off.
+   */
+  rateLimits?: boolean;
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   pollers?: number;
@@ -123,6 +128,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       AWS_LAMBDA_FUNCTION_NAME: fn.name,
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
       POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
+      ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
     }),
   });
 

@@ -6,7 +6,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { POLL_LIMITS } from '../../config/app-config';
-import { ApiError, badRequest } from '../domain/errors';
+import { ApiError, badRequest, rateLimited } from '../domain/errors';
+import { parseRateLimit, RateLimiter } from '../domain/rate-limit';
 
 export type ApiEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 
@@ -83,6 +84,15 @@ function respond(status: number, body: unknown, headers: Record<string, string> 
   return { statusCode: status, headers: { ...JSON_HEADERS, ...CORS_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
+/** Refuses a request over its source address's limit (RATE_LIMIT, set by the stack). */
+export function rateLimitBySource(env: string | undefined): (request: ApiRequest, nowMs: number) => void {
+  const limiter = new RateLimiter(parseRateLimit(env));
+  return (request, nowMs) => {
+    const retryAfter = limiter.take(request.sourceIp, nowMs);
+    if (retryAfter > 0) throw rateLimited(retryAfter);
+  };
+}
+
 /** Wraps a handler: request in, response out, ApiError to its status, anything else to a logged 500. */
 export function httpHandler(logger: Logger, handle: (request: ApiRequest, nowMs: number) => Promise<ApiResponse>) {
   return async (event: ApiEvent, context: Context): Promise<APIGatewayProxyResult> => {
@@ -93,7 +103,7 @@ export function httpHandler(logger: Logger, handle: (request: ApiRequest, nowMs:
     } catch (error) {
       if (error instanceof ApiError) {
         if (error.status >= 500) logger.error('request failed', { code: error.code });
-        return respond(error.status, error.toBody(), { 'cache-control': 'no-store' });
+        return respond(error.status, error.toBody(), { 'cache-control': 'no-store', ...error.headers });
       }
       logger.error('unexpected error', error as Error);
       return respond(500, new ApiError(500, 'internal_error', 'Something went wrong on our side.').toBody());

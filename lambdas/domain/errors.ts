@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -16,3 +18,6 @@ export class ApiError extends Error {
 
 export const badRequest = (code: string, message: string) => new ApiError(400, code, message);
 export const pollNotFound = () => new ApiError(404, 'poll_not_found', 'No poll with this id (it may have expired).');
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new ApiError(429, 'rate_limited', 'Too many requests from your address; try again shortly.', { 'retry-after': String(retryAfterSeconds) });

@@ -29,7 +29,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}
 describe.skipIf(!haveBrowser)('the site in chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    runtime = await startLocalRuntime({});
+    runtime = await startLocalRuntime({ rateLimits: false });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -13,7 +13,7 @@ let runtime: LocalRuntime;
 let client: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime();
+  runtime = await startLocalRuntime({ rateLimits: false });
   client = api(runtime);
 });
 afterAll(async () => runtime?.stop());

@@ -14,7 +14,7 @@ let runtime: LocalRuntime;
 const resultsRoot = mkdtempSync(join(tmpdir(), 'load-results-'));
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({});
+  runtime = await startLocalRuntime({ rateLimits: false });
 });
 afterAll(async () => runtime?.stop());
 

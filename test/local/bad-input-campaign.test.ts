@@ -84,7 +84,7 @@ function campaign(random: () => number, polls: { open: string; oneVote: string; 
 let runtime: LocalRuntime;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({});
+  runtime = await startLocalRuntime({ rateLimits: false });
 });
 afterAll(async () => runtime?.stop());
 

@@ -13,7 +13,7 @@ let client: ReturnType<typeof api>;
 
 beforeAll(async () => {
   // Redeliveries after 1 s instead of the deployed 60 s, so fault tests finish quickly.
-  runtime = await startLocalRuntime({ visibilityTimeoutSeconds: 1 });
+  runtime = await startLocalRuntime({ visibilityTimeoutSeconds: 1, rateLimits: false });
   client = api(runtime);
 });
 afterAll(async () => runtime?.stop());

@@ -12,7 +12,7 @@ import { api, clients } from '../support/local';
 let runtime: LocalRuntime;
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({ apiKind: 'rest' });
+  runtime = await startLocalRuntime({ apiKind: 'rest', rateLimits: false });
 });
 afterAll(async () => runtime?.stop());
 

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, TABLE, VOTE_QUEUE } from '../../config/app-config';
-import { apiKindFrom } from '../../lib/app';
+import { RATE_LIMITS, ROUTES, TABLE, VOTE_QUEUE } from '../../config/app-config';
+import { apiKindFrom, buildApp, STACK_NAME } from '../../lib/app';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -238,3 +238,22 @@ describe('the site', () => {
     for (const [, fn] of apiFunctions) expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toEqual(siteOrigin());
   });
 });
+
+describe('rate limits', () => {
+  const envOf = (entry: string, context: Record<string, unknown> = {}) => {
+    const template = Object.keys(context).length ? synthWith(context) : templateFor('http').toJSON();
+    const fn = Object.values<any>(template.Resources).find((r) => r.Metadata?.['poll:entry'] === `lambdas/${entry}`);
+    return fn.Properties.Environment.Variables;
+  };
+
+  it('sets each limited function’s limit from RATE_LIMITS, and -c rateLimits=off turns them off', () => {
+    expect(envOf('create-poll.ts').RATE_LIMIT).toBe(`${RATE_LIMITS.createPoll.perMinute}/${RATE_LIMITS.createPoll.burst}`);
+    expect(envOf('cast-vote.ts').RATE_LIMIT).toBe(`${RATE_LIMITS.castVote.perMinute}/${RATE_LIMITS.castVote.burst}`);
+    expect(envOf('get-results.ts').RATE_LIMIT).toBeUndefined();
+    expect(envOf('cast-vote.ts', { rateLimits: 'off' }).RATE_LIMIT).toBe('off');
+  });
+});
+
+function synthWith(context: Record<string, unknown>) {
+  return buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }).app.synth().getStackByName(STACK_NAME).template;
+}

@@ -1,0 +1,43 @@
+/**
+ * A token bucket per key (a hashed source address), in memory: it costs nothing per
+ * request, and each Lambda container keeps its own buckets, so a client spread over
+ * many containers gets a few bursts more (stage throttling caps the total).
+ */
+export interface RateLimit {
+  /** Tokens added per minute; 0 turns limiting off. */
+  perMinute: number;
+  /** Bucket size: how many requests may come at once. */
+  burst: number;
+}
+
+/** `RATE_LIMIT` as the stack writes it: "<perMinute>/<burst>", or "off". */
+export function parseRateLimit(value: string | undefined): RateLimit {
+  if (!value || value === 'off') return { perMinute: 0, burst: 0 };
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match) throw new Error(`RATE_LIMIT must look like "60/30" or be "off" (got ${JSON.stringify(value)})`);
+  return { perMinute: Number(match[1]), burst: Number(match[2]) };
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly limit: RateLimit,
+    /** Memory bound: the least recently seen keys are forgotten first. */
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  /** Takes a token for `key`; returns 0 when allowed, else the seconds until a token is back. */
+  take(key: string, nowMs: number): number {
+    if (this.limit.perMinute <= 0) return 0;
+    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: nowMs };
+    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((nowMs - bucket.at) / 60_000) * this.limit.perMinute);
+    bucket.at = nowMs;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
+    return allowed ? 0 : Math.ceil(((1 - bucket.tokens) * 60) / this.limit.perMinute);
+  }
+}
