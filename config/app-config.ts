@@ -110,6 +110,38 @@ export const RATE_LIMITS = {
   castVote: { perMinute: 60, burst: 30 },
 } as const;
 
+/**
+ * Optional CAPTCHA on create and vote, as on the VPS platform: off unless the stack is
+ * deployed with `-c captcha=recaptcha|turnstile -c captchaSiteKey=<key> -c captchaSecretParameter=<SSM name>`.
+ * The secret lives in SSM Parameter Store (SecureString) and is read at run time.
+ */
+export type CaptchaProvider = 'recaptcha' | 'turnstile';
+export const CAPTCHA = {
+  providers: {
+    recaptcha: {
+      verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+      scriptUrl: 'https://www.google.com/recaptcha/api.js?render=',
+      /** reCAPTCHA v3 scores 0 (bot) to 1 (human). */
+      minScore: 0.5,
+    },
+    turnstile: {
+      verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      scriptUrl: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+      minScore: 0,
+    },
+  },
+  /** A provider slower than this answers 503 rather than holding the request. */
+  verifyTimeoutMs: 3000,
+  /** How long a function keeps the secret before reading SSM again. */
+  secretCacheSeconds: 300,
+} as const;
+
+/** The site's config.json: where the API is ('' = the page's own origin) and the CAPTCHA to show, if any. */
+export interface SiteConfig {
+  apiUrl: string;
+  captcha?: { provider: CaptchaProvider; siteKey: string };
+}
+
 /** Results are polled often; let browsers and CloudFront reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;
 

@@ -4,6 +4,7 @@ import { ApiError, pollNotFound } from './domain/errors';
 import { isPollId, newId } from './domain/ids';
 import { isExpired } from './domain/poll';
 import { chooseOption, type VoteMessage } from './domain/vote';
+import { captchaCheck } from './adapters/captcha';
 import { requireEnv } from './adapters/env';
 import { httpHandler, jsonBody, rateLimitBySource } from './adapters/http';
 import { logger } from './adapters/logger';
@@ -13,12 +14,14 @@ import { VoteQueue } from './adapters/vote-queue';
 const table = new PollTable(requireEnv('TABLE_NAME'));
 const queue = new VoteQueue(requireEnv('QUEUE_URL'));
 const checkRate = rateLimitBySource(process.env.RATE_LIMIT);
+const checkCaptcha = captchaCheck();
 
 export const handler = httpHandler(logger, async (request, nowMs) => {
   checkRate(request, nowMs);
   const id = request.pathParameters.id;
   if (!isPollId(id)) throw pollNotFound();
-  const body = jsonBody(request);
+  // Verified before any table read, so a bot without a token costs no read.
+  const body = await checkCaptcha(jsonBody(request), request.sourceIp, 'vote');
   const poll = await table.getPoll(id);
   if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
   const option = chooseOption(body, poll, nowMs);

@@ -2,7 +2,7 @@
 import { App, type AppProps } from 'aws-cdk-lib';
 import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from '../config/app-config';
 import { addNagChecks } from './nag';
-import { PollStack } from './poll-stack';
+import { PollStack, type CaptchaSettings } from './poll-stack';
 
 export const STACK_NAME = 'ServerlessPoll';
 
@@ -34,6 +34,20 @@ function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
   return 'rest';
 }
 
+/** `-c captcha=recaptcha|turnstile -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
+export function captchaFrom(context: (key: string) => unknown): CaptchaSettings | undefined {
+  const provider = context('captcha');
+  if (provider === undefined || provider === 'off') return undefined;
+  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new Error(`captcha must be "recaptcha", "turnstile" or "off" (got ${JSON.stringify(provider)})`);
+  const siteKey = context('captchaSiteKey');
+  const secretParameter = context('captchaSecretParameter');
+  if (typeof siteKey !== 'string' || !siteKey) throw new Error('captcha needs -c captchaSiteKey=<the site key the page uses>');
+  if (typeof secretParameter !== 'string' || !secretParameter.startsWith('/')) {
+    throw new Error('captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)');
+  }
+  return { provider, siteKey, secretParameter };
+}
+
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
   const app = new App(props);
   const target = targetFrom(app.node.tryGetContext('target'));
@@ -42,6 +56,7 @@ export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
     retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
     rateLimits: !['off', 'false', false].includes(app.node.tryGetContext('rateLimits')),
+    captcha: captchaFrom((key) => app.node.tryGetContext(key)),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   });
   addNagChecks(app);

@@ -7,13 +7,22 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider } from '../config/app-config';
 import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
 import { PollSite, type SiteHosting } from './site';
 import { VotePipeline } from './vote-pipeline';
+
+export interface CaptchaSettings {
+  provider: CaptchaProvider;
+  /** Public: the page needs it. */
+  siteKey: string;
+  /** Name of an SSM SecureString with the secret, created outside the stack. */
+  secretParameter: string;
+}
 
 export interface PollStackProps extends StackProps {
   apiKind: ApiKind;
@@ -26,6 +35,7 @@ export interface PollStackProps extends StackProps {
   retainData?: boolean;
   /** Per-address limits on create and vote (RATE_LIMITS); `-c rateLimits=off` for load-testing a deployment. */
   rateLimits?: boolean;
+  captcha?: CaptchaSettings;
 }
 
 export class PollStack extends Stack {
@@ -47,13 +57,16 @@ export class PollStack extends Stack {
     const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
     const env = { TABLE_NAME: table.tableName, SITE_ORIGIN: site.origin };
+    const captchaEnv: Record<string, string> = props.captcha
+      ? { CAPTCHA_PROVIDER: props.captcha.provider, CAPTCHA_SECRET_PARAMETER: props.captcha.secretParameter }
+      : {};
     const rateLimit = (limit: { perMinute: number; burst: number }) => (props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`);
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
-      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: { ...env, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) } }),
+      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: { ...env, ...captchaEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) } }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
       castVote: appFunction(this, 'CastVote', {
         entry: 'cast-vote.ts',
-        environment: { ...env, QUEUE_URL: votes.queue.queueUrl, RATE_LIMIT: rateLimit(RATE_LIMITS.castVote) },
+        environment: { ...env, ...captchaEnv, QUEUE_URL: votes.queue.queueUrl, RATE_LIMIT: rateLimit(RATE_LIMITS.castVote) },
       }),
       getResults: appFunction(this, 'GetResults', { entry: 'get-results.ts', environment: env }),
     };
@@ -73,9 +86,15 @@ export class PollStack extends Stack {
       }),
     );
     votes.queue.grant(functions.castVote, 'sqs:SendMessage');
+    if (props.captcha) {
+      // Only the one parameter; SecureStrings under the AWS managed key need no extra KMS grant.
+      const secret = StringParameter.fromSecureStringParameterAttributes(this, 'CaptchaSecret', { parameterName: props.captcha.secretParameter });
+      const readSecret = new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: [secret.parameterArn] });
+      for (const fn of [functions.createPoll, functions.castVote]) fn.addToRolePolicy(readSecret);
+    }
 
     const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: site.origin });
-    site.deploy(api.url);
+    site.deploy({ apiUrl: api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } });
     acknowledgeCdkDeploymentFunction(this, site.bucket);
     if (!props.retainData) {
       acknowledge(table, ['AwsSolutions-DDB3'], 'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.');

@@ -9,6 +9,7 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import type { SiteConfig } from '../config/app-config';
 import { ASSETS_PREFIX, buildFrontend, FRONTEND_DIR } from '../frontend/build';
 import { retainedLogGroup } from './functions';
 import { acknowledge } from './nag';
@@ -90,8 +91,8 @@ export class PollSite extends Construct {
     );
   }
 
-  /** Uploads the built site and a config.json that points the page at the API (CloudFront hosting only). */
-  deploy(apiUrl: string): void {
+  /** Uploads the built site and a config.json for the page (CloudFront hosting only). */
+  deploy(config: SiteConfig): void {
     if (!this.distribution) return;
     const site = Source.asset(FRONTEND_DIR, {
       bundling: {
@@ -119,7 +120,7 @@ export class PollSite extends Construct {
       prune: false,
     });
     const deployPages = new BucketDeployment(this, 'DeployPages', {
-      sources: [site, Source.jsonData('config.json', { apiUrl })],
+      sources: [site, Source.jsonData('config.json', config)],
       destinationBucket: this.bucket,
       logGroup,
       exclude: [assets],

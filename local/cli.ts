@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole app on this machine (no Docker, no AWS account).
- * Options: --port <n> (or PORT), --api-kind http|rest, --data-dir <dir>, --log-level <level>.
+ * Options: --port <n> (or PORT), --api-kind http|rest, --data-dir <dir>, --log-level <level>,
+ * --captcha recaptcha|turnstile --captcha-site-key <key> (secret in CAPTCHA_SECRET).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -15,6 +16,8 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'log-level': { type: 'string', default: 'WARN' },
     'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json') },
+    captcha: { type: 'string' },
+    'captcha-site-key': { type: 'string' },
   },
 });
 
@@ -22,6 +25,17 @@ const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
   process.exit(2);
+}
+
+/** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET (not on the command line). */
+function captchaOption() {
+  const provider = values.captcha;
+  if (!provider) return undefined;
+  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new Error('--captcha must be recaptcha or turnstile');
+  const siteKey = values['captcha-site-key'];
+  const secret = process.env.CAPTCHA_SECRET;
+  if (!siteKey || !secret) throw new Error('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable');
+  return { provider, siteKey, secret } as const;
 }
 
 const started = performance.now();
@@ -32,6 +46,7 @@ try {
     apiKind: apiKindFrom(values['api-kind']),
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
     logLevel: values['log-level'],
+    captcha: captchaOption(),
   });
 } catch (error) {
   console.error((error as Error).message);

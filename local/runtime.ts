@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { API_BASE_PATH, type ApiKind } from '../config/app-config';
+import { API_BASE_PATH, type ApiKind, type CaptchaProvider } from '../config/app-config';
 import { buildApp } from '../lib/app';
 import { REGION, startEmulators } from './emulators';
 import { startEventSource } from './event-source';
@@ -17,6 +17,7 @@ import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult } from './functions';
 import { createGateway } from './gateway';
 import { Meter, type Usage } from './metering';
+import { startSsm } from './ssm';
 import { serveStaticSite } from './static-site';
 import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Template } from './template-model';
 
@@ -38,6 +39,11 @@ export interface LocalRuntimeOptions {
    * and benchmarks send everything from 127.0.0.1 and turn them off.
    */
   rateLimits?: boolean;
+  /**
+   * A CAPTCHA as a deployment would have it: the provider and site key go into the template,
+   * the secret into a local SSM parameter. `verifyUrl` replaces the provider's siteverify (tests).
+   */
+  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   pollers?: number;
@@ -62,8 +68,8 @@ export interface LocalRuntime {
 }
 
 /** Synthesizes the stack in-process (no CLI, no bundling: the runtime bundles itself). */
-export function synthesizeTemplate(apiKind?: ApiKind): Template {
-  const { app, stack } = buildApp({ context: { ...(apiKind ? { apiKind } : {}), 'aws:cdk:bundling-stacks': [] } });
+export function synthesizeTemplate(apiKind?: ApiKind, context: Record<string, string> = {}): Template {
+  const { app, stack } = buildApp({ context: { ...context, ...(apiKind ? { apiKind } : {}), 'aws:cdk:bundling-stacks': [] } });
   return app.synth().getStackByName(stack.stackName).template as Template;
 }
 
@@ -96,7 +102,12 @@ type Router = (req: IncomingMessage, res: ServerResponse) => void;
 /** Everything behind the listening server: emulators, functions, event sources, gateway and site. */
 async function assemble(server: Server, localHost: string, options: LocalRuntimeOptions, setRoute: (route: Router) => void): Promise<LocalRuntime> {
   const url = `http://${localHost}`;
-  const template = synthesizeTemplate(options.apiKind);
+  const captchaParameter = '/poll-local/captcha-secret';
+  const captcha = options.captcha;
+  const template = synthesizeTemplate(
+    options.apiKind,
+    captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: captchaParameter } : {},
+  );
   const model = readTemplate(template);
   if (options.visibilityTimeoutSeconds !== undefined) {
     for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;
@@ -107,7 +118,12 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
 
   // What every SDK client in this process (the handlers') talks to.
   const credentials = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: REGION, AWS_DEFAULT_REGION: REGION };
-  const endpoints = { AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint, AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint };
+  const ssm = captcha ? await startSsm({ [captchaParameter]: captcha.secret }) : undefined;
+  const endpoints = {
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
+    AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
+    ...(ssm ? { AWS_ENDPOINT_URL_SSM: ssm.endpoint } : {}),
+  };
   const previousEnv = Object.fromEntries(Object.keys({ ...credentials, ...endpoints }).map((k) => [k, process.env[k]]));
   Object.assign(process.env, credentials, endpoints);
 
@@ -129,6 +145,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
       POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
       ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
+      ...(captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: captcha.verifyUrl } : {}),
     }),
   });
 
@@ -147,7 +164,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   );
 
   const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
-  const site = serveStaticSite(join(bundleDir, 'site'), meter);
+  const site = serveStaticSite(join(bundleDir, 'site'), meter, { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) });
   const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
   setRoute((req, res) => {
     const path = new URL(req.url ?? '/', url).pathname;
@@ -209,6 +226,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       await Promise.all(eventSources.map((source) => source.stop()));
       sqs.destroy();
       await emulators.stop();
+      await ssm?.stop();
       rmSync(bundleDir, { recursive: true, force: true });
       for (const [key, value] of Object.entries(previousEnv)) {
         if (value === undefined) delete process.env[key];

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import type { SiteConfig } from '../config/app-config';
 import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
 import { SITE_CACHE_CONTROL } from '../lib/site';
 import type { Meter } from './metering';
@@ -16,10 +17,10 @@ export interface StaticSite {
 }
 
 /** Builds the site into outDir (the caller removes it) and serves it. */
-export function serveStaticSite(outDir: string, meter: Meter): StaticSite {
+export function serveStaticSite(outDir: string, meter: Meter, config: SiteConfig): StaticSite {
   const site = buildFrontend(outDir, { minify: true });
   const files = new Map<string, Buffer>(Object.keys(site.files).map((path) => [`/${path}`, readFileSync(join(outDir, path))]));
-  files.set('/config.json', Buffer.from(JSON.stringify({ apiUrl: '' })));
+  files.set('/config.json', Buffer.from(JSON.stringify(config)));
 
   return {
     handle(req, res) {

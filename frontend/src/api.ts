@@ -1,6 +1,7 @@
 /** The poll API as the page sees it: every failure becomes one of a few kinds the page can explain. */
 import type { PublicPoll } from '../../lambdas/domain/poll';
 import type { PublicResults } from '../../lambdas/domain/results';
+import type { SiteConfig } from '../../config/app-config';
 
 export type { PublicPoll, PublicResults };
 
@@ -11,10 +12,7 @@ export type Failure =
 
 export type Outcome<T> = { ok: true; status: number; data: T } | ({ ok: false } & Failure);
 
-export interface AppConfig {
-  /** Where the API is: '' for the page's own origin (local runtime), the API's URL when deployed. */
-  apiUrl: string;
-}
+export type AppConfig = SiteConfig;
 
 export async function loadConfig(): Promise<AppConfig> {
   try {
@@ -26,7 +24,10 @@ export async function loadConfig(): Promise<AppConfig> {
   return { apiUrl: '' };
 }
 
-export function createApi(config: AppConfig) {
+/** Asks the page's CAPTCHA for a token for an action; absent when the site has none. */
+export type TokenSource = (action: 'create' | 'vote') => Promise<string>;
+
+export function createApi(config: AppConfig, captchaToken?: TokenSource) {
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
     let response: Response;
     try {
@@ -46,11 +47,27 @@ export function createApi(config: AppConfig) {
     return { ok: false, kind: 'client', status: response.status, code: json.error.code ?? 'error', message: json.error.message ?? 'Request refused.' };
   }
 
+  /** The body with a CAPTCHA token when the site has one; undefined when the CAPTCHA could not run. */
+  async function withToken<T extends object>(action: 'create' | 'vote', body: T): Promise<T | undefined> {
+    if (!captchaToken) return body;
+    try {
+      return { ...body, captchaToken: await captchaToken(action) };
+    } catch {
+      return undefined;
+    }
+  }
+  const captchaFailure = { ok: false, kind: 'network', message: 'The CAPTCHA could not run. Check your connection (or blockers) and try again.' } as const;
+
   return {
-    createPoll: (input: { title: string; options: string[]; lifetimeMinutes: number; oneVotePerVoter: boolean }) =>
-      call<PublicPoll>('POST', '/api/poll', input),
+    createPoll: async (input: { title: string; options: string[]; lifetimeMinutes: number; oneVotePerVoter: boolean }) => {
+      const body = await withToken('create', input);
+      return body ? call<PublicPoll>('POST', '/api/poll', body) : captchaFailure;
+    },
     getPoll: (id: string) => call<PublicPoll>('GET', `/api/poll/${encodeURIComponent(id)}`),
-    vote: (id: string, option: number) => call<{ voteId: string }>('POST', `/api/poll/${encodeURIComponent(id)}/vote`, { option }),
+    vote: async (id: string, option: number) => {
+      const body = await withToken('vote', { option });
+      return body ? call<{ voteId: string }>('POST', `/api/poll/${encodeURIComponent(id)}/vote`, body) : captchaFailure;
+    },
     results: (id: string) => call<PublicResults>('GET', `/api/poll/${encodeURIComponent(id)}/results`),
   };
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../../lambdas/domain/errors';
 import { isPollId } from '../../lambdas/domain/ids';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
+import { captchaTokens } from './captcha';
 import { nextRefreshDelay } from './refresh';
 import './app.css';
 
@@ -274,7 +275,8 @@ function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' |
 }
 
 async function start(): Promise<void> {
-  const api = createApi(await loadConfig());
+  const config = await loadConfig();
+  const api = createApi(config, captchaTokens(config.captcha));
   const match = /^\/poll\/([^/]+)\/?$/.exec(location.pathname);
   if (match) await pollPage(api, decodeURIComponent(match[1]));
   else createPage(api);

@@ -4,6 +4,8 @@
  * Screenshots of each page go to test-artifacts/ for a person to look at.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
@@ -128,6 +130,17 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     await page.getByRole('heading', { name: 'Flaky' }).waitFor();
   });
 
+  it('loads no third-party script when no CAPTCHA is configured', async () => {
+    const page = await newVisitor();
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(runtime.url)) foreign.push(request.url());
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Create a poll' }).waitFor();
+    expect(foreign).toEqual([]);
+  });
+
   it('checks the form with the API’s own rules before sending anything', async () => {
     const page = await newVisitor();
     const creates = () => runtime.usage().api.byRoute['POST /api/poll'] ?? 0;
@@ -139,5 +152,63 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     await page.getByRole('button', { name: 'Create poll' }).click();
     await expect.poll(() => page.locator('#status').textContent()).toBe('options must be different from each other.');
     expect(creates()).toBe(before);
+  });
+});
+
+describe.skipIf(!haveBrowser)('the site with a CAPTCHA configured', () => {
+  let captchaRuntime: LocalRuntime;
+  let stub: Server;
+  let captchaBrowser: Browser;
+
+  beforeAll(async () => {
+    // The provider's siteverify, stubbed on loopback: it accepts the fake widget's tokens.
+    stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('response') ?? '';
+        const action = token.replace(/^fake-/, '');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: token.startsWith('fake-'), score: 0.9, action }));
+      });
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    captchaRuntime = await startLocalRuntime({
+      rateLimits: false,
+      captcha: { provider: 'recaptcha', siteKey: 'test-site-key', secret: 'test-secret', verifyUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` },
+    });
+    captchaBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+  afterAll(async () => {
+    await captchaBrowser?.close();
+    await captchaRuntime?.stop();
+    await new Promise((resolve) => stub?.close(resolve));
+  });
+
+  it('loads the widget, sends its token with the create and the vote, and the API verifies it', async () => {
+    const context = await captchaBrowser.newContext({ baseURL: captchaRuntime.url });
+    const widgetLoads: string[] = [];
+    // No network here: stand in for Google's script with one that hands out fake tokens per action.
+    await context.route('https://www.google.com/recaptcha/api.js*', (route) => {
+      widgetLoads.push(route.request().url());
+      return route.fulfill({
+        contentType: 'text/javascript',
+        body: 'window.grecaptcha = { ready: (cb) => cb(), execute: async (key, { action }) => "fake-" + action };',
+      });
+    });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByLabel('Question').fill('Human?');
+    await page.getByLabel('Option 1').fill('Yes');
+    await page.getByLabel('Option 2').fill('No');
+    await page.getByRole('button', { name: 'Create poll' }).click();
+    const link = await page.getByLabel('Share this link').inputValue();
+    await page.goto(link);
+    await page.getByRole('radio', { name: 'Yes' }).check();
+    await page.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('recorded');
+    expect(widgetLoads.length).toBeGreaterThan(0);
+    expect(widgetLoads[0]).toContain('render=test-site-key');
+    await captchaRuntime.waitForDrain();
+    expect((await api(captchaRuntime).results(link.split('/').pop()!)).json.counts).toEqual([1, 0]);
   });
 });

@@ -257,3 +257,34 @@ describe('rate limits', () => {
 function synthWith(context: Record<string, unknown>) {
   return buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }).app.synth().getStackByName(STACK_NAME).template;
 }
+
+describe('CAPTCHA (optional)', () => {
+  const context = { captcha: 'recaptcha', captchaSiteKey: 'public-site-key', captchaSecretParameter: '/poll/captcha-secret' };
+
+  it('is off by default: no CAPTCHA settings, no SSM access', () => {
+    for (const [, fn] of appFunctions()) expect(fn.Properties.Environment.Variables.CAPTCHA_PROVIDER).toBeUndefined();
+    expect(JSON.stringify(templateFor('http').toJSON())).not.toContain('ssm:');
+  });
+
+  it('names the provider and the secret’s SSM parameter (never the secret) for create and vote, which may read only that parameter', () => {
+    const template = synthWith(context);
+    const fns = Object.values<any>(template.Resources).filter((r) => r.Metadata?.['poll:entry']);
+    const withCaptcha = fns.filter((fn) => fn.Properties.Environment.Variables.CAPTCHA_PROVIDER === 'recaptcha').map((fn) => fn.Metadata['poll:entry']);
+    expect(withCaptcha.sort()).toEqual(['lambdas/cast-vote.ts', 'lambdas/create-poll.ts']);
+    const ssmStatements = Object.values<any>(template.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .filter((s) => [s.Action].flat().some((a: string) => a.startsWith('ssm:')));
+    expect(ssmStatements).toHaveLength(2);
+    for (const statement of ssmStatements) {
+      expect(statement.Action).toBe('ssm:GetParameter');
+      expect(JSON.stringify(statement.Resource)).toContain(':parameter/poll/captcha-secret');
+    }
+  });
+
+  it('refuses half a configuration with the missing setting named', () => {
+    expect(() => synthWith({ captcha: 'turnstile' })).toThrow(/captchaSiteKey/);
+    expect(() => synthWith({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' })).toThrow(/SSM SecureString/);
+    expect(() => synthWith({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
+  });
+});

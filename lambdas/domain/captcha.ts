@@ -1,0 +1,37 @@
+/** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
+import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
+import { ApiError, badRequest } from './errors';
+
+/** The fields both providers' siteverify answers share (reCAPTCHA v3 adds score and action). */
+export interface SiteVerifyAnswer {
+  success?: boolean;
+  score?: number;
+  action?: string;
+  'error-codes'?: string[];
+}
+
+export type CaptchaAction = 'create' | 'vote';
+
+/** Splits the token off a request body; the rest goes to the domain's own validation. */
+export function takeCaptchaToken(body: unknown): { token: unknown; rest: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('captchaToken' in body)) return { token: undefined, rest: body };
+  const { captchaToken, ...rest } = body as Record<string, unknown>;
+  return { token: captchaToken, rest };
+}
+
+export function requireToken(token: unknown): string {
+  if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
+    throw badRequest('captcha_required', 'This site asks for a CAPTCHA: send captchaToken with the request.');
+  }
+  return token;
+}
+
+/** Throws 403 unless the provider says the token is good for this action. */
+export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer, action: CaptchaAction): void {
+  const failed = () => new ApiError(403, 'captcha_failed', 'The CAPTCHA check failed; please try again.');
+  if (answer.success !== true) throw failed();
+  if (provider === 'recaptcha') {
+    if (typeof answer.score !== 'number' || answer.score < CAPTCHA.providers.recaptcha.minScore) throw failed();
+    if (answer.action !== undefined && answer.action !== action) throw failed();
+  }
+}
