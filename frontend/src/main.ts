@@ -50,8 +50,9 @@ function render(...children: Node[]): void {
 /** A failure the page cannot recover from alone: explain it and offer a retry. */
 function showFailure(failure: Failure, title: string, retry: () => void): void {
   const heading = h('h1', { tabIndex: -1 }, title);
+  // The page says it once; focus moves to the heading, so screen readers hear it too.
   render(heading, h('p', { className: 'lead' }, failure.message), h('button', { type: 'button', onclick: retry }, 'Try again'));
-  say(failure.message, 'error');
+  say('');
 }
 
 function showNotFound(): void {
