@@ -3,13 +3,15 @@
  * a small proxy that meters what AWS would bill and can inject faults.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { chance, type Faults } from './faults';
-import { patchFauxqsFifo } from './fauxqs-fifo';
+import { patchFauxqsFifo, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-fifo';
 import type { Meter } from './metering';
 import type { AppModel } from './template-model';
 
@@ -88,6 +90,9 @@ function sumCapacity(consumed: any): number {
   if (!consumed) return 0;
   return [consumed].flat().reduce((sum: number, c: any) => sum + Number(c?.CapacityUnits ?? 0), 0);
 }
+
+/** Where the queues' messages wait between two runs with the same data directory. */
+export const QUEUES_FILE = 'queues.json';
 
 export interface Emulators {
   dynamoEndpoint: string;
@@ -196,6 +201,14 @@ export async function startEmulators(
   }
   admin.destroy();
 
+  // With a data directory the queues survive a restart too (the table does by itself).
+  const queuesFile = options.dataDir ? join(options.dataDir, QUEUES_FILE) : undefined;
+  if (queuesFile && existsSync(queuesFile)) {
+    const saved = JSON.parse(readFileSync(queuesFile, 'utf8')) as Record<string, QueueSnapshot>;
+    for (const [name, snapshot] of Object.entries(saved)) if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
+    rmSync(queuesFile);
+  }
+
   return {
     dynamoEndpoint,
     sqsEndpoint,
@@ -204,6 +217,10 @@ export async function startEmulators(
     queueUrl,
     queueArn,
     async stop() {
+      if (queuesFile) {
+        const snapshots = Object.fromEntries(model.queues.map((q) => [q.name, snapshotQueue(fauxqs, q.name)]));
+        writeFileSync(queuesFile, JSON.stringify(snapshots));
+      }
       await Promise.all([dynamoProxy, sqsProxy].map((s) => new Promise((r) => s.close(r))));
       await fauxqs.stop();
       await new Promise((r) => dynamo.close(r));

@@ -1,6 +1,8 @@
 /**
- * Two corrections to fauxqs 1.9.2's FIFO receive, so that local batches look
- * like AWS's (the cost model meters them):
+ * What the local runtime needs from fauxqs 1.9.2 beyond its public API.
+ *
+ * Two corrections to its FIFO receive, so that local batches look like AWS's
+ * (the cost model meters them):
  * - a receive takes as many messages as it may from one message group, in
  *   order, before moving to the next group (fauxqs takes one per group);
  * - messages that become visible again go back in sequence order (fauxqs
@@ -9,6 +11,7 @@
  * the behaviour over the SQS API, so an upgrade that changes internals fails there.
  */
 import { randomUUID } from 'node:crypto';
+import type { FauxqsServer } from 'fauxqs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -26,6 +29,10 @@ interface FifoMessage {
 
 interface FauxqsQueue {
   attributes: Record<string, string>;
+  sequenceCounter: number;
+  messages: FifoMessage[];
+  fifoDelayed: Map<string, FifoMessage[]>;
+  enqueue(message: FifoMessage): void;
   fifoMessages: Map<string, FifoMessage[]>;
   fifoLockedGroups: Map<string, number>;
   inflightMessages: Map<string, { message: FifoMessage; receiptHandle: string; visibilityDeadline: number }>;
@@ -53,8 +60,19 @@ let patched = false;
 export async function patchFauxqsFifo(projectRoot: string): Promise<void> {
   if (patched) return;
   const storeUrl = pathToFileURL(resolve(projectRoot, 'node_modules/fauxqs/dist/sqs/sqsStore.js')).href;
-  const { SqsQueue } = (await import(storeUrl)) as { SqsQueue: { prototype: FauxqsQueue } };
+  const { SqsQueue, SqsStore } = (await import(storeUrl)) as {
+    SqsQueue: { prototype: FauxqsQueue };
+    SqsStore: { prototype: { inspectQueue(name: string): any; queuesByName: Map<string, FauxqsQueue> } };
+  };
   const proto = SqsQueue.prototype;
+
+  // Hand the queue itself to snapshotQueue/restoreQueue through inspectQueue's answer.
+  const inspectQueue = SqsStore.prototype.inspectQueue;
+  SqsStore.prototype.inspectQueue = function (name: string) {
+    const result = inspectQueue.call(this, name);
+    if (result) Object.defineProperty(result, QUEUE, { value: this.queuesByName.get(name), enumerable: false });
+    return result;
+  };
 
   const processTimers = proto.processTimers;
   proto.processTimers = function (this: FauxqsQueue) {
@@ -103,4 +121,41 @@ export async function patchFauxqsFifo(projectRoot: string): Promise<void> {
     return result;
   };
   patched = true;
+}
+
+const QUEUE = Symbol('fauxqs queue');
+
+/** A queue's messages and sequence counter, to survive a restart of the local runtime. */
+export interface QueueSnapshot {
+  sequenceCounter: number;
+  messages: FifoMessage[];
+}
+
+function queueOf(fauxqs: FauxqsServer, name: string): FauxqsQueue {
+  const queue = (fauxqs.inspectQueue(name) as any)?.[QUEUE] as FauxqsQueue | undefined;
+  if (!queue) throw new Error(`No queue ${name} (was patchFauxqsFifo called first?)`);
+  return queue;
+}
+
+/**
+ * Every message, waiting, delayed or in flight, with its sequence number and receive count.
+ * Sequence numbers must survive: the consumer's exactly-once marks compare them.
+ */
+export function snapshotQueue(fauxqs: FauxqsServer, name: string): QueueSnapshot {
+  const queue = queueOf(fauxqs, name);
+  const messages = [
+    ...queue.messages,
+    ...[...queue.fifoMessages.values()].flat(),
+    ...[...queue.fifoDelayed.values()].flat(),
+    ...[...queue.inflightMessages.values()].map((entry) => entry.message),
+  ];
+  return structuredClone({ sequenceCounter: queue.sequenceCounter, messages });
+}
+
+/** Puts a snapshot back: in-flight messages come back visible, as after their visibility timeout. */
+export function restoreQueue(fauxqs: FauxqsServer, name: string, snapshot: QueueSnapshot): void {
+  const queue = queueOf(fauxqs, name);
+  queue.sequenceCounter = Math.max(queue.sequenceCounter, snapshot.sequenceCounter);
+  for (const message of snapshot.messages) queue.enqueue(message);
+  if (queue.isFifo()) sortGroups(queue);
 }
