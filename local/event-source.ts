@@ -4,7 +4,7 @@
  * back after the visibility timeout; after maxReceiveCount the queue moves them
  * to its dead-letter queue (fauxqs does that, as SQS does).
  */
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { chance, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import type { EventSourceModel } from './template-model';
@@ -21,6 +21,13 @@ export interface EventSourceOptions {
   /** Concurrent pollers (Lambda scales these with the backlog; a few are plenty locally). */
   pollers?: number;
   onBatch?: (info: { records: number; failed: number; outcome: string }) => void;
+  /**
+   * Tests shorten visibility timeouts to make redeliveries quick. The deployed queue's timeout is
+   * 6x the function's, so a batch is never redelivered while it is still being processed; with a
+   * shortened one, a slow (loaded) machine could. Set to the shortened timeout, this keeps a batch
+   * invisible until its invocation is over, which is what the deployed settings guarantee.
+   */
+  holdWhileProcessingSeconds?: number;
 }
 
 function toRecord(message: Message, queueArn: string) {
@@ -62,7 +69,27 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
     return batch;
   }
 
+  /** Extends the batch's visibility every half timeout until the returned function is called. */
+  function holdInvisible(messages: Message[]): () => void {
+    const seconds = options.holdWhileProcessingSeconds;
+    if (!seconds) return () => undefined;
+    const timer = setInterval(() => {
+      const entries = messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: seconds }));
+      void sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: options.queueUrl, Entries: entries })).catch(() => undefined);
+    }, (seconds * 1000) / 2);
+    return () => clearInterval(timer);
+  }
+
   async function processBatch(messages: Message[]): Promise<void> {
+    const release = holdInvisible(messages);
+    try {
+      await processRecords(messages);
+    } finally {
+      release();
+    }
+  }
+
+  async function processRecords(messages: Message[]): Promise<void> {
     const records = messages.map((m) => toRecord(m, options.queueArn));
     // A failed FIFO record fails the rest of its message group in the batch too (order must hold), as Lambda expects.
     const failedGroups = new Set<string>();

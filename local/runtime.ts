@@ -160,6 +160,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       faults,
       maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
+      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
     }),
   );
 
