@@ -15,6 +15,9 @@ export interface RouteSpec {
   fn: ApiFunctionName;
 }
 
+/** The CloudFormation stack's name (and the key of its outputs in `cdk deploy --outputs-file`). */
+export const STACK_NAME = 'ServerlessPoll';
+
 /** Every API route starts here; everything else on the site's origin is the static frontend. */
 export const API_BASE_PATH = '/api';
 
@@ -54,6 +57,12 @@ export const TABLE = {
    */
   retainAfterCloseSeconds: 24 * 60 * 60,
 } as const;
+
+/**
+ * Template metadata on each app function: its source file and its name. The local runtime
+ * finds the handler by it, and the cost model which function does what.
+ */
+export const FUNCTION_METADATA = { entry: 'poll:entry', name: 'poll:function' } as const;
 
 /** Lambda settings shared by every function. */
 export const FUNCTION_DEFAULTS = {

@@ -47,8 +47,9 @@ function loadProfile(value: string): TrafficProfile {
 }
 
 async function synthesizedConfig(): Promise<StackConfig> {
-  const { synthesizeTemplate } = await import('../local/runtime');
-  return readStackConfig(synthesizeTemplate('http'));
+  // Loaded only here: the CDK app is the slow part, and the default path does not need it.
+  const { synthesizeTemplate } = await import('../lib/app');
+  return readStackConfig(synthesizeTemplate({ apiKind: 'http' }));
 }
 
 async function loadStack(options: { template?: string; synth?: boolean }): Promise<{ stack: StackConfig; source: string }> {

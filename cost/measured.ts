@@ -5,7 +5,7 @@
  */
 import type { Usage } from '../local/metering';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
-import type { FunctionRole } from './stack-config';
+import { FUNCTION_ROLES, functionRole, type FunctionRole } from './stack-config';
 
 export interface Observed {
   votes: number;
@@ -14,15 +14,13 @@ export interface Observed {
   apiRequests: number;
 }
 
-const ROLES: FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
-const roleOf = (name: string) => ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 export class MeasuredRunError extends Error {}
 
 export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts = DEFAULT_UNIT_COSTS): { units: UnitCosts; observed: Observed } {
   const fns = Object.entries(usage.functions ?? {});
-  const fn = (role: FunctionRole) => fns.find(([name]) => roleOf(name) === role)?.[1];
+  const fn = (role: FunctionRole) => fns.find(([name]) => functionRole(name) === role)?.[1];
   const queues = Object.values(usage.queues ?? {});
   const tables = Object.values(usage.tables ?? {});
   const votes = sum(queues.map((q) => q.messagesSent));
@@ -31,7 +29,7 @@ export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts 
   const units: UnitCosts = structuredClone(base);
   const measured = `measured: ${label}`;
   const billedMs = { ...base.billedMs };
-  for (const role of ROLES) {
+  for (const role of FUNCTION_ROLES) {
     const f = fn(role);
     if (f && f.invocations > 0) billedMs[role] = f.billedMs / f.invocations;
   }

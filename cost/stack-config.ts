@@ -3,6 +3,7 @@
  * memory, architecture, logging and tracing, the consumer's batching, alarms.
  * Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
+import { FUNCTION_METADATA } from '../config/app-config';
 
 export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
 
@@ -32,11 +33,10 @@ export interface StackConfig {
 }
 
 type Json = any;
-const ROLES: FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
-const NAME_METADATA = 'poll:function';
+export const FUNCTION_ROLES: readonly FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
 
-/** `CreatePoll` (the construct name in the template's metadata) -> `createPoll`. */
-const roleOf = (name: string): FunctionRole | undefined => ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
+/** `CreatePoll` (a function's name in the template's metadata and in metered usage) -> `createPoll`. */
+export const functionRole = (name: string): FunctionRole | undefined => FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
 
 export function readStackConfig(template: Json): StackConfig {
   if (!template?.Resources) throw new Error('Not a CloudFormation template: it has no Resources.');
@@ -46,7 +46,7 @@ export function readStackConfig(template: Json): StackConfig {
   const retentionByLogGroup = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
   const functions: Partial<Record<FunctionRole, FunctionConfig>> = {};
   for (const [, fn] of ofType('AWS::Lambda::Function')) {
-    const role = roleOf(fn.Metadata?.[NAME_METADATA] ?? '');
+    const role = functionRole(fn.Metadata?.[FUNCTION_METADATA.name] ?? '');
     if (!role) continue;
     const p = fn.Properties;
     const logGroupId = p.LoggingConfig?.LogGroup?.Ref;
@@ -60,8 +60,8 @@ export function readStackConfig(template: Json): StackConfig {
       logRetentionDays: logGroupId ? retentionByLogGroup.get(logGroupId) : undefined,
     };
   }
-  const missing = ROLES.filter((role) => !functions[role]);
-  if (missing.length > 0) throw new Error(`The template has no function for ${missing.join(', ')} (looked for "${NAME_METADATA}" metadata).`);
+  const missing = FUNCTION_ROLES.filter((role) => !functions[role]);
+  if (missing.length > 0) throw new Error(`The template has no function for ${missing.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata).`);
 
   const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
   if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');

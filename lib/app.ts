@@ -1,10 +1,8 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
-import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from '../config/app-config';
+import { DEFAULT_API_KIND, STACK_NAME, type ApiKind, type DeployTarget } from '../config/app-config';
 import { addNagChecks } from './nag';
 import { PollStack, type CaptchaSettings } from './poll-stack';
-
-export const STACK_NAME = 'ServerlessPoll';
 
 export function apiKindFrom(value: unknown): ApiKind {
   const kind = value ?? DEFAULT_API_KIND;
@@ -46,6 +44,18 @@ export function captchaFrom(context: (key: string) => unknown): CaptchaSettings 
     throw new Error('captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)');
   }
   return { provider, siteKey, secretParameter };
+}
+
+/** Context that skips asset bundling: the template is the same, synth is much faster. */
+export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
+
+/**
+ * The stack's CloudFormation template, synthesized in-process with bundling skipped: for the
+ * local runtime (it bundles itself), the cost model, the LocalStack free-plan check and tests.
+ */
+export function synthesizeTemplate(context: Record<string, unknown> = {}): { Resources: Record<string, any>; Outputs?: Record<string, any> } {
+  const { app, stack } = buildApp({ context: { ...context, ...SKIP_BUNDLING } });
+  return app.synth().getStackByName(stack.stackName).template;
 }
 
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {

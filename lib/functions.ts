@@ -8,12 +8,9 @@ import { Architecture, ApplicationLogLevel, CfnFunction, LoggingFormat, Runtime,
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { FUNCTION_DEFAULTS } from '../config/app-config';
+import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
 import { acknowledge } from './nag';
 
-/** Metadata keys that let the local runtime find a function's source without a second definition. */
-export const ENTRY_METADATA = 'poll:entry';
-export const NAME_METADATA = 'poll:function';
 
 const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime);
 if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/app-config.ts`);
@@ -68,7 +65,7 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
     'AWSLambdaBasicExecutionRole grants only CreateLogGroup/CreateLogStream/PutLogEvents; the function writes to its own retained log group.',
   );
   const cfn = fn.node.defaultChild as CfnFunction;
-  cfn.addMetadata(ENTRY_METADATA, entry);
-  cfn.addMetadata(NAME_METADATA, name);
+  cfn.addMetadata(FUNCTION_METADATA.entry, entry);
+  cfn.addMetadata(FUNCTION_METADATA.name, name);
   return fn;
 }

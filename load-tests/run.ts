@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { STACK_NAME } from '../config/app-config';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
@@ -35,11 +36,16 @@ export const scenarioNames = () =>
     .filter((f) => f.endsWith('.yml'))
     .map((f) => f.replace(/\.yml$/, ''));
 
+/** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
+export function stackOutputs(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[STACK_NAME] ?? {};
+}
+
 /** The API's base URL from a `cdk deploy --outputs-file` JSON file. */
 export function apiUrlFromOutputs(file: string): string {
   if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: deploy with --outputs-file ${relative(ROOT, file)} (see README "Load tests"), or pass --url.`);
-  const outputs = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  const url = Object.values(outputs).find((stack) => stack.ApiUrl)?.ApiUrl;
+  const url = stackOutputs(file).ApiUrl;
   if (!url) throw new LoadTestError(`${relative(ROOT, file)} has no ApiUrl output.`);
   return url.replace(/\/$/, '');
 }

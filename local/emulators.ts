@@ -11,7 +11,7 @@ import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { chance, type Faults } from './faults';
-import { patchFauxqsFifo, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-fifo';
+import { patchFauxqs, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-internals';
 import type { Meter } from './metering';
 import type { AppModel } from './template-model';
 
@@ -109,7 +109,7 @@ export async function startEmulators(
   options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string },
 ): Promise<Emulators> {
   const { meter, faults } = options;
-  await patchFauxqsFifo(options.projectRoot);
+  await patchFauxqs(options.projectRoot);
 
   const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: options.dataDir });
   const dynamoPort = await listen(dynamo);

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { API_BASE_PATH, type ApiKind, type CaptchaProvider } from '../config/app-config';
-import { buildApp } from '../lib/app';
+import { synthesizeTemplate } from '../lib/app';
 import { REGION, startEmulators } from './emulators';
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
@@ -67,12 +67,6 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
-/** Synthesizes the stack in-process (no CLI, no bundling: the runtime bundles itself). */
-export function synthesizeTemplate(apiKind?: ApiKind, context: Record<string, string> = {}): Template {
-  const { app, stack } = buildApp({ context: { ...context, ...(apiKind ? { apiKind } : {}), 'aws:cdk:bundling-stacks': [] } });
-  return app.synth().getStackByName(stack.stackName).template as Template;
-}
-
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   // Listen first: a taken port fails in milliseconds, and the site's origin (which the functions' environment names) is known.
   let route: Router | undefined;
@@ -104,10 +98,10 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   const url = `http://${localHost}`;
   const captchaParameter = '/poll-local/captcha-secret';
   const captcha = options.captcha;
-  const template = synthesizeTemplate(
-    options.apiKind,
-    captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: captchaParameter } : {},
-  );
+  const template = synthesizeTemplate({
+    ...(options.apiKind ? { apiKind: options.apiKind } : {}),
+    ...(captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: captchaParameter } : {}),
+  }) as Template;
   const model = readTemplate(template);
   if (options.visibilityTimeoutSeconds !== undefined) {
     for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;

@@ -3,8 +3,7 @@
  * serves: tables, queues, functions, API routes and queue-to-function mappings.
  * The template is the only definition; nothing here repeats the stack.
  */
-import type { ApiKind } from '../config/app-config';
-import { ENTRY_METADATA, NAME_METADATA } from '../lib/functions';
+import { FUNCTION_METADATA, type ApiKind } from '../config/app-config';
 
 type Json = any;
 interface Resource {
@@ -134,12 +133,12 @@ export function readTemplate(template: Template): AppModel {
   const functions = ofType(template, 'AWS::Lambda::Function')
     .filter(([logicalId]) => !providers.has(logicalId))
     .map(([logicalId, fn]): FunctionModel => {
-    const entry = fn.Metadata?.[ENTRY_METADATA];
-    if (!entry) throw new Error(`Function ${logicalId} has no ${ENTRY_METADATA} metadata: make it with lib/functions.ts appFunction().`);
+    const entry = fn.Metadata?.[FUNCTION_METADATA.entry];
+    if (!entry) throw new Error(`Function ${logicalId} has no ${FUNCTION_METADATA.entry} metadata: make it with lib/functions.ts appFunction().`);
     const [, handler] = String(fn.Properties.Handler).split('.');
     return {
       logicalId,
-      name: fn.Metadata?.[NAME_METADATA] ?? logicalId,
+      name: fn.Metadata?.[FUNCTION_METADATA.name] ?? logicalId,
       entry,
       handler,
       timeoutSeconds: fn.Properties.Timeout ?? 3,

@@ -12,9 +12,9 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
-import { buildApp, STACK_NAME } from '../lib/app';
+import { synthesizeTemplate } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
-import { OUTPUTS_FILES } from '../load-tests/run';
+import { OUTPUTS_FILES, stackOutputs } from '../load-tests/run';
 import { freePlanViolations } from './free-plan';
 import { LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
 import { localstackApiUrl } from './urls';
@@ -58,8 +58,7 @@ async function preflight(step: Step): Promise<void> {
 }
 
 function checkFreePlan(): void {
-  const { app } = buildApp({ context: { target: 'localstack', 'aws:cdk:bundling-stacks': [] } });
-  const violations = freePlanViolations(app.synth().getStackByName(STACK_NAME).template);
+  const violations = freePlanViolations(synthesizeTemplate({ target: 'localstack' }));
   if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
 }
 
@@ -102,11 +101,7 @@ async function emptyBucket(bucket: string): Promise<void> {
   client.destroy();
 }
 
-function outputs(): Record<string, string> {
-  const file = OUTPUTS_FILES.localstack;
-  if (!existsSync(file)) return {};
-  return JSON.parse(readFileSync(file, 'utf8'))[STACK_NAME] ?? {};
-}
+const outputs = () => stackOutputs(OUTPUTS_FILES.localstack);
 
 const command = process.argv[2];
 if (command === 'up') {

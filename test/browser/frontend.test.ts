@@ -26,21 +26,24 @@ async function newVisitor(viewport = { width: 1000, height: 800 }): Promise<Page
   const context = await browser.newContext({ viewport, baseURL: runtime.url });
   return context.newPage();
 }
+// One chromium for the whole file; each visitor gets a fresh context.
+beforeAll(async () => {
+  if (!haveBrowser) return;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+afterAll(async () => browser?.close());
+
 const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true, animations: 'disabled' });
 
 describe.skipIf(!haveBrowser)('the site in chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     runtime = await startLocalRuntime({ rateLimits: false });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await runtime?.stop();
-  });
+  afterAll(async () => runtime?.stop());
 
   it('creates a poll, shares its link, votes from a second browser, and the first sees the results change', async () => {
     const creator = await newVisitor();
@@ -158,7 +161,6 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
 describe.skipIf(!haveBrowser)('the site with a CAPTCHA configured', () => {
   let captchaRuntime: LocalRuntime;
   let stub: Server;
-  let captchaBrowser: Browser;
 
   beforeAll(async () => {
     // The provider's siteverify, stubbed on loopback: it accepts the fake widget's tokens.
@@ -176,16 +178,14 @@ describe.skipIf(!haveBrowser)('the site with a CAPTCHA configured', () => {
       rateLimits: false,
       captcha: { provider: 'recaptcha', siteKey: 'test-site-key', secret: 'test-secret', verifyUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` },
     });
-    captchaBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   });
   afterAll(async () => {
-    await captchaBrowser?.close();
     await captchaRuntime?.stop();
     await new Promise((resolve) => stub?.close(resolve));
   });
 
   it('loads the widget, sends its token with the create and the vote, and the API verifies it', async () => {
-    const context = await captchaBrowser.newContext({ baseURL: captchaRuntime.url });
+    const context = await browser.newContext({ baseURL: captchaRuntime.url });
     const widgetLoads: string[] = [];
     // No network here: stand in for Google's script with one that hands out fake tokens per action.
     await context.route('https://www.google.com/recaptcha/api.js*', (route) => {

@@ -1,9 +1,9 @@
 /** cdk-nag's AWS Solutions checks: nothing unacknowledged in any variant, and a new finding stops synthesis. */
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../lib/app';
+import { buildApp, SKIP_BUNDLING } from '../../lib/app';
 
-const app = (context: Record<string, unknown>) => buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+const app = (context: Record<string, unknown>) => buildApp({ context: { ...context, ...SKIP_BUNDLING } });
 
 describe('cdk-nag (AwsSolutionsChecks)', () => {
   it.each([{}, { apiKind: 'rest' }, { target: 'localstack' }, { retainData: 'true' }])('finds nothing unacknowledged in %j', (context) => {

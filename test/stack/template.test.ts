@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMITS, ROUTES, TABLE, VOTE_QUEUE } from '../../config/app-config';
-import { apiKindFrom, buildApp, STACK_NAME } from '../../lib/app';
+import { apiKindFrom, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -241,7 +241,7 @@ describe('the site', () => {
 
 describe('rate limits', () => {
   const envOf = (entry: string, context: Record<string, unknown> = {}) => {
-    const template = Object.keys(context).length ? synthWith(context) : templateFor('http').toJSON();
+    const template = Object.keys(context).length ? synthesizeTemplate(context) : templateFor('http').toJSON();
     const fn = Object.values<any>(template.Resources).find((r) => r.Metadata?.['poll:entry'] === `lambdas/${entry}`);
     return fn.Properties.Environment.Variables;
   };
@@ -254,10 +254,6 @@ describe('rate limits', () => {
   });
 });
 
-function synthWith(context: Record<string, unknown>) {
-  return buildApp({ context: { ...context, 'aws:cdk:bundling-stacks': [] } }).app.synth().getStackByName(STACK_NAME).template;
-}
-
 describe('CAPTCHA (optional)', () => {
   const context = { captcha: 'recaptcha', captchaSiteKey: 'public-site-key', captchaSecretParameter: '/poll/captcha-secret' };
 
@@ -267,7 +263,7 @@ describe('CAPTCHA (optional)', () => {
   });
 
   it('names the provider and the secret’s SSM parameter (never the secret) for create and vote, which may read only that parameter', () => {
-    const template = synthWith(context);
+    const template = synthesizeTemplate(context);
     const fns = Object.values<any>(template.Resources).filter((r) => r.Metadata?.['poll:entry']);
     const withCaptcha = fns.filter((fn) => fn.Properties.Environment.Variables.CAPTCHA_PROVIDER === 'recaptcha').map((fn) => fn.Metadata['poll:entry']);
     expect(withCaptcha.sort()).toEqual(['lambdas/cast-vote.ts', 'lambdas/create-poll.ts']);
@@ -283,8 +279,8 @@ describe('CAPTCHA (optional)', () => {
   });
 
   it('refuses half a configuration with the missing setting named', () => {
-    expect(() => synthWith({ captcha: 'turnstile' })).toThrow(/captchaSiteKey/);
-    expect(() => synthWith({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' })).toThrow(/SSM SecureString/);
-    expect(() => synthWith({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
+    expect(() => synthesizeTemplate({ captcha: 'turnstile' })).toThrow(/captchaSiteKey/);
+    expect(() => synthesizeTemplate({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' })).toThrow(/SSM SecureString/);
+    expect(() => synthesizeTemplate({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
   });
 });

@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import type { ApiKind } from '../../config/app-config';
-import { buildApp } from '../../lib/app';
+import { synthesizeTemplate } from '../../lib/app';
 
 const cache = new Map<ApiKind, Template>();
 
@@ -8,8 +8,7 @@ const cache = new Map<ApiKind, Template>();
 export function templateFor(apiKind: ApiKind): Template {
   let template = cache.get(apiKind);
   if (!template) {
-    const { stack } = buildApp({ context: { apiKind, 'aws:cdk:bundling-stacks': [] } });
-    template = Template.fromStack(stack);
+    template = Template.fromJSON(synthesizeTemplate({ apiKind }));
     cache.set(apiKind, template);
   }
   return template;

@@ -7,13 +7,17 @@
  *   order, before moving to the next group (fauxqs takes one per group);
  * - messages that become visible again go back in sequence order (fauxqs
  *   puts them back reversed when several expire together).
- * Pinned to fauxqs 1.9.2 (package.json); test/local/fauxqs-fifo.test.ts checks
- * the behaviour over the SQS API, so an upgrade that changes internals fails there.
+ * And a snapshot and restore of a queue's messages, sequence numbers included, so that
+ * `--data-dir` keeps queued votes across a restart (fauxqs 1.9.2 has no persistence).
+ *
+ * Pinned to fauxqs 1.9.2 (package.json); test/local/gateway-and-fidelity.test.ts checks
+ * the receive order over the SQS API and test/local/restart.test.ts the restore, so an
+ * upgrade that changes these internals fails there.
  */
 import { randomUUID } from 'node:crypto';
-import type { FauxqsServer } from 'fauxqs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { FauxqsServer } from 'fauxqs';
 
 interface FifoMessage {
   messageId: string;
@@ -57,7 +61,7 @@ function sortGroups(queue: FauxqsQueue): void {
 
 let patched = false;
 
-export async function patchFauxqsFifo(projectRoot: string): Promise<void> {
+export async function patchFauxqs(projectRoot: string): Promise<void> {
   if (patched) return;
   const storeUrl = pathToFileURL(resolve(projectRoot, 'node_modules/fauxqs/dist/sqs/sqsStore.js')).href;
   const { SqsQueue, SqsStore } = (await import(storeUrl)) as {
@@ -133,7 +137,7 @@ export interface QueueSnapshot {
 
 function queueOf(fauxqs: FauxqsServer, name: string): FauxqsQueue {
   const queue = (fauxqs.inspectQueue(name) as any)?.[QUEUE] as FauxqsQueue | undefined;
-  if (!queue) throw new Error(`No queue ${name} (was patchFauxqsFifo called first?)`);
+  if (!queue) throw new Error(`No queue ${name} (was patchFauxqs called first?)`);
   return queue;
 }
 
