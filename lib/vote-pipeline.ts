@@ -44,10 +44,12 @@ export class VotePipeline extends Construct {
     this.consumer = appFunction(this, 'CountVotes', {
       entry: 'count-votes.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
-      environment: { TABLE_NAME: props.table.tableName },
+      environment: { TABLE_NAME: props.table.tableName, DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl },
     });
-    // Only what counting needs: the conditional update, and the read on a redelivery.
+    // Only what counting needs: the conditional update, the read on a redelivery, and
+    // dead-lettering a record it judged on its last delivery (lambdas/domain/dead-letter.ts).
     props.table.grant(this.consumer, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
+    this.deadLetterQueue.grant(this.consumer, 'sqs:SendMessage');
     this.consumer.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: VOTE_QUEUE.batchSize,

@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { STACK_NAME } from '../config/app-config';
+import type { DeployTarget } from '../config/app-config';
+import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
@@ -19,13 +20,6 @@ import { acceptedVotes, compareTallies, type Conservation, type Tally } from './
 const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(LOAD_DIR, '..');
 const SCENARIOS = join(LOAD_DIR, 'scenarios');
-export const TARGETS = ['local', 'localstack', 'aws'] as const;
-export type Target = (typeof TARGETS)[number];
-/** Where `cdk deploy --outputs-file` put each deployed target's outputs. */
-export const OUTPUTS_FILES: Record<Exclude<Target, 'local'>, string> = {
-  aws: join(ROOT, 'cdk-outputs.json'),
-  localstack: join(ROOT, 'cdk-outputs.localstack.json'),
-};
 /** No scenario runs longer than this, whatever its phases say. */
 const ARTILLERY_TIME_LIMIT_MS = 15 * 60_000;
 
@@ -36,12 +30,6 @@ export const scenarioNames = () =>
     .filter((f) => f.endsWith('.yml'))
     .map((f) => f.replace(/\.yml$/, ''));
 
-/** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
-export function stackOutputs(file: string): Record<string, string> {
-  if (!existsSync(file)) return {};
-  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[STACK_NAME] ?? {};
-}
-
 /** The API's base URL from a `cdk deploy --outputs-file` JSON file. */
 export function apiUrlFromOutputs(file: string): string {
   if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: deploy with --outputs-file ${relative(ROOT, file)} (see README "Load tests"), or pass --url.`);
@@ -51,7 +39,7 @@ export function apiUrlFromOutputs(file: string): string {
 }
 
 /** A deployed target's API URL, from its outputs file; LocalStack's is rewritten to a path on its own port. */
-export function deployedApiUrl(target: Exclude<Target, 'local'>, file: string = OUTPUTS_FILES[target]): string {
+export function deployedApiUrl(target: DeployTarget, file: string = OUTPUTS_FILES[target]): string {
   const url = apiUrlFromOutputs(file);
   return target === 'localstack' ? localstackApiUrl(url) : url;
 }

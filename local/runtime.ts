@@ -23,6 +23,8 @@ import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Templ
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const USAGE_PATH = '/_local/usage';
+/** Where tools in another process (npm run dlq) find the emulated table and queues. */
+export const RESOURCES_PATH = '/_local/resources';
 
 export interface LocalRuntimeOptions {
   apiKind?: ApiKind;
@@ -161,10 +163,19 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
   const site = serveStaticSite(join(bundleDir, 'site'), meter, { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) });
   const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
+  const voteQueue = model.queues.find((q) => q.redrive)!;
+  const resources: LocalRuntime['resources'] = {
+    dynamoEndpoint: emulators.dynamoEndpoint,
+    sqsEndpoint: emulators.sqsEndpoint,
+    tableName: emulators.tableName(model.tables[0].logicalId),
+    voteQueueUrl: emulators.queueUrl(voteQueue.logicalId),
+    deadLetterQueueUrl: emulators.queueUrl(voteQueue.redrive!.deadLetterLogicalId),
+  };
+  const localEndpoints: Record<string, () => unknown> = { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources };
   setRoute((req, res) => {
     const path = new URL(req.url ?? '/', url).pathname;
-    if (req.method === 'GET' && path === USAGE_PATH) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(meter.snapshot(), null, 2));
+    if (req.method === 'GET' && Object.hasOwn(localEndpoints, path)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(localEndpoints[path](), null, 2));
     } else if (isApiPath(path)) {
       gateway.handle(req, res).catch((error) => {
         console.error('[local] gateway error', error);
@@ -185,18 +196,11 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       }),
     );
 
-  const voteQueue = model.queues.find((q) => q.redrive)!;
   return {
     url,
     model,
     faults,
-    resources: {
-      dynamoEndpoint: emulators.dynamoEndpoint,
-      sqsEndpoint: emulators.sqsEndpoint,
-      tableName: emulators.tableName(model.tables[0].logicalId),
-      voteQueueUrl: emulators.queueUrl(voteQueue.logicalId),
-      deadLetterQueueUrl: emulators.queueUrl(voteQueue.redrive!.deadLetterLogicalId),
-    },
+    resources,
     async invoke(functionName, event) {
       const fn = [...functions.values()].find((f) => f.model.name === functionName);
       if (!fn) throw new Error(`No function named ${functionName}`);

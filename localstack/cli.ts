@@ -14,7 +14,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client 
 import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
 import { synthesizeTemplate } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
-import { OUTPUTS_FILES, stackOutputs } from '../load-tests/run';
+import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
 import { LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
 import { localstackApiUrl } from './urls';

@@ -3,7 +3,8 @@ import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Poll } from '../domain/poll';
 import type { PollCounts } from '../domain/results';
-import type { PollTally } from '../domain/tally';
+import type { CountGuards } from '../domain/dead-letter';
+import type { PollTally, RedrivenVote } from '../domain/tally';
 
 const pollKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'META' });
 const countsKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'COUNTS' });
@@ -129,10 +130,51 @@ export class PollTable {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
     // Rare path (a redelivery or a race): read the marks to see what was applied.
+    const guards = await this.readGuards(tally.pollId);
+    return guards ? { kind: 'conflict', applied: guards.applied } : { kind: 'poll-missing' };
+  }
+
+  /** What the counts item says was applied (strongly consistent); undefined when the poll is gone. */
+  async readGuards(pollId: string): Promise<CountGuards | undefined> {
     const current = await this.doc.send(
-      new GetCommand({ TableName: this.tableName, Key: countsKey(tally.pollId), ConsistentRead: true, ProjectionExpression: 'applied' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: countsKey(pollId),
+        ConsistentRead: true,
+        ProjectionExpression: '#applied, #redriven',
+        ExpressionAttributeNames: { '#applied': 'applied', '#redriven': 'redriven' },
+      }),
     );
-    if (!current.Item) return { kind: 'poll-missing' };
-    return { kind: 'conflict', applied: (current.Item.applied ?? {}) as Record<string, string> };
+    if (!current.Item) return undefined;
+    return {
+      applied: (current.Item.applied ?? {}) as Record<string, string>,
+      redriven: (current.Item.redriven as Set<string> | undefined) ?? new Set(),
+    };
+  }
+
+  /**
+   * Counts one redriven vote unless its id is already in the poll's `redriven` set, in one
+   * conditional write. Redrives are rare; each adds its id (~25 bytes) to the counts item.
+   */
+  async applyRedrivenVote(vote: RedrivenVote, nowIso: string): Promise<'applied' | 'poll-missing'> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: countsKey(vote.pollId),
+          UpdateExpression: 'SET #updatedAt = :now ADD #total :one, #votes.#option :one, #redriven :ids',
+          ConditionExpression: 'attribute_exists(pk) AND NOT contains(#redriven, :id)',
+          ExpressionAttributeNames: { '#updatedAt': 'updatedAt', '#total': 'total', '#votes': 'votes', '#option': String(vote.option), '#redriven': 'redriven' },
+          ExpressionAttributeValues: { ':now': nowIso, ':one': 1, ':ids': new Set([vote.voteId]), ':id': vote.voteId },
+        }),
+      );
+      return 'applied';
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    const guards = await this.readGuards(vote.pollId);
+    if (!guards) return 'poll-missing';
+    if (guards.redriven.has(vote.voteId)) return 'applied';
+    throw new Error(`redriven vote ${vote.voteId}: condition failed but the vote is not counted`);
   }
 }

@@ -9,7 +9,7 @@
  * prefix of it, and a redelivered vote is one whose sequence number is at or
  * below the mark: it is skipped, never counted twice.
  */
-import { parseVoteMessage, shardOfGroup } from './vote';
+import { parseVoteMessage, shardOfGroup, type VoteMessage } from './vote';
 
 /** A queue record as the consumer sees it, independent of the SQS event shape. */
 export interface QueuedRecord {
@@ -17,6 +17,8 @@ export interface QueuedRecord {
   body: string;
   groupId?: string;
   sequenceNumber?: string;
+  /** How many times SQS has delivered it (ApproximateReceiveCount), this delivery included. */
+  receiveCount?: number;
 }
 
 interface CountedVote {
@@ -40,8 +42,17 @@ export interface PollTally {
   readonly counted: readonly CountedVote[];
 }
 
+/** A vote put back by a redrive: counted on its own, guarded by its vote id. */
+export interface RedrivenVote {
+  messageId: string;
+  pollId: string;
+  voteId: string;
+  option: number;
+}
+
 export interface BatchPlan {
   tallies: PollTally[];
+  redriven: RedrivenVote[];
   /** Records that are not votes we produced: they go to the dead-letter queue. */
   malformed: string[];
 }
@@ -64,22 +75,35 @@ function tallyOf(pollId: string, counted: readonly CountedVote[]): PollTally {
   return { pollId, votes, total: counted.length, marks, messageIds: counted.map((v) => v.messageId), counted };
 }
 
+/** The vote in a record, its group's shard and its padded sequence number; null when it is not a vote we produced. */
+export function readRecord(record: QueuedRecord): { vote: VoteMessage; shard: string; seq: string } | null {
+  const vote = parseVoteMessage(record.body);
+  const shard = vote && shardOfGroup(record.groupId, vote.pollId);
+  if (!vote || shard === null || !record.sequenceNumber || !/^\d+$/.test(record.sequenceNumber)) return null;
+  return { vote, shard, seq: padSequence(record.sequenceNumber) };
+}
+
 /** Groups a batch by poll. Pure: the same records always give the same plan. */
 export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
   const byPoll = new Map<string, CountedVote[]>();
+  const redriven: RedrivenVote[] = [];
   const malformed: string[] = [];
   for (const record of records) {
-    const vote = parseVoteMessage(record.body);
-    const shard = vote && shardOfGroup(record.groupId, vote.pollId);
-    if (!vote || shard === null || !record.sequenceNumber || !/^\d+$/.test(record.sequenceNumber)) {
+    const queued = readRecord(record);
+    if (!queued) {
       malformed.push(record.messageId);
       continue;
     }
+    const { vote, shard, seq } = queued;
+    if (vote.redriven) {
+      redriven.push({ messageId: record.messageId, pollId: vote.pollId, voteId: vote.voteId, option: vote.option });
+      continue;
+    }
     const list = byPoll.get(vote.pollId) ?? [];
-    list.push({ messageId: record.messageId, shard, seq: padSequence(record.sequenceNumber), option: vote.option });
+    list.push({ messageId: record.messageId, shard, seq, option: vote.option });
     byPoll.set(vote.pollId, list);
   }
-  return { tallies: [...byPoll].map(([pollId, counted]) => tallyOf(pollId, counted)), malformed };
+  return { tallies: [...byPoll].map(([pollId, counted]) => tallyOf(pollId, counted)), redriven, malformed };
 }
 
 /**

@@ -9,6 +9,12 @@ export interface VoteMessage {
   pollId: string;
   option: number;
   castAt: string;
+  /**
+   * Set by `npm run dlq -- redrive` on a vote it puts back on the queue. Such a vote is
+   * counted with a guard of its own (its id), because its new sequence number says
+   * nothing about whether it was counted before (lambdas/domain/dead-letter.ts).
+   */
+  redriven?: true;
 }
 
 /** Validates a vote request against its poll; returns the chosen option's index. */
@@ -62,6 +68,7 @@ export function parseVoteMessage(body: string): VoteMessage | null {
     typeof m.castAt === 'string' &&
     typeof m.option === 'number' &&
     Number.isInteger(m.option) &&
-    m.option >= 0;
+    m.option >= 0 &&
+    (m.redriven === undefined || m.redriven === true);
   return ok ? (m as unknown as VoteMessage) : null;
 }

@@ -111,8 +111,27 @@ describe('least privilege', () => {
     expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:GetItem']);
     expect(actionsOf('cast-vote.ts').actions).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'sqs:SendMessage']);
     expect(actionsOf('count-votes.ts').actions).toEqual(
-      ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),
+      [
+        'dynamodb:GetItem',
+        'dynamodb:UpdateItem',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'sqs:SendMessage',
+      ].sort(),
     );
+  });
+
+  it('lets the consumer send to the dead-letter queue only, and receive from the vote queue only', () => {
+    const queues = resources('AWS::SQS::Queue');
+    const [voteQueueId] = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
+    const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
+    const { statements } = actionsOf('count-votes.ts');
+    const onQueue = (action: string) => statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
+    expect(onQueue('sqs:SendMessage')).toEqual([{ 'Fn::GetAtt': [dlqId, 'Arn'] }]);
+    expect(onQueue('sqs:ReceiveMessage')).toEqual([{ 'Fn::GetAtt': [voteQueueId, 'Arn'] }]);
   });
 
   it('lets the vote function write voter claims only, never counts', () => {

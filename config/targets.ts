@@ -1,0 +1,25 @@
+/**
+ * The three places the app runs, and where a deployed one's outputs are: what the
+ * tools that act on a running app (npm run load, npm run dlq, npm run localstack:*) read.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { STACK_NAME, type DeployTarget } from './app-config';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const TARGETS = ['local', 'localstack', 'aws'] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Where `cdk deploy --outputs-file` put each deployed target's outputs. */
+export const OUTPUTS_FILES: Record<DeployTarget, string> = {
+  aws: join(ROOT, 'cdk-outputs.json'),
+  localstack: join(ROOT, 'cdk-outputs.localstack.json'),
+};
+
+/** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
+export function stackOutputs(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[STACK_NAME] ?? {};
+}

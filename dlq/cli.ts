@@ -1,0 +1,122 @@
+/**
+ * `npm run dlq -- inspect|redrive|discard [--target local|localstack|aws] [--url <local runtime>]
+ *  [--verdict unknown,poll-missing,malformed] [--limit n] [--json]`
+ *
+ * What is in the vote dead-letter queue, and a redrive that cannot count a vote twice
+ * (README, "How a vote is counted exactly once").
+ */
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { parseArgs } from 'node:util';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
+import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
+import { RESOURCES_PATH, type LocalRuntime } from '../local/runtime';
+import { LOCALSTACK_ENDPOINT } from '../localstack/preflight';
+import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
+
+export class DlqError extends Error {}
+
+const USAGE = `Usage: npm run dlq -- inspect|redrive|discard [--target ${TARGETS.join('|')}] [--url <local runtime url>] [--verdict ${DISCARDABLE.join(',')}] [--limit n] [--json]`;
+
+/** The queues of a running target: the local runtime says where its are; a deployment's outputs file does. */
+export async function queuesOf(target: Target, localUrl: string): Promise<Queues> {
+  if (target === 'local') {
+    const url = `${localUrl.replace(/\/$/, '')}${RESOURCES_PATH}`;
+    const resources = (await fetch(url)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .catch((error: Error) => {
+        throw new DlqError(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
+      })) as LocalRuntime['resources'];
+    const sqs = new SQSClient({ region: 'us-east-1', endpoint: resources.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    return { sqs, voteQueueUrl: resources.voteQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl };
+  }
+  const file = OUTPUTS_FILES[target];
+  const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
+  if (!VoteQueueUrl || !DeadLetterQueueUrl) {
+    throw new DlqError(`${relative(process.cwd(), file)} has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy").`);
+  }
+  // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
+  const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? 'us-east-1';
+  const sqs =
+    target === 'localstack'
+      ? new SQSClient({ region, endpoint: LOCALSTACK_ENDPOINT, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } })
+      : new SQSClient({ region });
+  return { sqs, voteQueueUrl: VoteQueueUrl, deadLetterQueueUrl: DeadLetterQueueUrl };
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}
+
+function verdictLines(letters: readonly JudgedLetter[]): string[] {
+  return [...countBy(letters, (j) => j.verdict)].map(([verdict, n]) => `  ${verdict.padEnd(13)}${String(n).padStart(6)}  ${VERDICTS[verdict as Verdict]}`);
+}
+
+const letterLine = (j: JudgedLetter) =>
+  j.vote
+    ? `  ${j.vote.voteId}  ${j.vote.pollId}  ${String(j.vote.option).padStart(6)}  ${j.vote.castAt.padEnd(24)}  ${j.verdict}`
+    : `  ${j.letter.messageId.padEnd(45)}  ${'-'.padStart(6)}  ${'-'.padEnd(24)}  ${j.verdict}: ${JSON.stringify(j.letter.body.slice(0, 40))}`;
+
+export function formatInspection(letters: readonly JudgedLetter[], approximateTotal: number, shown = 20): string {
+  if (letters.length === 0) return `The dead-letter queue is empty (SQS counts ${approximateTotal}).`;
+  const lines = [`${letters.length} letter(s) in the dead-letter queue (SQS counts ${approximateTotal}):`, ...verdictLines(letters)];
+  lines.push('By poll:', ...[...countBy(letters, (j) => j.vote?.pollId ?? '(not a vote)')].map(([poll, n]) => `  ${poll}  ${n}`));
+  lines.push(`Letters${letters.length > shown ? ` (first ${shown}; --json for all)` : ''}:`, `  ${'vote id'.padEnd(21)}  ${'poll id'.padEnd(21)}  option  ${'cast at'.padEnd(24)}  verdict`);
+  lines.push(...letters.slice(0, shown).map(letterLine));
+  if (letters.some((j) => j.verdict === 'unapplied')) lines.push('Count the unapplied votes: npm run dlq -- redrive');
+  return lines.join('\n');
+}
+
+const brief = (j: JudgedLetter) => ({ messageId: j.letter.messageId, verdict: j.verdict, vote: j.vote, ...(j.vote ? {} : { body: j.letter.body }) });
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      target: { type: 'string', default: 'local' },
+      url: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? '3000'}` },
+      verdict: { type: 'string' },
+      limit: { type: 'string', default: String(DEFAULT_LIMIT) },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const [command] = positionals;
+  const target = values.target as Target;
+  const limit = Number(values.limit);
+  if (positionals.length !== 1 || !['inspect', 'redrive', 'discard'].includes(command)) throw new DlqError(USAGE);
+  if (!TARGETS.includes(target)) throw new DlqError(`Unknown target "${values.target}". ${USAGE}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new DlqError(`--limit must be a whole number above 0. ${USAGE}`);
+  const verdicts = (values.verdict ?? '').split(',').filter(Boolean) as Verdict[];
+  if (command === 'discard' && verdicts.length === 0) throw new DlqError(`discard needs --verdict (one or more of ${DISCARDABLE.join(', ')}).`);
+
+  const queues = await queuesOf(target, values.url!);
+  const print = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
+  try {
+    if (command === 'inspect') {
+      const { letters, approximateTotal } = await inspect(queues, { limit });
+      print({ approximateTotal, letters: letters.map(brief) }, formatInspection(letters, approximateTotal));
+    } else if (command === 'redrive') {
+      const result = await redrive(queues, { limit });
+      const text = [
+        `Redrove ${result.redriven.length} uncounted vote(s) to the vote queue (each is counted once, however often it is redriven); removed ${result.duplicates.length} duplicate letter(s).`,
+        ...(result.kept.length > 0 ? [`Left in the queue for a person (${result.kept.length}):`, ...verdictLines(result.kept), `Once decided: npm run dlq -- discard --verdict <verdict>`] : []),
+      ].join('\n');
+      print({ redriven: result.redriven.map(brief), duplicates: result.duplicates.map(brief), kept: result.kept.map(brief) }, text);
+    } else {
+      const discarded = await discard(queues, verdicts, { limit });
+      print({ discarded: discarded.map(brief) }, `Discarded ${discarded.length} letter(s) (${verdicts.join(', ')}).`);
+    }
+  } finally {
+    queues.sqs.destroy();
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: Error) => {
+    console.error(error instanceof DlqError ? error.message : `npm run dlq failed: ${error.message}`);
+    process.exit(error instanceof DlqError ? 2 : 1);
+  });
+}
