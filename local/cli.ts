@@ -58,6 +58,7 @@ console.log(`  open ${runtime.url} in a browser to create a poll`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
 console.log(`  usage as AWS would bill it: ${runtime.url}${USAGE_PATH}`);
+console.log('  votes that could not be counted: npm run dlq -- inspect');
 console.log(values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)');
 console.log('Ctrl-C to stop.');
 
