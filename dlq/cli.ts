@@ -20,7 +20,7 @@ export class DlqError extends Error {}
 const USAGE = `Usage: npm run dlq -- inspect|redrive|discard [--target ${TARGETS.join('|')}] [--url <local runtime url>] [--verdict ${DISCARDABLE.join(',')}] [--limit n] [--json]`;
 
 /** The queues of a running target: the local runtime says where its are; a deployment's outputs file does. */
-export async function queuesOf(target: Target, localUrl: string): Promise<Queues> {
+export async function queuesOf(target: Target, localUrl: string, outputsFile?: string): Promise<Queues> {
   if (target === 'local') {
     const url = `${localUrl.replace(/\/$/, '')}${RESOURCES_PATH}`;
     const resources = (await fetch(url)
@@ -31,10 +31,10 @@ export async function queuesOf(target: Target, localUrl: string): Promise<Queues
     const sqs = new SQSClient({ region: 'us-east-1', endpoint: resources.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     return { sqs, voteQueueUrl: resources.voteQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl };
   }
-  const file = OUTPUTS_FILES[target];
+  const file = outputsFile ?? OUTPUTS_FILES[target];
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
-    throw new DlqError(`${relative(process.cwd(), file)} has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy").`);
+    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy").`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? 'us-east-1';

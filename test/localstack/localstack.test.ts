@@ -10,6 +10,7 @@ import { synthesizeTemplate } from '../../lib/app';
 import { freePlanViolations } from '../../localstack/free-plan';
 import { DEFAULT_IMAGE, problems, readDotEnv, TOKEN_FREE_IMAGE, type Probe } from '../../localstack/preflight';
 import { localstackApiUrl } from '../../localstack/urls';
+import { queuesOf } from '../../dlq/cli';
 import { deployedApiUrl } from '../../load-tests/run';
 import { templateFor } from '../support/synth';
 
@@ -101,5 +102,15 @@ describe('finding the deployed API', () => {
   it('turns the outputs’ AWS-style URL into a path on LocalStack’s port (no DNS needed)', () => {
     expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe('http://127.0.0.1:4566/restapis/b4k9x2q1ze/prod/_user_request_');
     expect(() => localstackApiUrl('https://d1.cloudfront.net')).toThrow(/Not a REST API stage URL/);
+  });
+
+  it('gives npm run dlq the deployed queues, on LocalStack’s port, and says how to get an outputs file when there is none', async () => {
+    const queues = await queuesOf('localstack', '', 'test/fixtures/cdk-outputs.localstack.json');
+    expect(queues.deadLetterQueueUrl).toMatch(/DeadLetterQueue\.fifo$/);
+    expect(queues.voteQueueUrl).toMatch(/VoteQueue.*\.fifo$/);
+    expect(await queues.sqs.config.region()).toBe('us-east-1');
+    expect(await queues.sqs.config.endpoint?.()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
+    queues.sqs.destroy();
+    await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(/is missing or has no VoteQueueUrl.*--outputs-file/);
   });
 });
