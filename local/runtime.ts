@@ -221,7 +221,10 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       }
     },
     async stop() {
-      await new Promise((r) => server.close(r));
+      // A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s.
+      const closed = new Promise((r) => server.close(r));
+      server.closeAllConnections();
+      await closed;
       await Promise.all(eventSources.map((source) => source.stop()));
       sqs.destroy();
       await emulators.stop();
