@@ -181,6 +181,8 @@ export function formatSummary(result: LoadRunResult): string {
   for (const poll of conservation.polls.filter((p) => p.difference.some((d) => d !== 0))) {
     lines.push(`    poll ${poll.pollId}: accepted ${JSON.stringify(poll.accepted)}, counted ${JSON.stringify(poll.counted)}`);
   }
+  // A deployed stack keeps what it could not count: the local target's runtime is gone with the run.
+  if (s.votes.lost > 0 && s.target !== 'local') lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
   if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (see its output above)`);
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptedVotes, compareTallies } from '../../load-tests/conservation';
-import { apiUrlFromOutputs, LoadTestError } from '../../load-tests/run';
+import { apiUrlFromOutputs, formatSummary, LoadTestError, type Summary } from '../../load-tests/run';
 
 const A = 'AAAAAAAAAAAAAAAAAAAAA';
 const B = 'BBBBBBBBBBBBBBBBBBBB_';
@@ -22,6 +22,23 @@ describe('vote conservation', () => {
     expect(lost.polls[0].difference).toEqual([-1, 0, 0]);
     expect(compareTallies(accepted, new Map([[A, [3, 1, 1]], [B, [0, 5]]]))).toMatchObject({ ok: false, lost: 0, extra: 1 });
     expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 }); // a poll that vanished
+  });
+});
+
+describe('the summary of a run', () => {
+  const run = (target: Summary['target'], counted: number[]) => {
+    const conservation = compareTallies(new Map([[A, [3, 0, 1]]]), new Map([[A, counted]]));
+    const summary = {
+      scenario: 'smoke', target, url: 'http://x', requests: 10, durationSeconds: 1, ratePerSecond: 10,
+      latencyMs: { p50: 1, p95: 2, p99: 3, max: 4 }, codes: { 202: 4 }, errors: {}, vusersFailed: 0, artilleryExitCode: 0, votes: conservation,
+    };
+    return formatSummary({ dir: '/tmp/run', summary, conservation, ok: conservation.ok });
+  };
+
+  it('points a deployed target’s missing votes to the dead-letter queue', () => {
+    expect(run('aws', [2, 0, 1])).toMatch(/1 LOST[\s\S]*npm run dlq -- inspect --target aws[\s\S]*FAIL/);
+    expect(run('local', [2, 0, 1])).not.toContain('npm run dlq');
+    expect(run('aws', [3, 0, 1])).not.toContain('npm run dlq');
   });
 });
 
