@@ -66,6 +66,11 @@ export function formatInspection(letters: readonly JudgedLetter[], approximateTo
   lines.push('By poll:', ...[...countBy(letters, (j) => j.vote?.pollId ?? '(not a vote)')].map(([poll, n]) => `  ${poll}  ${n}`));
   lines.push(`Letters${letters.length > shown ? ` (first ${shown}; --json for all)` : ''}:`, `  ${'vote id'.padEnd(21)}  ${'poll id'.padEnd(21)}  option  ${'cast at'.padEnd(24)}  verdict`);
   lines.push(...letters.slice(0, shown).map(letterLine));
+  if (approximateTotal > letters.length) {
+    lines.push(
+      `${approximateTotal - letters.length} more could not be read without removing others (beyond --limit, or behind letters SQS moved itself in the same message group); discard reads on as it removes.`,
+    );
+  }
   if (letters.some((j) => j.verdict === 'unapplied')) lines.push('Count the unapplied votes: npm run dlq -- redrive');
   return lines.join('\n');
 }

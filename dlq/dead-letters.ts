@@ -89,7 +89,11 @@ async function remove({ sqs, deadLetterQueueUrl }: Queues, letters: readonly Jud
 
 export interface Inspection {
   letters: JudgedLetter[];
-  /** What SQS counts; more than `letters` when some were held by someone else or beyond the limit. */
+  /**
+   * What SQS counts. More than `letters` when some were beyond the limit, held by someone else,
+   * or waiting behind others in their FIFO message group: letters SQS moved itself keep their
+   * vote's group, and a group's later letters cannot be read without removing its earlier ones.
+   */
   approximateTotal: number;
 }
 
@@ -146,9 +150,18 @@ export const DISCARDABLE: readonly Verdict[] = ['unknown', 'poll-missing', 'malf
 export async function discard(queues: Queues, verdicts: readonly Verdict[], options: ReadOptions = {}): Promise<JudgedLetter[]> {
   const refused = verdicts.filter((v) => !DISCARDABLE.includes(v));
   if (refused.length > 0) throw new Error(`Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): redrive unapplied votes instead.`);
-  const letters = (await receiveAll(queues, options)).map(judgeLetter);
-  const chosen = letters.filter((j) => verdicts.includes(j.verdict));
-  await remove(queues, chosen);
-  await release(queues, letters.filter((j) => !chosen.includes(j)));
-  return chosen;
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const discarded: JudgedLetter[] = [];
+  const others: JudgedLetter[] = [];
+  // Rounds: deleting letters unblocks the ones behind them in their FIFO message group.
+  for (let round = 0; round < 100 && discarded.length + others.length < limit; round++) {
+    const letters = (await receiveAll(queues, { ...options, limit: limit - discarded.length - others.length })).map(judgeLetter);
+    const chosen = letters.filter((j) => verdicts.includes(j.verdict));
+    await remove(queues, chosen);
+    discarded.push(...chosen);
+    others.push(...letters.filter((j) => !chosen.includes(j)));
+    if (chosen.length === 0) break;
+  }
+  await release(queues, others);
+  return discarded;
 }

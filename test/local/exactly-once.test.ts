@@ -75,7 +75,7 @@ async function expectExactAfterRedrive(pollId: string, accepted: number[], label
   const counted = (await client.results(pollId)).json.counts as number[];
   const held = await deadLettered(pollId);
   const kept = result.kept.filter((j) => j.vote?.pollId === pollId).map((j) => j.verdict);
-  console.log(`${label}: accepted ${accepted}, dead-lettered ${heldBefore}, after the redrive counted ${counted} and left ${held} (${kept.join(', ') || 'none'})`);
+  console.log(`${label}: accepted ${accepted}, dead-lettered ${heldBefore}, after the redrive counted ${counted} and left ${held} (${kept.length} ${[...new Set(kept)].join('/') || 'letters'})`);
   expect(kept.filter((verdict) => verdict !== 'unknown')).toEqual([]);
   if (exact) {
     expect(heldBefore.some((n) => n > 0), 'the faults should have dead-lettered some votes').toBe(true);
