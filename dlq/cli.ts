@@ -11,8 +11,8 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
-import { RESOURCES_PATH, type LocalRuntime } from '../local/runtime';
-import { LOCALSTACK_ENDPOINT } from '../localstack/preflight';
+import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
+import { LOCALSTACK_CREDENTIALS, LOCALSTACK_ENDPOINT } from '../localstack/preflight';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
 
 export class DlqError extends Error {}
@@ -27,8 +27,8 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
       .catch((error: Error) => {
         throw new DlqError(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
-      })) as LocalRuntime['resources'];
-    const sqs = new SQSClient({ region: 'us-east-1', endpoint: resources.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      })) as LocalResources;
+    const sqs = new SQSClient(emulatorClientConfig(resources.sqsEndpoint));
     return { sqs, voteQueueUrl: resources.voteQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl };
   }
   const file = outputsFile ?? OUTPUTS_FILES[target];
@@ -40,7 +40,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? 'us-east-1';
   const sqs =
     target === 'localstack'
-      ? new SQSClient({ region, endpoint: LOCALSTACK_ENDPOINT, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } })
+      ? new SQSClient({ region, endpoint: LOCALSTACK_ENDPOINT, credentials: LOCALSTACK_CREDENTIALS })
       : new SQSClient({ region });
   return { sqs, voteQueueUrl: VoteQueueUrl, deadLetterQueueUrl: DeadLetterQueueUrl };
 }

@@ -7,7 +7,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { VOTE_QUEUE } from '../config/app-config';
-import { isLastDelivery, judgeLastDelivery, type CountGuards } from './domain/dead-letter';
+import { isLastDelivery, judgeLastDelivery, type GuardsRead } from './domain/dead-letter';
 import { planBatch, readRecord, withoutApplied, type PollTally, type QueuedRecord } from './domain/tally';
 import { DeadLetterQueue } from './adapters/dead-letter-queue';
 import { requireEnv } from './adapters/env';
@@ -49,7 +49,7 @@ async function orFail(messageIds: string[], failed: Set<string>, context: object
  */
 async function settleLastDeliveries(records: QueuedRecord[]): Promise<string[]> {
   const pollIds = new Set(records.map((r) => readRecord(r)?.vote.pollId).filter((id) => id !== undefined));
-  const guards = new Map<string, CountGuards | undefined | 'unreachable'>();
+  const guards = new Map<string, GuardsRead>();
   await Promise.all(
     [...pollIds].map(async (pollId) => {
       guards.set(pollId, await table.readGuards(pollId).catch((): 'unreachable' => 'unreachable'));
@@ -57,8 +57,7 @@ async function settleLastDeliveries(records: QueuedRecord[]): Promise<string[]> 
   );
   const settled = await Promise.all(
     records.map(async (record) => {
-      const pollId = readRecord(record)?.vote.pollId;
-      const verdict = judgeLastDelivery(record, pollId === undefined ? undefined : guards.get(pollId));
+      const verdict = judgeLastDelivery(record, (pollId) => guards.get(pollId));
       try {
         if (verdict !== 'counted') await deadLetters.send(record, verdict);
         logger.warn('last delivery settled', { messageId: record.messageId, verdict });

@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKindFrom } from '../lib/app';
-import { PROJECT_ROOT, startLocalRuntime, USAGE_PATH, type LocalRuntime } from './runtime';
+import { USAGE_PATH } from './endpoints';
+import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from './runtime';
 
 const { values } = parseArgs({
   options: {

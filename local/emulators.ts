@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { emulatorClientConfig, REGION } from './endpoints';
 import { chance, type Faults } from './faults';
 import { patchFauxqs, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-internals';
 import type { Meter } from './metering';
 import type { AppModel } from './template-model';
 
-export const REGION = 'us-east-1';
 export const ACCOUNT = '000000000000';
 const LOOPBACK = '127.0.0.1';
 
@@ -183,7 +183,7 @@ export async function startEmulators(
     fauxqsUrls.set(queue.name, fauxqs.createQueue(queue.name, { region: REGION, attributes }).queueUrl);
   }
 
-  const admin = new DynamoDBClient({ region: REGION, endpoint: `http://${LOOPBACK}:${dynamoPort}`, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const admin = new DynamoDBClient(emulatorClientConfig(`http://${LOOPBACK}:${dynamoPort}`));
   for (const table of model.tables) {
     try {
       await admin.send(

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { API_BASE_PATH, type ApiKind, type CaptchaProvider } from '../config/app-config';
 import { synthesizeTemplate } from '../lib/app';
-import { REGION, startEmulators } from './emulators';
+import { startEmulators } from './emulators';
+import { emulatorClientConfig, LOCAL_CREDENTIALS, REGION, RESOURCES_PATH, USAGE_PATH, type LocalResources } from './endpoints';
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult } from './functions';
@@ -22,9 +23,6 @@ import { serveStaticSite } from './static-site';
 import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Template } from './template-model';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const USAGE_PATH = '/_local/usage';
-/** Where tools in another process (npm run dlq) find the emulated table and queues. */
-export const RESOURCES_PATH = '/_local/resources';
 
 export interface LocalRuntimeOptions {
   apiKind?: ApiKind;
@@ -55,8 +53,7 @@ export interface LocalRuntime {
   url: string;
   model: AppModel;
   faults: Faults;
-  /** Where the emulated resources are, for tests and tools that use the AWS SDK directly. */
-  resources: { dynamoEndpoint: string; sqsEndpoint: string; tableName: string; voteQueueUrl: string; deadLetterQueueUrl: string };
+  resources: LocalResources;
   /** Invokes a function by its name (e.g. `CountVotes`) as Lambda would. */
   invoke(functionName: string, event: unknown): Promise<InvokeResult>;
   usage(): Usage;
@@ -113,7 +110,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
 
   // What every SDK client in this process (the handlers') talks to.
-  const credentials = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: REGION, AWS_DEFAULT_REGION: REGION };
+  const credentials = { AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey, AWS_REGION: REGION, AWS_DEFAULT_REGION: REGION };
   const ssm = captcha ? await startSsm({ [captchaParameter]: captcha.secret }) : undefined;
   const endpoints = {
     AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
@@ -145,7 +142,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
     }),
   });
 
-  const sqs = new SQSClient({ region: REGION, endpoint: emulators.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sqs = new SQSClient(emulatorClientConfig(emulators.sqsEndpoint));
   const eventSources = model.eventSources.map((mapping) =>
     startEventSource({
       mapping,
@@ -164,7 +161,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   const site = serveStaticSite(join(bundleDir, 'site'), meter, { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) });
   const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
   const voteQueue = model.queues.find((q) => q.redrive)!;
-  const resources: LocalRuntime['resources'] = {
+  const resources: LocalResources = {
     dynamoEndpoint: emulators.dynamoEndpoint,
     sqsEndpoint: emulators.sqsEndpoint,
     tableName: emulators.tableName(model.tables[0].logicalId),

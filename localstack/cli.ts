@@ -16,14 +16,13 @@ import { synthesizeTemplate } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
-import { LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
+import { LOCALSTACK_CREDENTIALS as credentials, LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
 import { localstackApiUrl } from './urls';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
 const CONTEXT = ['-c', 'target=localstack'];
-const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 
 /** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
 const cdkEnv = {

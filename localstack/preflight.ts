@@ -5,6 +5,8 @@
 import { spawnSync } from 'node:child_process';
 
 export const LOCALSTACK_ENDPOINT = 'http://127.0.0.1:4566';
+/** LocalStack accepts any credentials; these are its documented defaults. */
+export const LOCALSTACK_CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 /** The last LocalStack image that starts without an auth token (frozen); later images need one. */
 export const TOKEN_FREE_IMAGE = 'localstack/localstack:4.14.0';
 export const DEFAULT_IMAGE = TOKEN_FREE_IMAGE;

@@ -35,14 +35,17 @@ export interface CountGuards {
   redriven: ReadonlySet<string>;
 }
 
+/** A poll's guards: undefined when its counts item does not exist, 'unreachable' when it could not be read. */
+export type GuardsRead = CountGuards | undefined | 'unreachable';
+
 /**
  * A record that failed on its last delivery: `counted` (an earlier delivery applied it:
- * acknowledge it) or the verdict to dead-letter it with. `guards` is undefined when the poll's
- * counts item does not exist, and 'unreachable' when it could not be read.
+ * acknowledge it) or the verdict to dead-letter it with.
  */
-export function judgeLastDelivery(record: QueuedRecord, guards: CountGuards | undefined | 'unreachable'): Verdict | 'counted' {
+export function judgeLastDelivery(record: QueuedRecord, guardsOf: (pollId: string) => GuardsRead): Verdict | 'counted' {
   const queued = readRecord(record);
   if (!queued) return 'malformed';
+  const guards = guardsOf(queued.vote.pollId);
   if (guards === 'unreachable') return 'unknown';
   if (guards === undefined) return 'poll-missing';
   const { vote, shard, seq } = queued;
@@ -87,9 +90,9 @@ export function planRedrive(letters: readonly Letter[]): RedrivePlan {
   const redrive = new Map<string, JudgedLetter>();
   for (const j of judged) if (j.verdict === 'unapplied' && !redrive.has(j.vote!.voteId)) redrive.set(j.vote!.voteId, j);
   const chosen = new Set(redrive.values());
-  const duplicates = judged.filter((j) => !chosen.has(j) && j.vote !== null && redrive.has(j.vote.voteId));
-  const keep = judged.filter((j) => !chosen.has(j) && !duplicates.includes(j));
-  return { redrive: [...chosen], duplicates, keep };
+  const others = judged.filter((j) => !chosen.has(j));
+  const isCopy = (j: JudgedLetter) => j.vote !== null && redrive.has(j.vote.voteId);
+  return { redrive: [...chosen], duplicates: others.filter(isCopy), keep: others.filter((j) => !isCopy(j)) };
 }
 
 /** The message a redrive puts back on the vote queue. */

@@ -1,5 +1,5 @@
 /**
- * A token bucket per key (a hashed source address), in memory: it costs nothing per
+ * A token bucket per key (the source address, held in memory only): it costs nothing per
  * request, and each Lambda container keeps its own buckets, so a client spread over
  * many containers gets a few bursts more (stage throttling caps the total).
  */

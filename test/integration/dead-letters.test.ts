@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
 import type { VoteMessage } from '../../lambdas/domain/vote';
 import { discard, inspect, redrive, type Queues } from '../../dlq/dead-letters';
+import { emulatorClientConfig } from '../../local/endpoints';
 import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients, pool } from '../support/local';
 
@@ -142,7 +143,7 @@ describe('npm run dlq', () => {
     expect(new Set(before.map((j) => j.verdict))).toEqual(new Set(['unapplied']));
 
     // A redrive that sends, then dies before deleting (its letters come back after the hold).
-    const dying = new SQSClient({ region: 'us-east-1', endpoint: runtime.resources.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const dying = new SQSClient(emulatorClientConfig(runtime.resources.sqsEndpoint));
     dying.middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName === 'DeleteMessageBatchCommand') throw new Error('the redrive died here');

@@ -2,13 +2,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { emulatorClientConfig } from '../../local/endpoints';
 import type { LocalRuntime } from '../../local/runtime';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-
 export function clients(runtime: LocalRuntime) {
-  const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.resources.dynamoEndpoint, credentials }));
-  const sqs = new SQSClient({ region: 'us-east-1', endpoint: runtime.resources.sqsEndpoint, credentials });
+  const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient(emulatorClientConfig(runtime.resources.dynamoEndpoint)));
+  const sqs = new SQSClient(emulatorClientConfig(runtime.resources.sqsEndpoint));
   return { dynamo, sqs };
 }
 

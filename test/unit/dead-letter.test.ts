@@ -14,7 +14,7 @@ const rec = (v: VoteMessage | string, seq: string, receiveCount: number = VOTE_Q
   sequenceNumber: seq,
   receiveCount,
 });
-const guards = (mark: string | undefined, redriven: string[] = []): CountGuards => ({ applied: mark ? { 2: padSequence(mark) } : {}, redriven: new Set(redriven) });
+const guards = (mark: string | undefined, redriven: string[] = []) => (): CountGuards => ({ applied: mark ? { 2: padSequence(mark) } : {}, redriven: new Set(redriven) });
 
 describe('the last delivery', () => {
   it('is the delivery that reaches maxReceiveCount', () => {
@@ -39,8 +39,8 @@ describe('the last delivery', () => {
   });
 
   it('says poll-missing, malformed or unknown when it cannot judge', () => {
-    expect(judgeLastDelivery(rec(vote('a'), '1'), undefined)).toBe('poll-missing');
-    expect(judgeLastDelivery(rec(vote('a'), '1'), 'unreachable')).toBe('unknown');
+    expect(judgeLastDelivery(rec(vote('a'), '1'), () => undefined)).toBe('poll-missing');
+    expect(judgeLastDelivery(rec(vote('a'), '1'), () => 'unreachable')).toBe('unknown');
     expect(judgeLastDelivery(rec('{"not":"a vote"}', '1'), guards('1'))).toBe('malformed');
     expect(judgeLastDelivery({ ...rec(vote('a'), '1'), groupId: 'other.1' }, guards('1'))).toBe('malformed');
   });

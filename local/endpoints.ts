@@ -1,0 +1,22 @@
+/**
+ * What other processes and clients need to reach a running local runtime, without loading it:
+ * its own endpoints, and the region and dummy credentials its emulators accept.
+ */
+export const REGION = 'us-east-1';
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** An AWS SDK client configuration for one of the runtime's emulators. */
+export const emulatorClientConfig = (endpoint: string) => ({ region: REGION, endpoint, credentials: LOCAL_CREDENTIALS });
+
+export const USAGE_PATH = '/_local/usage';
+/** Where tools in another process (npm run dlq) find the emulated table and queues. */
+export const RESOURCES_PATH = '/_local/resources';
+
+/** Where the emulated resources are, for tests and tools that use the AWS SDK directly. */
+export interface LocalResources {
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  tableName: string;
+  voteQueueUrl: string;
+  deadLetterQueueUrl: string;
+}
