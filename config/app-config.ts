@@ -56,6 +56,11 @@ export const TABLE = {
    * then let TTL delete everything.
    */
   retainAfterCloseSeconds: 24 * 60 * 60,
+  /**
+   * Item keys: a poll is `POLL#<id>` with sort keys META and COUNTS; a voter claim has its own
+   * partition key prefix, so that IAM can confine the vote function to claims (lib/poll-stack.ts).
+   */
+  keys: { pollPrefix: 'POLL#', voterPrefix: 'VOTER#', pollSort: 'META', countsSort: 'COUNTS', voterSort: 'VOTER' },
 } as const;
 
 /**
@@ -102,6 +107,23 @@ export const VOTE_QUEUE = {
   /** The consumer gives up on one poll's write after this many condition races. */
   maxWriteAttempts: 4,
 } as const;
+
+/**
+ * What the vote consumer reports as CloudWatch metrics (embedded metric format: written with its
+ * log line, no API calls). Each name is one custom metric; `DeadLettered` is one per verdict, and
+ * exists only in hours a letter is sent. The cost model prices them from the template.
+ */
+export const CONSUMER_METRICS = {
+  namespace: 'ServerlessPoll',
+  /** Published by every invocation. */
+  always: ['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed'],
+  /** Published with a `Verdict` dimension when the consumer dead-letters a record. */
+  byVerdict: 'DeadLettered',
+} as const;
+export type ConsumerMetricName = (typeof CONSUMER_METRICS.always)[number];
+
+/** The consumer's failures alarm: every 1-minute period of this many in a row with a failed invocation. */
+export const CONSUMER_FAILURE_ALARM = { periodMinutes: 1, evaluationPeriods: 5 } as const;
 
 /** API Gateway stage throttling (steady rate, burst). */
 export const API_THROTTLE = {

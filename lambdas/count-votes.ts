@@ -1,101 +1,14 @@
-/**
- * The vote consumer: folds a batch of queued votes into one counter write per
- * poll ("carpooling"), exactly once (see domain/tally.ts), and reports the
- * records it could not apply so that only they are retried. A record that fails
- * its last delivery is judged here rather than dead-lettered blind by SQS
- * (see domain/dead-letter.ts).
- */
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { VOTE_QUEUE } from '../config/app-config';
-import { isLastDelivery, judgeLastDelivery, type GuardsRead } from './domain/dead-letter';
-import { planBatch, readRecord, withoutApplied, type PollTally, type QueuedRecord } from './domain/tally';
+/** The vote consumer: batches from the FIFO vote queue into counter writes (what it does: handlers/count-votes.ts). */
 import { DeadLetterQueue } from './adapters/dead-letter-queue';
-import { requireEnv } from './adapters/env';
+import { requireEnv } from './adapters/lambda-settings';
 import { logger } from './adapters/logger';
+import { powertoolsMetrics } from './adapters/metrics';
 import { PollTable } from './adapters/poll-table';
+import { countVotesHandler } from './handlers/count-votes';
 
-const table = new PollTable(requireEnv('TABLE_NAME'));
-const deadLetters = new DeadLetterQueue(requireEnv('DEAD_LETTER_QUEUE_URL'));
-
-/** Applies one poll's tally; true when every vote in it is now counted (by this or an earlier delivery). */
-async function applyExactlyOnce(tally: PollTally, nowIso: string): Promise<boolean> {
-  let pending: PollTally | null = tally;
-  for (let attempt = 0; pending && attempt < VOTE_QUEUE.maxWriteAttempts; attempt++) {
-    const outcome = await table.applyTally(pending, nowIso);
-    if (outcome.kind === 'applied') return true;
-    if (outcome.kind === 'poll-missing') {
-      logger.error('votes for a poll that no longer exists', { pollId: tally.pollId });
-      return false;
-    }
-    pending = withoutApplied(pending, outcome.applied);
-  }
-  return pending === null;
-}
-
-/** Runs `apply`; on false or an error, the records are failures of this delivery. */
-async function orFail(messageIds: string[], failed: Set<string>, context: object, apply: () => Promise<boolean>): Promise<void> {
-  try {
-    if (await apply()) return;
-  } catch (error) {
-    logger.error('could not apply votes', { ...context, error: error as Error });
-  }
-  for (const id of messageIds) failed.add(id);
-}
-
-/**
- * Failed records on their last delivery: acknowledged if an earlier delivery counted them,
- * otherwise dead-lettered with a verdict. Returns the ids settled either way; a record whose
- * letter could not be sent stays failed, and SQS dead-letters it (verdict unknown).
- */
-async function settleLastDeliveries(records: QueuedRecord[]): Promise<string[]> {
-  const pollIds = new Set(records.map((r) => readRecord(r)?.vote.pollId).filter((id) => id !== undefined));
-  const guards = new Map<string, GuardsRead>();
-  await Promise.all(
-    [...pollIds].map(async (pollId) => {
-      guards.set(pollId, await table.readGuards(pollId).catch((): 'unreachable' => 'unreachable'));
-    }),
-  );
-  const settled = await Promise.all(
-    records.map(async (record) => {
-      const verdict = judgeLastDelivery(record, (pollId) => guards.get(pollId));
-      try {
-        if (verdict !== 'counted') await deadLetters.send(record, verdict);
-        logger.warn('last delivery settled', { messageId: record.messageId, verdict });
-        return [record.messageId];
-      } catch (error) {
-        logger.error('could not dead-letter a record', { messageId: record.messageId, verdict, error: error as Error });
-        return [];
-      }
-    }),
-  );
-  return settled.flat();
-}
-
-const toQueuedRecord = (record: SQSRecord): QueuedRecord => ({
-  messageId: record.messageId,
-  body: record.body,
-  groupId: record.attributes.MessageGroupId,
-  sequenceNumber: record.attributes.SequenceNumber,
-  receiveCount: Number(record.attributes.ApproximateReceiveCount),
+export const handler = countVotesHandler({
+  counts: new PollTable(requireEnv('TABLE_NAME')),
+  deadLetters: new DeadLetterQueue(requireEnv('DEAD_LETTER_QUEUE_URL')),
+  log: logger,
+  metrics: powertoolsMetrics(),
 });
-
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const records = event.Records.map(toQueuedRecord);
-  const plan = planBatch(records);
-  const failed = new Set(plan.malformed);
-  if (plan.malformed.length > 0) logger.warn('malformed vote messages', { messageIds: plan.malformed });
-
-  const nowIso = new Date().toISOString();
-  await Promise.all([
-    ...plan.tallies.map((tally) => orFail(tally.messageIds, failed, { pollId: tally.pollId }, () => applyExactlyOnce(tally, nowIso))),
-    // Rare: votes put back by `npm run dlq -- redrive`, each counted once by its id.
-    ...plan.redriven.map((vote) =>
-      orFail([vote.messageId], failed, { pollId: vote.pollId, voteId: vote.voteId }, async () => (await table.applyRedrivenVote(vote, nowIso)) === 'applied'),
-    ),
-  ]);
-  const lastDeliveries = records.filter((r) => failed.has(r.messageId) && isLastDelivery(r));
-  if (lastDeliveries.length > 0) for (const id of await settleLastDeliveries(lastDeliveries)) failed.delete(id);
-
-  logger.info('batch counted', { records: records.length, polls: plan.tallies.length, redriven: plan.redriven.length, failed: failed.size });
-  return { batchItemFailures: [...failed].map((itemIdentifier) => ({ itemIdentifier })) };
-};

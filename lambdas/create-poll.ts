@@ -1,18 +1,10 @@
-/** POST /api/poll — validate and store a new poll. */
-import { createPoll, toPublicPoll } from './domain/poll';
-import { captchaCheck } from './adapters/captcha';
-import { requireEnv } from './adapters/env';
-import { httpHandler, jsonBody, rateLimitBySource } from './adapters/http';
-import { logger } from './adapters/logger';
+/** The create-poll function: POST /api/poll (what it does: handlers/create-poll.ts). */
+import { apiGatewayHandler } from './adapters/api-gateway';
+import { captchaSetting, httpOptions, rateLimitSetting, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
+import { createPollHandler } from './handlers/create-poll';
 
-const table = new PollTable(requireEnv('TABLE_NAME'));
-const checkRate = rateLimitBySource(process.env.RATE_LIMIT);
-const checkCaptcha = captchaCheck();
-
-export const handler = httpHandler(logger, async (request, nowMs) => {
-  checkRate(request, nowMs);
-  const poll = createPoll(await checkCaptcha(jsonBody(request), request.sourceIp, 'create'), nowMs);
-  await table.putNewPoll(poll);
-  return { status: 201, body: toPublicPoll(poll, nowMs), headers: { location: `/api/poll/${poll.id}` } };
-});
+export const handler = apiGatewayHandler(
+  createPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')), rateLimit: rateLimitSetting(), captcha: captchaSetting() }),
+  httpOptions('createPoll'),
+);

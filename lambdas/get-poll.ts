@@ -1,23 +1,7 @@
-/** GET /api/poll/{id} and GET /api/poll/{id}/options — a poll, or just its options. */
-import { pollNotFound } from './domain/errors';
-import { isPollId } from './domain/ids';
-import { isExpired, toPublicPoll } from './domain/poll';
-import { requireEnv } from './adapters/env';
-import { httpHandler } from './adapters/http';
-import { logger } from './adapters/logger';
+/** The get-poll function: GET /api/poll/{id} and /options (what it does: handlers/get-poll.ts). */
+import { apiGatewayHandler } from './adapters/api-gateway';
+import { httpOptions, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
+import { getPollHandler } from './handlers/get-poll';
 
-const table = new PollTable(requireEnv('TABLE_NAME'));
-
-export const handler = httpHandler(logger, async (request, nowMs) => {
-  const id = request.pathParameters.id;
-  if (!isPollId(id)) throw pollNotFound();
-  const poll = await table.getPoll(id);
-  if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
-  const view = toPublicPoll(poll, nowMs);
-  // A poll never changes after creation except for closing: browsers may keep it briefly.
-  const headers = { 'cache-control': 'public, max-age=30' };
-  return request.route.endsWith('/options')
-    ? { status: 200, body: { id: view.id, options: view.options }, headers }
-    : { status: 200, body: view, headers };
-});
+export const handler = apiGatewayHandler(getPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }), httpOptions('getPoll'));

@@ -1,29 +1,7 @@
-/** GET /api/poll/{id}/results — counts per option, cheap to poll often. */
-import { RESULTS_CACHE_SECONDS } from '../config/app-config';
-import { pollNotFound } from './domain/errors';
-import { isPollId } from './domain/ids';
-import { isExpired } from './domain/poll';
-import { toPublicResults } from './domain/results';
-import { requireEnv } from './adapters/env';
-import { httpHandler } from './adapters/http';
-import { logger } from './adapters/logger';
+/** The results function: GET /api/poll/{id}/results, behind the API or its own function URL (what it does: handlers/get-results.ts). */
+import { apiGatewayHandler } from './adapters/api-gateway';
+import { httpOptions, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
+import { getResultsHandler } from './handlers/get-results';
 
-const table = new PollTable(requireEnv('TABLE_NAME'));
-
-export const handler = httpHandler(logger, async (request, nowMs) => {
-  const id = request.pathParameters.id;
-  if (!isPollId(id)) throw pollNotFound();
-  const counts = await table.getCounts(id);
-  if (!counts || isExpired(counts, nowMs)) throw pollNotFound();
-  const results = toPublicResults(id, counts, nowMs);
-  return {
-    status: 200,
-    body: results,
-    headers: {
-      // Viewers poll this: a short shared cache lets CloudFront and browsers absorb repeats.
-      'cache-control': `public, max-age=${RESULTS_CACHE_SECONDS}`,
-      'last-modified': new Date(results.updatedAt).toUTCString(),
-    },
-  };
-});
+export const handler = apiGatewayHandler(getResultsHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }), httpOptions('getResults'));

@@ -9,7 +9,6 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider } from '../config/app-config';
-import { VOTER_KEY_PREFIX } from '../lambdas/adapters/poll-table';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -82,7 +81,7 @@ export class PollStack extends Stack {
         effect: Effect.ALLOW,
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${VOTER_KEY_PREFIX}*`] } },
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${TABLE.keys.voterPrefix}*`] } },
       }),
     );
     votes.queue.grant(functions.castVote, 'sqs:SendMessage');

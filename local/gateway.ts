@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKind } from '../config/app-config';
+import { routeMatcher } from '../lambdas/handlers/http';
 import { ACCOUNT } from './emulators';
 import type { LoadedFunction } from './functions';
 import type { Meter } from './metering';
@@ -13,27 +14,6 @@ import type { RouteModel } from './template-model';
 
 /** API Gateway's own payload limit. Larger bodies never reach a function. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
-
-interface CompiledRoute extends RouteModel {
-  pattern: RegExp;
-  params: string[];
-}
-
-export function compileRoutes(routes: RouteModel[]): CompiledRoute[] {
-  return routes.map((route) => {
-    const params: string[] = [];
-    const source = route.path
-      .split('/')
-      .map((part) => {
-        const match = /^\{(\w+)\}$/.exec(part);
-        if (!match) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-        params.push(match[1]);
-        return '([^/]+)';
-      })
-      .join('/');
-    return { ...route, pattern: new RegExp(`^${source}$`), params };
-  });
-}
 
 /** What each API kind answers when it, not a function, handles a request. */
 const GATEWAY_ERRORS: Record<ApiKind, Record<'notFound' | 'tooLarge' | 'failed' | 'timeout', [number, string]>> = {
@@ -69,7 +49,7 @@ export interface Gateway {
 }
 
 export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; functions: Map<string, LoadedFunction>; meter: Meter }): Gateway {
-  const routes = compileRoutes(options.routes);
+  const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
 
   function send(res: ServerResponse, route: string, status: number, headers: Record<string, string>, body: Buffer): void {
@@ -84,22 +64,15 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = req.method ?? 'GET';
-      let match: { route: CompiledRoute; values: RegExpExecArray } | undefined;
-      for (const route of routes) {
-        const values = route.method === method ? route.pattern.exec(url.pathname) : null;
-        if (values) {
-          match = { route, values };
-          break;
-        }
-      }
-      if (!match) return gatewayError(res, 'unmatched', errors.notFound);
-      const { route, values } = match;
+      // Both kinds answer an unknown path and a wrong method alike.
+      const matched = match(method, url.pathname);
+      if (!matched || matched === 'method-not-allowed') return gatewayError(res, 'unmatched', errors.notFound);
+      const { route, pathParameters } = matched;
       const routeKey = `${route.method} ${route.path}`;
 
       const raw = await readLimited(req, MAX_PAYLOAD_BYTES);
       if (raw === 'too-large') return gatewayError(res, routeKey, errors.tooLarge);
 
-      const pathParameters = Object.fromEntries(route.params.map((name, i) => [name, decodeURIComponent(values[i + 1])]));
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = [value].flat().join(',');
       const isText = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '') || options.kind === 'rest';
@@ -118,7 +91,7 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
               rawQueryString: url.search.slice(1),
               headers,
               queryStringParameters: Object.keys(query).length ? query : undefined,
-              pathParameters: route.params.length ? pathParameters : undefined,
+              pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
               requestContext: {
                 accountId: ACCOUNT,
                 apiId: 'local',
@@ -142,7 +115,7 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
               multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
               queryStringParameters: Object.keys(query).length ? query : null,
               multiValueQueryStringParameters: null,
-              pathParameters: route.params.length ? pathParameters : null,
+              pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
               stageVariables: null,
               requestContext: {
                 accountId: ACCOUNT,

@@ -137,6 +137,8 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       AWS_LAMBDA_FUNCTION_NAME: fn.name,
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
       POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
+      // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
+      POWERTOOLS_METRICS_DISABLED: 'true',
       ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
       ...(captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: captcha.verifyUrl } : {}),
     }),

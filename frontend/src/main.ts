@@ -4,7 +4,7 @@
  * server's own domain code, so the form and the API can never disagree.
  */
 import { POLL_LIMITS } from '../../config/app-config';
-import { ApiError } from '../../lambdas/domain/errors';
+import { PollError } from '../../lambdas/domain/errors';
 import { isPollId } from '../../lambdas/domain/ids';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
@@ -119,7 +119,7 @@ function createPage(api: Api): void {
     try {
       validatePoll(input, Date.now()); // the server's own rules, checked before a request is spent
     } catch (error) {
-      if (error instanceof ApiError) return say(error.message, 'error');
+      if (error instanceof PollError) return say(error.message, 'error');
       throw error;
     }
     submit.disabled = true;

@@ -1,42 +1,40 @@
 /**
- * Server-side CAPTCHA verification: the secret from SSM Parameter Store (cached by
- * Powertools), the provider's siteverify with a short timeout. Off when the stack
- * configures no provider.
+ * Server-side CAPTCHA verification: the provider's siteverify, with a short timeout. Where the
+ * secret comes from is the caller's: SSM Parameter Store on AWS (lambdas/adapters/captcha-ssm.ts),
+ * an environment variable on a VPS.
  */
-import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
-import { checkVerdict, requireToken, takeCaptchaToken, type CaptchaAction, type SiteVerifyAnswer } from '../domain/captcha';
-import { ApiError } from '../domain/errors';
-import { logger } from './logger';
+import { checkVerdict, requireToken, takeCaptchaToken, type CaptchaCheck, type SiteVerifyAnswer } from '../domain/captcha';
+import { PollError } from '../domain/errors';
+import type { Log } from '../handlers/http';
 
-const unavailable = () => new ApiError(503, 'captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.');
+export interface CaptchaSettings {
+  provider: CaptchaProvider;
+  secret: () => Promise<string | undefined>;
+  /** Tests point this at a stub on 127.0.0.1; deployments use the provider's. */
+  verifyUrl?: string;
+  log: Log;
+}
 
-export function captchaCheck(env: NodeJS.ProcessEnv = process.env): (body: unknown, sourceIp: string, action: CaptchaAction) => Promise<unknown> {
-  const provider = env.CAPTCHA_PROVIDER as CaptchaProvider | undefined;
-  if (!provider) return async (body) => takeCaptchaToken(body).rest;
-  if (!CAPTCHA.providers[provider]) throw new Error(`CAPTCHA_PROVIDER must be one of ${Object.keys(CAPTCHA.providers).join(', ')}`);
-  const parameter = env.CAPTCHA_SECRET_PARAMETER;
-  if (!parameter) throw new Error('CAPTCHA_SECRET_PARAMETER is not set');
-  // Tests point this at a stub on 127.0.0.1; deployed functions use the provider's.
-  const verifyUrl = env.CAPTCHA_VERIFY_URL ?? CAPTCHA.providers[provider].verifyUrl;
-
+export function captchaVerifier({ provider, secret, verifyUrl = CAPTCHA.providers[provider].verifyUrl, log }: CaptchaSettings): CaptchaCheck {
+  if (!CAPTCHA.providers[provider]) throw new Error(`The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`);
   return async (body, sourceIp, action) => {
     const { token, rest } = takeCaptchaToken(body);
     const response = requireToken(token);
     let answer: SiteVerifyAnswer;
     try {
-      const secret = await getParameter(parameter, { decrypt: true, maxAge: CAPTCHA.secretCacheSeconds });
-      if (!secret) throw new Error(`SSM parameter ${parameter} is empty`);
+      const key = await secret();
+      if (!key) throw new Error('the CAPTCHA secret is empty');
       const verified = await fetch(verifyUrl, {
         method: 'POST',
-        body: new URLSearchParams({ secret, response, remoteip: sourceIp }),
+        body: new URLSearchParams({ secret: key, response, remoteip: sourceIp }),
         signal: AbortSignal.timeout(CAPTCHA.verifyTimeoutMs),
       });
       if (!verified.ok) throw new Error(`siteverify answered ${verified.status}`);
       answer = (await verified.json()) as SiteVerifyAnswer;
     } catch (error) {
-      logger.error('CAPTCHA verification unavailable', error as Error);
-      throw unavailable();
+      log.error('CAPTCHA verification unavailable', error as Error);
+      throw new PollError('captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.');
     }
     checkVerdict(provider, answer, action);
     return rest;

@@ -1,11 +1,12 @@
 /** The consumer's own dead-lettering: a record judged on its last delivery, sent with its verdict. */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { LETTER_ATTRIBUTES, type Verdict } from '../domain/dead-letter';
+import type { DeadLetterSink } from '../domain/ports';
 import type { QueuedRecord } from '../domain/tally';
 
 const text = (value: string) => ({ DataType: 'String', StringValue: value });
 
-export class DeadLetterQueue {
+export class DeadLetterQueue implements DeadLetterSink {
   constructor(
     private readonly queueUrl: string,
     private readonly sqs: SQSClient = new SQSClient({}),

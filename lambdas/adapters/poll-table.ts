@@ -1,23 +1,19 @@
-/** DynamoDB access for polls, counts and voter claims. One table, keys from config. */
+/** DynamoDB access for polls, counts and voter claims: the PollStore and CountStore ports. One table, keys from config. */
 import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Poll } from '../domain/poll';
-import type { PollCounts } from '../domain/results';
+import { TABLE } from '../../config/app-config';
 import type { CountGuards } from '../domain/dead-letter';
+import type { Poll } from '../domain/poll';
+import type { ApplyOutcome, CountStore, PollStore } from '../domain/ports';
+import { zeroCounts, type PollCounts } from '../domain/results';
 import type { PollTally, RedrivenVote } from '../domain/tally';
 
-const pollKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'META' });
-const countsKey = (id: string) => ({ pk: `POLL#${id}`, sk: 'COUNTS' });
-/** A voter claim has its own partition key prefix so IAM can confine the vote function to it. */
-export const VOTER_KEY_PREFIX = 'VOTER#';
-const voterKey = (pollId: string, voter: string) => ({ pk: `${VOTER_KEY_PREFIX}${pollId}#${voter}`, sk: 'VOTER' });
+const { keys } = TABLE;
+const pollKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.pollSort });
+const countsKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.countsSort });
+const voterItemKey = (pollId: string, voter: string) => ({ pk: `${keys.voterPrefix}${pollId}#${voter}`, sk: keys.voterSort });
 
-export type ApplyOutcome =
-  | { kind: 'applied' }
-  | { kind: 'conflict'; applied: Record<string, string> }
-  | { kind: 'poll-missing' };
-
-export class PollTable {
+export class PollTable implements PollStore, CountStore {
   private readonly doc: DynamoDBDocumentClient;
 
   constructor(
@@ -29,14 +25,7 @@ export class PollTable {
 
   /** Writes the poll and its zeroed counts. Two small puts in one request; retried until both land. */
   async putNewPoll(poll: Poll): Promise<void> {
-    const counts: PollCounts = {
-      votes: Object.fromEntries(poll.options.map((_, i) => [String(i), 0])),
-      total: 0,
-      optionCount: poll.options.length,
-      updatedAt: poll.createdAt,
-      closesAt: poll.closesAt,
-      expiresAt: poll.expiresAt,
-    };
+    const counts = zeroCounts(poll);
     // Counts first: a poll whose META exists always has its COUNTS item.
     let requests = [
       { PutRequest: { Item: { ...countsKey(poll.id), ...counts, applied: {} } } },
@@ -69,13 +58,12 @@ export class PollTable {
     return (await this.getItem(countsKey(id))) as PollCounts | undefined;
   }
 
-  /** One-vote-per-voter: claims the voter for this poll; false if already claimed. */
   async claimVoter(pollId: string, voter: string, expiresAt: number): Promise<boolean> {
     try {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...voterKey(pollId, voter), expiresAt },
+          Item: { ...voterItemKey(pollId, voter), expiresAt },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -86,9 +74,8 @@ export class PollTable {
     }
   }
 
-  /** Undoes a claim whose vote could not be queued, so the voter may try again. */
   async releaseVoter(pollId: string, voter: string): Promise<void> {
-    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: voterKey(pollId, voter) }));
+    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: voterItemKey(pollId, voter) }));
   }
 
   /**

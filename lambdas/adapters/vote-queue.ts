@@ -1,8 +1,9 @@
 /** Puts accepted votes on the FIFO vote queue. */
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { VoteSink } from '../domain/ports';
 import { messageGroupId, type VoteMessage } from '../domain/vote';
 
-export class VoteQueue {
+export class VoteQueue implements VoteSink {
   constructor(
     private readonly queueUrl: string,
     private readonly sqs: SQSClient = new SQSClient({}),

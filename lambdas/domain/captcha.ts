@@ -1,6 +1,6 @@
 /** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
-import { ApiError, badRequest } from './errors';
+import { invalid, PollError } from './errors';
 
 /** The fields both providers' siteverify answers share (reCAPTCHA v3 adds score and action). */
 export interface SiteVerifyAnswer {
@@ -21,17 +21,23 @@ export function takeCaptchaToken(body: unknown): { token: unknown; rest: unknown
 
 export function requireToken(token: unknown): string {
   if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
-    throw badRequest('captcha_required', 'This site asks for a CAPTCHA: send captchaToken with the request.');
+    throw invalid('captcha_required', 'This site asks for a CAPTCHA: send captchaToken with the request.');
   }
   return token;
 }
 
 /** Throws 403 unless the provider says the token is good for this action. */
 export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer, action: CaptchaAction): void {
-  const failed = () => new ApiError(403, 'captcha_failed', 'The CAPTCHA check failed; please try again.');
+  const failed = () => new PollError('captcha_failed', 'The CAPTCHA check failed; please try again.');
   if (answer.success !== true) throw failed();
   if (provider === 'recaptcha') {
     if (typeof answer.score !== 'number' || answer.score < CAPTCHA.providers.recaptcha.minScore) throw failed();
     if (answer.action !== undefined && answer.action !== action) throw failed();
   }
 }
+
+/** Checks a request body's CAPTCHA token for an action and returns the body without it; throws PollError. */
+export type CaptchaCheck = (body: unknown, sourceIp: string, action: CaptchaAction) => Promise<unknown>;
+
+/** No CAPTCHA configured: a stray token is dropped, the rest is validated as usual. */
+export const noCaptcha: CaptchaCheck = async (body) => takeCaptchaToken(body).rest;

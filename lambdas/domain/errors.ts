@@ -1,23 +1,50 @@
-/** The one error shape every route answers with: `{"error": {"code", "message"}}`. */
-export class ApiError extends Error {
+/**
+ * What can go wrong, as the domain says it: a code and a message for a person. No HTTP here:
+ * the status each code answers with is decided once, in lambdas/handlers/http.ts, for the
+ * serverless edition and the VPS edition alike.
+ */
+export type ErrorCode =
+  // The request itself
+  | 'invalid_body'
+  | 'invalid_json'
+  | 'invalid_field'
+  | 'invalid_option'
+  | 'unknown_field'
+  | 'unsupported_media_type'
+  | 'body_too_large'
+  | 'invalid_path'
+  | 'not_found'
+  | 'method_not_allowed'
+  // The poll and the voter
+  | 'poll_not_found'
+  | 'poll_closed'
+  | 'already_voted'
+  // Abuse controls
+  | 'rate_limited'
+  | 'captcha_required'
+  | 'captcha_failed'
+  | 'captcha_unavailable'
+  // Ours
+  | 'vote_not_queued'
+  | 'internal_error';
+
+export class PollError extends Error {
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    /** Extra response headers, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
+    /** For `rate_limited`: when the caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'PollError';
   }
 
-  toBody(): { error: { code: string; message: string } } {
+  toBody(): { error: { code: ErrorCode; message: string } } {
     return { error: { code: this.code, message: this.message } };
   }
 }
 
-export const badRequest = (code: string, message: string) => new ApiError(400, code, message);
-export const pollNotFound = () => new ApiError(404, 'poll_not_found', 'No poll with this id (it may have expired).');
-
+export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
+export const pollNotFound = () => new PollError('poll_not_found', 'No poll with this id (it may have expired).');
 export const rateLimited = (retryAfterSeconds: number) =>
-  new ApiError(429, 'rate_limited', 'Too many requests from your address; try again shortly.', { 'retry-after': String(retryAfterSeconds) });
+  new PollError('rate_limited', 'Too many requests from your address; try again shortly.', retryAfterSeconds);

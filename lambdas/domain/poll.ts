@@ -1,5 +1,5 @@
 import { POLL_LIMITS, TABLE } from '../../config/app-config';
-import { badRequest } from './errors';
+import { invalid } from './errors';
 import { newId } from './ids';
 
 /** A poll as stored. `closesAt` ends voting; `expiresAt` (TTL) ends everything. */
@@ -31,39 +31,39 @@ export interface PublicPoll {
 const ALLOWED_FIELDS = new Set(['title', 'options', 'lifetimeMinutes', 'oneVotePerVoter']);
 
 function cleanText(value: unknown, field: string, maxLength: number): string {
-  if (typeof value !== 'string') throw badRequest('invalid_field', `${field} must be a string.`);
+  if (typeof value !== 'string') throw invalid('invalid_field', `${field} must be a string.`);
   // Control characters would corrupt logs and layouts; refuse rather than strip silently.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw badRequest('invalid_field', `${field} must not contain control characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid('invalid_field', `${field} must not contain control characters.`);
   // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
-    throw badRequest('invalid_field', `${field} must be valid Unicode text.`);
+    throw invalid('invalid_field', `${field} must be valid Unicode text.`);
   }
   const text = value.trim();
-  if (text.length === 0) throw badRequest('invalid_field', `${field} must not be empty.`);
+  if (text.length === 0) throw invalid('invalid_field', `${field} must not be empty.`);
   // Count code points, not UTF-16 units, so an emoji counts as one character.
-  if ([...text].length > maxLength) throw badRequest('invalid_field', `${field} is longer than ${maxLength} characters.`);
+  if ([...text].length > maxLength) throw invalid('invalid_field', `${field} is longer than ${maxLength} characters.`);
   return text;
 }
 
-/** Validates a create request and builds the poll to store. Throws ApiError (400). */
+/** Validates a create request and builds the poll to store. Throws PollError. */
 export function createPoll(input: unknown, nowMs: number): Poll {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw badRequest('invalid_body', 'The body must be a JSON object.');
+    throw invalid('invalid_body', 'The body must be a JSON object.');
   }
   const body = input as Record<string, unknown>;
   const unknown = Object.keys(body).filter((key) => !ALLOWED_FIELDS.has(key));
-  if (unknown.length > 0) throw badRequest('unknown_field', `Unknown field(s): ${unknown.slice(0, 5).join(', ')}.`);
+  if (unknown.length > 0) throw invalid('unknown_field', `Unknown field(s): ${unknown.slice(0, 5).join(', ')}.`);
 
   const title = cleanText(body.title, 'title', POLL_LIMITS.titleMaxLength);
 
-  if (!Array.isArray(body.options)) throw badRequest('invalid_field', 'options must be an array of strings.');
+  if (!Array.isArray(body.options)) throw invalid('invalid_field', 'options must be an array of strings.');
   if (body.options.length < POLL_LIMITS.minOptions || body.options.length > POLL_LIMITS.maxOptions) {
-    throw badRequest('invalid_field', `options must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries.`);
+    throw invalid('invalid_field', `options must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries.`);
   }
   const options = body.options.map((option, i) => cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength));
   if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) {
-    throw badRequest('invalid_field', 'options must be different from each other.');
+    throw invalid('invalid_field', 'options must be different from each other.');
   }
 
   const lifetime = body.lifetimeMinutes ?? POLL_LIMITS.defaultLifetimeMinutes;
@@ -73,14 +73,14 @@ export function createPoll(input: unknown, nowMs: number): Poll {
     lifetime < POLL_LIMITS.minLifetimeMinutes ||
     lifetime > POLL_LIMITS.maxLifetimeMinutes
   ) {
-    throw badRequest(
+    throw invalid(
       'invalid_field',
       `lifetimeMinutes must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} to ${POLL_LIMITS.maxLifetimeMinutes}.`,
     );
   }
 
   const oneVotePerVoter = body.oneVotePerVoter ?? false;
-  if (typeof oneVotePerVoter !== 'boolean') throw badRequest('invalid_field', 'oneVotePerVoter must be true or false.');
+  if (typeof oneVotePerVoter !== 'boolean') throw invalid('invalid_field', 'oneVotePerVoter must be true or false.');
 
   const closesAt = Math.floor(nowMs / 1000) + lifetime * 60;
   return {

@@ -1,3 +1,5 @@
+import type { Poll } from './poll';
+
 /** The running counts of a poll, as stored by the consumer. */
 export interface PollCounts {
   /** Votes per option index, as a map because DynamoDB ADDs to map entries. */
@@ -15,6 +17,18 @@ export interface PublicResults {
   total: number;
   updatedAt: string;
   closed: boolean;
+}
+
+/** A new poll's counts: every option at zero. */
+export function zeroCounts(poll: Poll): PollCounts {
+  return {
+    votes: Object.fromEntries(poll.options.map((_, i) => [String(i), 0])),
+    total: 0,
+    optionCount: poll.options.length,
+    updatedAt: poll.createdAt,
+    closesAt: poll.closesAt,
+    expiresAt: poll.expiresAt,
+  };
 }
 
 export function toPublicResults(id: string, stored: PollCounts, nowMs: number): PublicResults {

@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { VOTE_QUEUE } from '../../config/app-config';
-import { ApiError, badRequest } from './errors';
+import { invalid, PollError } from './errors';
 import { isClosed, type Poll } from './poll';
 
 /** What the vote function puts on the queue; the consumer trusts nothing else. */
@@ -19,22 +20,25 @@ export interface VoteMessage {
 
 /** Validates a vote request against its poll; returns the chosen option's index. */
 export function chooseOption(input: unknown, poll: Poll, nowMs: number): number {
-  if (isClosed(poll, nowMs)) throw new ApiError(410, 'poll_closed', 'This poll is closed to new votes.');
+  if (isClosed(poll, nowMs)) throw new PollError('poll_closed', 'This poll is closed to new votes.');
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw badRequest('invalid_body', 'The body must be a JSON object like {"option": 0}.');
+    throw invalid('invalid_body', 'The body must be a JSON object like {"option": 0}.');
   }
   const body = input as Record<string, unknown>;
   const extra = Object.keys(body).filter((key) => key !== 'option');
-  if (extra.length > 0) throw badRequest('unknown_field', `Unknown field(s): ${extra.slice(0, 5).join(', ')}.`);
+  if (extra.length > 0) throw invalid('unknown_field', `Unknown field(s): ${extra.slice(0, 5).join(', ')}.`);
   const option = body.option;
   if (typeof option !== 'number' || !Number.isInteger(option)) {
-    throw badRequest('invalid_field', 'option must be the whole-number index of an option.');
+    throw invalid('invalid_field', 'option must be the whole-number index of an option.');
   }
   if (option < 0 || option >= poll.options.length) {
-    throw badRequest('invalid_option', `option must be from 0 to ${poll.options.length - 1}.`);
+    throw invalid('invalid_option', `option must be from 0 to ${poll.options.length - 1}.`);
   }
   return option;
 }
+
+/** A voter is their source address, hashed with the poll's secret salt: no raw address is stored. */
+export const voterKey = (salt: string, sourceIp: string): string => createHmac('sha256', salt).update(sourceIp).digest('base64url');
 
 /**
  * Votes of one poll are spread over a few FIFO message groups: a group is

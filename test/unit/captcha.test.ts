@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkVerdict, requireToken, takeCaptchaToken } from '../../lambdas/domain/captcha';
-import { ApiError } from '../../lambdas/domain/errors';
 
-const status = (fn: () => void) => {
-  try {
-    fn();
-    return 200;
-  } catch (error) {
-    return (error as ApiError).status;
-  }
-};
+const refusedWith = (code: string) => expect.objectContaining({ name: 'PollError', code });
 
 describe('CAPTCHA verdicts', () => {
   it('takes the token off the body and leaves the rest to validation', () => {
@@ -19,22 +11,22 @@ describe('CAPTCHA verdicts', () => {
   });
 
   it('asks for a token when there is none', () => {
-    expect(status(() => requireToken(undefined))).toBe(400);
-    expect(status(() => requireToken(''))).toBe(400);
-    expect(status(() => requireToken(5))).toBe(400);
-    expect(status(() => requireToken('x'.repeat(5000)))).toBe(400);
+    expect(() => requireToken(undefined)).toThrow(refusedWith('captcha_required'));
+    expect(() => requireToken('')).toThrow(refusedWith('captcha_required'));
+    expect(() => requireToken(5)).toThrow(refusedWith('captcha_required'));
+    expect(() => requireToken('x'.repeat(5000))).toThrow(refusedWith('captcha_required'));
     expect(requireToken('tok')).toBe('tok');
   });
 
   it('accepts Turnstile on success alone', () => {
-    expect(status(() => checkVerdict('turnstile', { success: true }, 'vote'))).toBe(200);
-    expect(status(() => checkVerdict('turnstile', { success: false, 'error-codes': ['invalid-input-response'] }, 'vote'))).toBe(403);
+    expect(() => checkVerdict('turnstile', { success: true }, 'vote')).not.toThrow();
+    expect(() => checkVerdict('turnstile', { success: false, 'error-codes': ['invalid-input-response'] }, 'vote')).toThrow(refusedWith('captcha_failed'));
   });
 
   it('accepts reCAPTCHA v3 only with a human score and the right action', () => {
-    expect(status(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'vote' }, 'vote'))).toBe(200);
-    expect(status(() => checkVerdict('recaptcha', { success: true, score: 0.1, action: 'vote' }, 'vote'))).toBe(403);
-    expect(status(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'create' }, 'vote'))).toBe(403);
-    expect(status(() => checkVerdict('recaptcha', { success: true }, 'vote'))).toBe(403);
+    expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'vote' }, 'vote')).not.toThrow();
+    expect(() => checkVerdict('recaptcha', { success: true, score: 0.1, action: 'vote' }, 'vote')).toThrow(refusedWith('captcha_failed'));
+    expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'create' }, 'vote')).toThrow(refusedWith('captcha_failed'));
+    expect(() => checkVerdict('recaptcha', { success: true }, 'vote')).toThrow(refusedWith('captcha_failed'));
   });
 });

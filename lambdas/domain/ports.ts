@@ -1,0 +1,51 @@
+/**
+ * The ports: what the handlers need from the world, as small interfaces. On AWS they are
+ * DynamoDB and SQS (lambdas/adapters/); in the VPS edition memory and a log on disk (vps/);
+ * in handler tests, in-memory fakes (test/support/fakes.ts).
+ */
+import type { Verdict, CountGuards } from './dead-letter';
+import type { Poll } from './poll';
+import type { PollCounts } from './results';
+import type { PollTally, QueuedRecord, RedrivenVote } from './tally';
+import type { VoteMessage } from './vote';
+
+/** Polls, their counts and voter claims, as the API functions read and write them. */
+export interface PollStore {
+  /** Stores a new poll and its zeroed counts. */
+  putNewPoll(poll: Poll): Promise<void>;
+  getPoll(id: string): Promise<Poll | undefined>;
+  getCounts(id: string): Promise<PollCounts | undefined>;
+  /** One vote per voter: claims the voter for this poll; false if already claimed. */
+  claimVoter(pollId: string, voter: string, expiresAt: number): Promise<boolean>;
+  /** Undoes a claim whose vote could not be accepted, so the voter may try again. */
+  releaseVoter(pollId: string, voter: string): Promise<void>;
+}
+
+/** Where an accepted vote goes; once `send` resolves, the vote must never be lost. */
+export interface VoteSink {
+  send(vote: VoteMessage): Promise<void>;
+}
+
+export type ApplyOutcome =
+  | { kind: 'applied' }
+  /** The condition failed: these are the marks that are stored. */
+  | { kind: 'conflict'; applied: Record<string, string> }
+  | { kind: 'poll-missing' };
+
+/** The counts as the vote consumer writes them (lambdas/domain/tally.ts says why this is exact). */
+export interface CountStore {
+  /** Adds a tally in one conditional write, unless a vote of it was applied before. */
+  applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome>;
+  /** What the counts item says was applied (strongly consistent); undefined when the poll is gone. */
+  readGuards(pollId: string): Promise<CountGuards | undefined>;
+  /** Counts one redriven vote unless its id was counted before. */
+  applyRedrivenVote(vote: RedrivenVote, nowIso: string): Promise<'applied' | 'poll-missing'>;
+}
+
+/** Where the consumer puts a record it judged on its last delivery. */
+export interface DeadLetterSink {
+  send(record: QueuedRecord, verdict: Verdict): Promise<void>;
+}
+
+/** Milliseconds since the epoch; a port so that tests can hold time still. */
+export type Clock = () => number;

@@ -1,0 +1,24 @@
+/** POST /api/poll — validate and store a new poll. */
+import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { createPoll, toPublicPoll } from '../domain/poll';
+import type { Clock, PollStore } from '../domain/ports';
+import type { RateLimit } from '../domain/rate-limit';
+import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
+
+export interface CreatePollPorts {
+  polls: PollStore;
+  clock?: Clock;
+  rateLimit?: RateLimit;
+  captcha?: CaptchaCheck;
+}
+
+export function createPollHandler({ polls, clock = Date.now, rateLimit, captcha = noCaptcha }: CreatePollPorts): ApiRoute {
+  const checkRate = rateLimitBySource(rateLimit);
+  return async (request) => {
+    const nowMs = clock();
+    checkRate(request, nowMs);
+    const poll = createPoll(await captcha(jsonBody(request), request.sourceIp, 'create'), nowMs);
+    await polls.putNewPoll(poll);
+    return { status: 201, body: toPublicPoll(poll, nowMs), headers: { location: `/api/poll/${poll.id}` } };
+  };
+}

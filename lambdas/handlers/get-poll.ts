@@ -1,0 +1,24 @@
+/** GET /api/poll/{id} and GET /api/poll/{id}/options — a poll, or just its options. */
+import { pollNotFound } from '../domain/errors';
+import { isPollId } from '../domain/ids';
+import { isExpired, toPublicPoll } from '../domain/poll';
+import type { Clock, PollStore } from '../domain/ports';
+import type { ApiRoute } from './http';
+
+/** A poll never changes after creation except for closing: browsers may keep it briefly. */
+const POLL_CACHE_CONTROL = 'public, max-age=30';
+
+export function getPollHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
+  return async (request) => {
+    const id = request.pathParameters.id;
+    if (!isPollId(id)) throw pollNotFound();
+    const nowMs = clock();
+    const poll = await polls.getPoll(id);
+    if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
+    const view = toPublicPoll(poll, nowMs);
+    const headers = { 'cache-control': POLL_CACHE_CONTROL };
+    return request.route.endsWith('/options')
+      ? { status: 200, body: { id: view.id, options: view.options }, headers }
+      : { status: 200, body: view, headers };
+  };
+}

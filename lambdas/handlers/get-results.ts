@@ -1,0 +1,35 @@
+/** GET /api/poll/{id}/results — counts per option, cheap to poll often. */
+import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { pollNotFound } from '../domain/errors';
+import { isPollId } from '../domain/ids';
+import { isExpired } from '../domain/poll';
+import type { Clock, PollStore } from '../domain/ports';
+import { ResultsCache } from '../domain/results-cache';
+import { toPublicResults, type PollCounts } from '../domain/results';
+import type { ApiRoute } from './http';
+
+export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
+  const maxAgeMs = RESULTS_CACHE_SECONDS * 1000;
+  const cache = new ResultsCache(maxAgeMs);
+  return async (request) => {
+    const id = request.pathParameters.id;
+    if (!isPollId(id)) throw pollNotFound();
+    const nowMs = clock();
+    // A client asking for fresh counts (Cache-Control: no-cache) gets them; browsers polling do not ask.
+    const cached = /no-cache/i.test(request.headers['cache-control'] ?? '') ? undefined : cache.get(id, nowMs);
+    let counts: PollCounts | undefined = cached?.counts;
+    if (!counts) {
+      counts = await polls.getCounts(id);
+      if (counts) cache.set(id, counts, nowMs);
+    }
+    if (!counts || isExpired(counts, nowMs)) throw pollNotFound();
+    const results = toPublicResults(id, counts, nowMs);
+    // Whoever keeps this answer keeps it only for what is left of the max-age, so counts are never older than that.
+    const maxAge = Math.max(0, Math.floor((maxAgeMs - (cached?.ageMs ?? 0)) / 1000));
+    return {
+      status: 200,
+      body: results,
+      headers: { 'cache-control': `public, max-age=${maxAge}`, 'last-modified': new Date(results.updatedAt).toUTCString() },
+    };
+  };
+}

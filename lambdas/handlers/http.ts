@@ -1,0 +1,154 @@
+/**
+ * The API as HTTP, but on no platform: one request shape in, one response shape out, and the
+ * one mapping from a domain error to its status. Lambda (lambdas/adapters/api-gateway.ts) and
+ * the VPS edition (vps/server.ts) are adapters around it.
+ */
+import { POLL_LIMITS } from '../../config/app-config';
+import { invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
+import { RateLimiter, type RateLimit } from '../domain/rate-limit';
+
+export interface ApiRequest {
+  method: string;
+  /** The route template that matched, e.g. `/api/poll/{id}/options`. */
+  route: string;
+  pathParameters: Record<string, string | undefined>;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string | undefined;
+  sourceIp: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What every route is: a request in, a response (or a thrown PollError) out. */
+export type ApiRoute = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** Where a handler reports what it could not handle; Powertools' logger and `console` both fit. */
+export interface Log {
+  error(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+}
+
+/** The status each error answers with, for both editions. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  invalid_body: 400,
+  invalid_json: 400,
+  invalid_field: 400,
+  invalid_option: 400,
+  unknown_field: 400,
+  invalid_path: 400,
+  captcha_required: 400,
+  captcha_failed: 403,
+  not_found: 404,
+  poll_not_found: 404,
+  method_not_allowed: 405,
+  already_voted: 409,
+  poll_closed: 410,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  captcha_unavailable: 503,
+  vote_not_queued: 503,
+};
+
+export function errorResponse(error: PollError): ApiResponse {
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return { status: ERROR_STATUS[error.code], body: error.toBody(), headers };
+}
+
+/** Runs a route: a PollError becomes its answer, anything else a logged 500 that says nothing of the cause. */
+export async function answer(route: ApiRoute, request: ApiRequest, log: Log): Promise<ApiResponse> {
+  try {
+    return await route(request);
+  } catch (error) {
+    if (error instanceof PollError) {
+      if (ERROR_STATUS[error.code] >= 500) log.error('request failed', { code: error.code });
+      return errorResponse(error);
+    }
+    log.error('unexpected error', error as Error);
+    return errorResponse(new PollError('internal_error', 'Something went wrong on our side.'));
+  }
+}
+
+/** Parses a JSON request body, refusing what is too large, not JSON, or mislabelled. */
+export function jsonBody(request: ApiRequest): unknown {
+  const contentType = request.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new PollError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  const body = request.body ?? '';
+  if (new TextEncoder().encode(body).length > POLL_LIMITS.maxBodyBytes) {
+    throw new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
+  }
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw invalid('invalid_json', 'The body is not valid JSON.');
+  }
+}
+
+/** Refuses a request over its source address's limit; no limit, no check. */
+export function rateLimitBySource(limit: RateLimit | undefined): (request: ApiRequest, nowMs: number) => void {
+  const limiter = new RateLimiter(limit ?? { perMinute: 0, burst: 0 });
+  return (request, nowMs) => {
+    const retryAfter = limiter.take(request.sourceIp, nowMs);
+    if (retryAfter > 0) throw rateLimited(retryAfter);
+  };
+}
+
+/** A path segment as text; a malformed escape (`50%off`) stays as typed, and fails the id check like any other bad id. */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A route template: a method and a path in API Gateway's syntax. */
+export interface RouteTemplate {
+  method: string;
+  path: string;
+}
+
+export interface RouteMatch<R extends RouteTemplate> {
+  route: R;
+  pathParameters: Record<string, string>;
+}
+
+/**
+ * Matches a method and path against route templates (`/api/poll/{id}`): the route, or
+ * `method-not-allowed` when the path exists with another method, or undefined.
+ */
+export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]) {
+  const compiled = routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path
+      .split('/')
+      .map((part) => {
+        const param = /^\{(\w+)\}$/.exec(part);
+        if (!param) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+        names.push(param[1]);
+        return '([^/]+)';
+      })
+      .join('/');
+    return { route, names, pattern: new RegExp(`^${source}$`) };
+  });
+  return (method: string, path: string): RouteMatch<R> | 'method-not-allowed' | undefined => {
+    let pathExists = false;
+    for (const { route, names, pattern } of compiled) {
+      const values = pattern.exec(path);
+      if (!values) continue;
+      pathExists = true;
+      if (route.method !== method) continue;
+      return { route, pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])) };
+    }
+    return pathExists ? 'method-not-allowed' : undefined;
+  };
+}

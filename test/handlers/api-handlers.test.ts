@@ -1,0 +1,182 @@
+/**
+ * The API handlers built from in-memory ports: the paths that need a failing or slow
+ * dependency, which the emulators cannot easily give (a queue that refuses a vote, a CAPTCHA
+ * provider that says no), and the mapping of every refusal to its status.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { PollError } from '../../lambdas/domain/errors';
+import type { CaptchaCheck } from '../../lambdas/domain/captcha';
+import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
+import { createPollHandler } from '../../lambdas/handlers/create-poll';
+import { getPollHandler } from '../../lambdas/handlers/get-poll';
+import { getResultsHandler } from '../../lambdas/handlers/get-results';
+import { answer, ERROR_STATUS, type ApiRoute } from '../../lambdas/handlers/http';
+import { apiRequest, NOW, testPoll } from '../support/factories';
+import { FakePollStore, FakeVoteSink, MemoryLog } from '../support/fakes';
+
+let polls: FakePollStore;
+let votes: FakeVoteSink;
+let log: MemoryLog;
+let now: number;
+const clock = () => now;
+
+beforeEach(() => {
+  polls = new FakePollStore();
+  votes = new FakeVoteSink();
+  log = new MemoryLog();
+  now = NOW;
+});
+
+/** Runs a handler as both editions do: errors become their answer. */
+const call = (route: ApiRoute, request: Parameters<typeof apiRequest>[0]) => answer(route, apiRequest(request), log);
+
+async function storedPoll(input: Record<string, unknown> = {}) {
+  const poll = testPoll(input, now);
+  await polls.putNewPoll(poll);
+  return poll;
+}
+
+const voteRequest = (id: string, option: unknown, sourceIp = '192.0.2.1') => ({
+  method: 'POST',
+  route: '/api/poll/{id}/vote',
+  pathParameters: { id },
+  body: JSON.stringify({ option }),
+  sourceIp,
+});
+
+describe('creating a poll', () => {
+  it('stores it and answers 201 with where it lives', async () => {
+    const created = await call(createPollHandler({ polls, clock }), { method: 'POST', route: '/api/poll', body: JSON.stringify({ title: 'Lunch?', options: ['Pizza', 'Sushi'] }) });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    expect(created.headers).toEqual({ location: `/api/poll/${id}` });
+    expect(polls.polls.get(id)?.title).toBe('Lunch?');
+  });
+
+  it.each([
+    ['the provider says no', new PollError('captcha_failed', 'no'), 403],
+    ['the token is missing', new PollError('captcha_required', 'no'), 400],
+    ['the provider cannot be reached', new PollError('captcha_unavailable', 'down'), 503],
+  ])('stores nothing when %s (%s → %i)', async (_, refusal, status) => {
+    const captcha: CaptchaCheck = async () => {
+      throw refusal;
+    };
+    const answered = await call(createPollHandler({ polls, clock, captcha }), { method: 'POST', route: '/api/poll', body: JSON.stringify({ title: 'x', options: ['a', 'b'] }) });
+    expect(answered.status).toBe(status);
+    expect(answered.body).toEqual({ error: { code: refusal.code, message: refusal.message } });
+    expect(polls.polls.size).toBe(0);
+  });
+
+  it('refuses past the burst with 429 and a Retry-After, before storing anything', async () => {
+    const create = createPollHandler({ polls, clock, rateLimit: { perMinute: 6, burst: 2 } });
+    const body = JSON.stringify({ title: 'x', options: ['a', 'b'] });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call(create, { method: 'POST', route: '/api/poll', body })).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    const refused = await call(create, { method: 'POST', route: '/api/poll', body });
+    expect(refused.headers).toMatchObject({ 'retry-after': '10', 'cache-control': 'no-store' });
+    expect(polls.polls.size).toBe(2);
+  });
+});
+
+describe('casting a vote', () => {
+  it('hands the vote to the sink and answers 202 with its id', async () => {
+    const poll = await storedPoll();
+    const answered = await call(castVoteHandler({ polls, votes, log, clock }), voteRequest(poll.id, 2));
+    expect(answered.status).toBe(202);
+    expect(votes.sent).toEqual([{ v: 1, voteId: (answered.body as { voteId: string }).voteId, pollId: poll.id, option: 2, castAt: new Date(NOW).toISOString() }]);
+  });
+
+  it('answers 503 when the queue refuses the vote, and frees the voter to try again', async () => {
+    const poll = await storedPoll({ oneVotePerVoter: true });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    votes.failWith = new Error('SQS unreachable');
+    const refused = await call(cast, voteRequest(poll.id, 0));
+    expect(refused).toMatchObject({ status: 503, body: { error: { code: 'vote_not_queued' } } });
+    expect(polls.voters.size).toBe(0);
+    expect(log.lines.map((l) => l.message)).toContain('could not queue vote');
+    delete votes.failWith;
+    expect((await call(cast, voteRequest(poll.id, 0))).status).toBe(202);
+    expect(votes.sent).toHaveLength(1);
+  });
+
+  it('lets one voter vote once when the poll asks for it, by address, without storing the address', async () => {
+    const poll = await storedPoll({ oneVotePerVoter: true });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    expect((await call(cast, voteRequest(poll.id, 0, '198.51.100.7'))).status).toBe(202);
+    expect(await call(cast, voteRequest(poll.id, 1, '198.51.100.7'))).toMatchObject({ status: 409, body: { error: { code: 'already_voted' } } });
+    expect((await call(cast, voteRequest(poll.id, 1, '198.51.100.8'))).status).toBe(202);
+    expect([...polls.voters].join()).not.toContain('198.51.100');
+  });
+
+  it('refuses votes after the poll closes with 410, and after it expires with 404', async () => {
+    const poll = await storedPoll({ lifetimeMinutes: 1 });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    now += 61_000;
+    expect((await call(cast, voteRequest(poll.id, 0))).status).toBe(410);
+    now += 24 * 3600_000;
+    expect((await call(cast, voteRequest(poll.id, 0))).status).toBe(404);
+    expect(votes.sent).toEqual([]);
+  });
+
+  it.each([
+    ['an id that is not one', 'not-an-id', { option: 0 }, 404],
+    ['a malformed escape left as typed', '50%off', { option: 0 }, 404],
+    ['an option out of range', undefined, { option: 9 }, 400],
+  ])('refuses %s', async (_, id, body, status) => {
+    const poll = await storedPoll();
+    const answered = await call(castVoteHandler({ polls, votes, log, clock }), { ...voteRequest(id ?? poll.id, 0), body: JSON.stringify(body) });
+    expect(answered.status).toBe(status);
+    expect(votes.sent).toEqual([]);
+  });
+
+  it('answers an unexpected failure with a 500 that says nothing of the cause, and logs it', async () => {
+    const broken = { ...polls, getPoll: async () => Promise.reject(new Error('secret detail')) } as unknown as FakePollStore;
+    const answered = await call(castVoteHandler({ polls: broken, votes, log, clock }), voteRequest('a'.repeat(21), 0));
+    expect(answered).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
+    expect(JSON.stringify(answered.body)).not.toContain('secret');
+    expect(log.lines).toContainEqual({ level: 'error', message: 'unexpected error' });
+  });
+});
+
+describe('reading', () => {
+  it('answers the poll and its options', async () => {
+    const poll = await storedPoll();
+    const read = getPollHandler({ polls, clock });
+    expect(await call(read, { route: '/api/poll/{id}', pathParameters: { id: poll.id } })).toMatchObject({ status: 200, body: { id: poll.id, title: poll.title } });
+    expect((await call(read, { route: '/api/poll/{id}/options', pathParameters: { id: poll.id } })).body).toEqual({ id: poll.id, options: poll.options });
+  });
+
+  it('reads a poll’s counts at most once per results max-age, and never serves them older than that', async () => {
+    const poll = await storedPoll();
+    const results = getResultsHandler({ polls, clock });
+    const get = () => call(results, { route: '/api/poll/{id}/results', pathParameters: { id: poll.id } });
+    expect((await get()).headers?.['cache-control']).toBe(`public, max-age=${RESULTS_CACHE_SECONDS}`);
+    polls.count(poll.id, 1);
+    now += 1500;
+    const cached = await get();
+    expect(cached.body).toMatchObject({ total: 0 });
+    // What is left of the max-age, so a browser or CloudFront does not keep it longer.
+    expect(cached.headers?.['cache-control']).toBe('public, max-age=0');
+    expect(polls.countReads).toBe(1);
+    now += 500;
+    expect((await get()).body).toMatchObject({ total: 1, counts: [0, 1, 0] });
+    expect(polls.countReads).toBe(2);
+    // A client that asks for fresh counts gets them.
+    polls.count(poll.id, 2);
+    const fresh = await call(results, { route: '/api/poll/{id}/results', pathParameters: { id: poll.id }, headers: { 'cache-control': 'no-cache' } });
+    expect(fresh.body).toMatchObject({ total: 2 });
+  });
+});
+
+describe('the error mapping both editions share', () => {
+  it('gives every code a 4xx or 5xx status', () => {
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      expect(status, code).toBeGreaterThanOrEqual(400);
+      expect(status, code).toBeLessThan(600);
+    }
+    expect(ERROR_STATUS.rate_limited).toBe(429);
+    expect(ERROR_STATUS.poll_closed).toBe(410);
+  });
+});

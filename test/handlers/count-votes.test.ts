@@ -1,0 +1,98 @@
+/**
+ * The consumer built from in-memory ports: partial failures, a batch that fails whole, the
+ * judgement on a last delivery, and what it reports as metrics. The conditional write itself
+ * is tested against DynamoDB's emulator (test/integration).
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { VOTE_QUEUE } from '../../config/app-config';
+import { padSequence } from '../../lambdas/domain/tally';
+import { BatchFailedError, countVotesHandler } from '../../lambdas/handlers/count-votes';
+import { sqsRecord, voteBody, voteRecord } from '../support/factories';
+import { FakeDeadLetters, FakeMetrics, MemoryLog, ScriptedCountStore } from '../support/fakes';
+
+const A = 'A'.repeat(21);
+const B = 'B'.repeat(21);
+const LAST = VOTE_QUEUE.maxReceiveCount;
+
+let counts: ScriptedCountStore;
+let deadLetters: FakeDeadLetters;
+let metrics: FakeMetrics;
+let consume: ReturnType<typeof countVotesHandler>;
+
+beforeEach(() => {
+  counts = new ScriptedCountStore();
+  deadLetters = new FakeDeadLetters();
+  metrics = new FakeMetrics();
+  consume = countVotesHandler({ counts, deadLetters, log: new MemoryLog(), metrics });
+});
+
+const failures = (response: { batchItemFailures: Array<{ itemIdentifier: string }> }) => response.batchItemFailures.map((f) => f.itemIdentifier).sort();
+
+describe('the consumer', () => {
+  it('writes once per poll per batch and counts what it wrote', async () => {
+    const records = [voteRecord(A, 0), voteRecord(A, 1, { shard: 2 }), voteRecord(B, 2), voteRecord(A, 0)];
+    expect(await consume({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect(counts.applied.map((t) => [t.pollId, t.total])).toEqual([
+      [A, 3],
+      [B, 1],
+    ]);
+    expect(metrics.totals).toEqual({ VotesCounted: 4, Batches: 1, RecordsFailed: 0 });
+    expect(metrics.published).toBe(1);
+  });
+
+  it('returns only the records of the poll whose write failed', async () => {
+    counts.script.set(B, ['throw']);
+    const a = voteRecord(A, 0);
+    const b = [voteRecord(B, 1), voteRecord(B, 2)];
+    expect(failures(await consume({ Records: [a, ...b] }))).toEqual(b.map((r) => r.messageId).sort());
+    expect(metrics.totals).toMatchObject({ VotesCounted: 1, RecordsFailed: 2 });
+  });
+
+  it('fails the invocation when every record failed, so Lambda’s Errors metric and the alarm see it, and still publishes its metrics', async () => {
+    counts.script.set(A, ['throw']);
+    await expect(consume({ Records: [voteRecord(A, 0), voteRecord(A, 1)] })).rejects.toThrow(BatchFailedError);
+    expect(metrics.totals).toMatchObject({ Batches: 1, RecordsFailed: 2 });
+    expect(metrics.published).toBe(1);
+  });
+
+  it('after a write conflict, applies only what an earlier delivery did not, and counts the conflict', async () => {
+    const first = voteRecord(A, 0);
+    const second = voteRecord(A, 1);
+    // The stored mark says the first was applied (a redelivery after a lost acknowledgement).
+    counts.script.set(A, [{ kind: 'conflict', applied: { 0: padSequence(first.attributes.SequenceNumber!) } }]);
+    expect(await consume({ Records: [first, second] })).toEqual({ batchItemFailures: [] });
+    expect(counts.applied.map((t) => t.messageIds)).toEqual([[second.messageId]]);
+    expect(metrics.totals).toMatchObject({ WriteConflicts: 1, VotesCounted: 1 });
+  });
+
+  it('reports what is not one of our votes as failed, without holding back the rest', async () => {
+    const junk = sqsRecord('{"not":"a vote"}', { groupId: `${A}.0` });
+    const good = voteRecord(A, 1);
+    expect(failures(await consume({ Records: [junk, good] }))).toEqual([junk.messageId]);
+    expect(counts.applied).toHaveLength(1);
+  });
+});
+
+describe('a record’s last delivery', () => {
+  it('is acknowledged when an earlier delivery counted it, and dead-lettered as unapplied otherwise', async () => {
+    counts.script.set(A, ['throw']);
+    const counted = voteRecord(A, 0, { receiveCount: LAST, sequenceNumber: '100' });
+    const uncounted = voteRecord(A, 1, { receiveCount: LAST, sequenceNumber: '200', shard: 1 });
+    counts.guards.set(A, { applied: { 0: padSequence('100'), 1: padSequence('150') }, redriven: new Set() });
+    expect(await consume({ Records: [counted, uncounted] })).toEqual({ batchItemFailures: [] });
+    expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([[uncounted.messageId, 'unapplied']]);
+    expect(metrics.totals).toMatchObject({ 'DeadLettered:unapplied': 1, RecordsFailed: 0 });
+  });
+
+  it('is dead-lettered as unknown when the marks cannot be read, and stays failed when the letter cannot be sent', async () => {
+    counts.script.set(A, ['throw', 'throw']);
+    counts.guards.set(A, 'throw');
+    const record = voteRecord(A, 0, { receiveCount: LAST });
+    expect(await consume({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    expect(deadLetters.letters.map((l) => l.verdict)).toEqual(['unknown']);
+
+    deadLetters.failWith = new Error('SQS unreachable');
+    // SQS then moves it itself (verdict unknown): the invocation fails, as nothing was settled.
+    await expect(consume({ Records: [voteRecord(A, 0, { receiveCount: LAST, body: voteBody(A, 0) })] })).rejects.toThrow(BatchFailedError);
+  });
+});
