@@ -4,10 +4,8 @@
  *   --profile <name|file.json>   a preset (seed, club, tv-show) or a JSON file over the seed preset
  *   --from <results folder>      measured mode: per-operation usage from a load test's usage.json
  *   --template <file>            the synthesized template to read (default: cdk.out/, else the checked snapshot)
- *   --synth                      synthesize the stack now (slower; always the current code)
  *   --new-account                count the free tiers that only new accounts get
  *   --out <folder>               where report.{json,md,html} and chart.svg go (default cost-report/)
- *   --update-stack-snapshot      rewrite cost/stack-config.json from the current stack
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -21,7 +19,7 @@ import { readStackConfig, type StackConfig } from './stack-config';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
-export const STACK_SNAPSHOT = join(COST_DIR, 'stack-config.json');
+const STACK_SNAPSHOT = join(COST_DIR, 'stack-config.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 
 function fail(message: string): never {
@@ -46,17 +44,10 @@ function loadProfile(value: string): TrafficProfile {
   }
 }
 
-async function synthesizedConfig(): Promise<StackConfig> {
-  // Loaded only here: the CDK app is the slow part, and the default path does not need it.
-  const { synthesizeTemplate } = await import('../lib/app');
-  return readStackConfig(synthesizeTemplate({ apiKind: 'http' }));
-}
-
-async function loadStack(options: { template?: string; synth?: boolean }): Promise<{ stack: StackConfig; source: string }> {
-  if (options.synth) return { stack: await synthesizedConfig(), source: 'a synth of the current code' };
+function loadStack(options: { template?: string }): { stack: StackConfig; source: string } {
   const template = options.template ?? (existsSync(CDK_OUT_TEMPLATE) ? CDK_OUT_TEMPLATE : undefined);
   if (template) return { stack: readStackConfig(JSON.parse(readFileSync(template, 'utf8'))), source: template.replace(`${ROOT}/`, '') };
-  return { stack: JSON.parse(readFileSync(STACK_SNAPSHOT, 'utf8')), source: 'cost/stack-config.json (kept equal to the stack by the tests; `npx cdk synth` to read cdk.out/)' };
+  return { stack: JSON.parse(readFileSync(STACK_SNAPSHOT, 'utf8')), source: 'cost/stack-config.json (kept equal to the stack by the tests: npm run cost:snapshot; `npx cdk synth` to read cdk.out/)' };
 }
 
 const { values } = parseArgs({
@@ -64,21 +55,13 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'seed' },
     from: { type: 'string' },
     template: { type: 'string' },
-    synth: { type: 'boolean', default: false },
     'new-account': { type: 'boolean', default: false },
     out: { type: 'string', default: join(ROOT, 'cost-report') },
-    'update-stack-snapshot': { type: 'boolean', default: false },
   },
 });
 
-if (values['update-stack-snapshot']) {
-  writeFileSync(STACK_SNAPSHOT, JSON.stringify(await synthesizedConfig(), null, 2) + '\n');
-  console.log(`Wrote ${STACK_SNAPSHOT}`);
-  process.exit(0);
-}
-
 const profile = loadProfile(values.profile!);
-const { stack, source } = await loadStack(values);
+const { stack, source } = loadStack(values);
 let units = DEFAULT_UNIT_COSTS;
 let measured;
 if (values.from) {

@@ -4,7 +4,7 @@
  * with no Node or AWS imports, so the frontend can run it too.
  */
 import { RESULTS_CACHE_SECONDS } from '../config/app-config';
-import { refreshRequests } from '../frontend/src/refresh';
+import { refreshRequests } from '../config/results-refresh';
 import { PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { FunctionRole, StackConfig } from './stack-config';
@@ -38,6 +38,8 @@ export interface UnitCosts {
   emptyReceivesPerMonth: number;
   /** The consumer logs one INFO line per batch. */
   appLogBytesPerBatch: number;
+  /** A function with custom metrics writes one embedded-metric-format line per invocation. */
+  metricLogBytesPerInvocation: number;
   /** START/END/REPORT lines, written unless logs are JSON with system level WARN. */
   platformLogBytesPerInvocation: number;
   /** index.html, config.json, JS and CSS on a first visit. */
@@ -62,6 +64,7 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   sqsRequestsPerVote: 1.2,
   emptyReceivesPerMonth: 450_000,
   appLogBytesPerBatch: 300,
+  metricLogBytesPerInvocation: 370,
   platformLogBytesPerInvocation: 300,
   siteRequestsPerPageLoad: 4,
   siteOriginMissShare: 0.01,
@@ -75,6 +78,7 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
     sqsRequestsPerVote: 'measured: npm run bench:votes, 1.2 billed requests per vote',
     emptyReceivesPerMonth: 'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
+    metricLogBytesPerInvocation: 'measured: the consumer’s metrics line (Powertools Metrics, 4 counts) is 366 bytes',
   },
 };
 
@@ -109,6 +113,7 @@ export interface MonthlyUsage {
   webSocketMessages: number;
   webSocketConnectionMinutes: number;
   alarms: number;
+  customMetrics: number;
 }
 
 /** Requests one results viewer makes while watching. */
@@ -192,7 +197,10 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
     const platformLines = fn.logFormat === 'Text' || ['DEBUG', 'INFO'].includes(fn.systemLogLevel);
     const appLines = item.role === 'countVotes' && ['DEBUG', 'INFO'].includes(fn.applicationLogLevel);
-    const bytes = item.invocations * ((platformLines ? units.platformLogBytesPerInvocation : 0) + (appLines ? units.appLogBytesPerBatch : 0));
+    const metricLines = fn.customMetrics > 0;
+    const bytes =
+      item.invocations *
+      ((platformLines ? units.platformLogBytesPerInvocation : 0) + (appLines ? units.appLogBytesPerBatch : 0) + (metricLines ? units.metricLogBytesPerInvocation : 0));
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
     logsStoredGb += ((bytes / 1e9) * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
@@ -226,6 +234,7 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     webSocketMessages,
     webSocketConnectionMinutes,
     alarms: stack.alarms,
+    customMetrics: Object.values(stack.functions).reduce((sum, fn) => sum + fn.customMetrics, 0),
   };
 }
 
@@ -305,6 +314,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('logsIngestion', usage.logsGb),
     line('logsStorage', usage.logsStoredGb),
     line('alarms', usage.alarms),
+    line('customMetrics', usage.customMetrics),
     line('xrayTraces', usage.xrayTraces),
     line('webSocketMessages', usage.webSocketMessages),
     line('webSocketConnectionMinutes', usage.webSocketConnectionMinutes),

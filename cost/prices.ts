@@ -183,6 +183,17 @@ export const PRICES = {
     checked: CHECKED,
     assumption: 'alarm price and its 10 free alarms are not in the research notes',
   },
+  customMetrics: {
+    service: 'CloudWatch',
+    item: 'custom metrics',
+    unit: 'metric-month',
+    per: 1,
+    tiers: [{ upTo: 10_000, price: 0.3 }, { upTo: 250_000, price: 0.1 }, { price: 0.05 }],
+    free: { units: 10, newAccountsOnly: false },
+    source: 'aws.amazon.com/cloudwatch/pricing (metrics; prorated by the hour a metric is published)',
+    checked: CHECKED,
+    assumption: 'custom metric prices and their 10 free metrics are not in the research notes',
+  },
   xrayTraces: {
     service: 'X-Ray',
     item: 'traces recorded',

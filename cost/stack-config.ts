@@ -1,6 +1,6 @@
 /**
  * What in the synthesized template changes the bill: API kind, each function's
- * memory, architecture, logging and tracing, the consumer's batching, alarms.
+ * memory, architecture, logging, tracing and custom metrics, the consumer's batching, alarms.
  * Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
 import { FUNCTION_METADATA } from '../config/app-config';
@@ -16,6 +16,8 @@ export interface FunctionConfig {
   applicationLogLevel: string;
   tracing: boolean;
   logRetentionDays?: number;
+  /** CloudWatch custom metrics it publishes (embedded metric format, one line per invocation). */
+  customMetrics: number;
 }
 
 export interface StackConfig {
@@ -58,6 +60,7 @@ export function readStackConfig(template: Json): StackConfig {
       applicationLogLevel: p.LoggingConfig?.ApplicationLogLevel ?? 'INFO',
       tracing: p.TracingConfig?.Mode === 'Active',
       logRetentionDays: logGroupId ? retentionByLogGroup.get(logGroupId) : undefined,
+      customMetrics: (fn.Metadata?.[FUNCTION_METADATA.metrics] ?? []).length,
     };
   }
   const missing = FUNCTION_ROLES.filter((role) => !functions[role]);

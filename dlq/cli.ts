@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
-import { LOCALSTACK_CREDENTIALS, LOCALSTACK_ENDPOINT } from '../localstack/preflight';
+import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
 
 export class DlqError extends Error {}
@@ -37,10 +37,10 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
     throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy").`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
-  const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? 'us-east-1';
+  const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? EMULATED_REGION;
   const sqs =
     target === 'localstack'
-      ? new SQSClient({ region, endpoint: LOCALSTACK_ENDPOINT, credentials: LOCALSTACK_CREDENTIALS })
+      ? new SQSClient({ region, endpoint: LOCALSTACK.endpoint, credentials: LOCALSTACK.credentials })
       : new SQSClient({ region });
   return { sqs, voteQueueUrl: VoteQueueUrl, deadLetterQueueUrl: DeadLetterQueueUrl };
 }

@@ -30,6 +30,8 @@ export interface AppFunctionProps {
   entry: string;
   environment: Record<string, string>;
   timeoutSeconds?: number;
+  /** The CloudWatch custom metrics it publishes (recorded in the template for the cost model). */
+  customMetrics?: readonly string[];
 }
 
 /** An explicit log group so that retention (and deletion with the stack) is ours to set, not "never expire". */
@@ -67,5 +69,6 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
   const cfn = fn.node.defaultChild as CfnFunction;
   cfn.addMetadata(FUNCTION_METADATA.entry, entry);
   cfn.addMetadata(FUNCTION_METADATA.name, name);
+  if (props.customMetrics) cfn.addMetadata(FUNCTION_METADATA.metrics, props.customMetrics);
   return fn;
 }

@@ -107,5 +107,6 @@ export class PollStack extends Stack {
     new CfnOutput(this, 'VoteQueueUrl', { value: votes.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: votes.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'DeadLetterAlarmName', { value: votes.dlqAlarm.alarmName });
+    new CfnOutput(this, 'ConsumerFailureAlarmName', { value: votes.consumerFailureAlarm.alarmName });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The vote path after the API: the FIFO vote queue, its dead-letter queue, the
- * consumer that counts (lambdas/count-votes.ts), and an alarm on the DLQ.
+ * consumer that counts (lambdas/count-votes.ts), and two alarms: anything in the
+ * DLQ, and a consumer failing minute after minute.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -9,7 +10,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { VOTE_QUEUE } from '../config/app-config';
+import { CONSUMER_FAILURE_ALARM, CONSUMER_METRICS, VOTE_QUEUE } from '../config/app-config';
 import { appFunction } from './functions';
 
 export class VotePipeline extends Construct {
@@ -17,6 +18,7 @@ export class VotePipeline extends Construct {
   readonly deadLetterQueue: Queue;
   readonly consumer: NodejsFunction;
   readonly dlqAlarm: Alarm;
+  readonly consumerFailureAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: { table: ITable }) {
     super(scope, id);
@@ -45,6 +47,7 @@ export class VotePipeline extends Construct {
       entry: 'count-votes.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
       environment: { TABLE_NAME: props.table.tableName, DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl },
+      customMetrics: CONSUMER_METRICS.always,
     });
     // Only what counting needs: the conditional update, the read on a redelivery, and
     // dead-lettering a record it judged on its last delivery (lambdas/domain/dead-letter.ts).
@@ -63,6 +66,18 @@ export class VotePipeline extends Construct {
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    // A batch that fails whole makes the invocation fail (lambdas/handlers/count-votes.ts): a few are
+    // retries; failures in every minute for minutes on end mean votes are not being counted.
+    this.consumerFailureAlarm = new Alarm(this, 'ConsumerFailureAlarm', {
+      alarmDescription: `The vote consumer failed in each of the last ${CONSUMER_FAILURE_ALARM.evaluationPeriods} minutes: votes wait in the queue and head for the dead-letter queue. See its logs (DynamoDB throttled or unreachable?).`,
+      metric: this.consumer.metricErrors({ period: Duration.minutes(CONSUMER_FAILURE_ALARM.periodMinutes), statistic: 'Sum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: CONSUMER_FAILURE_ALARM.evaluationPeriods,
+      datapointsToAlarm: CONSUMER_FAILURE_ALARM.evaluationPeriods,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
   }

@@ -10,13 +10,13 @@ import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { emulatorClientConfig, REGION } from './endpoints';
+import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION } from '../config/emulated-aws';
+import { emulatorClientConfig } from './endpoints';
 import { chance, type Faults } from './faults';
 import { patchFauxqs, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-internals';
 import type { Meter } from './metering';
 import type { AppModel } from './template-model';
 
-export const ACCOUNT = '000000000000';
 const LOOPBACK = '127.0.0.1';
 
 async function listen(server: Server, port = 0): Promise<number> {

@@ -1,12 +1,11 @@
 /**
  * What other processes and clients need to reach a running local runtime, without loading it:
- * its own endpoints, and the region and dummy credentials its emulators accept.
+ * its own endpoints, and how an SDK client talks to its emulators.
  */
-export const REGION = 'us-east-1';
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+import { EMULATED_REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 
 /** An AWS SDK client configuration for one of the runtime's emulators. */
-export const emulatorClientConfig = (endpoint: string) => ({ region: REGION, endpoint, credentials: LOCAL_CREDENTIALS });
+export const emulatorClientConfig = (endpoint: string) => ({ region: EMULATED_REGION, endpoint, credentials: LOCAL_CREDENTIALS });
 
 export const USAGE_PATH = '/_local/usage';
 /** Where tools in another process (npm run dlq) find the emulated table and queues. */

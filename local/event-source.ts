@@ -5,6 +5,7 @@
  * to its dead-letter queue (fauxqs does that, as SQS does).
  */
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { EMULATED_REGION } from '../config/emulated-aws';
 import { chance, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import type { EventSourceModel } from './template-model';
@@ -40,7 +41,7 @@ function toRecord(message: Message, queueArn: string) {
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
-    awsRegion: 'us-east-1',
+    awsRegion: EMULATED_REGION,
   };
 }
 

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
 import type { Meter } from './metering';
 import type { FunctionModel } from './template-model';
@@ -75,7 +76,7 @@ async function invoke(model: FunctionModel, handler: (event: unknown, context: u
     awsRequestId: randomUUID(),
     functionName: model.name,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${model.name}`,
+    invokedFunctionArn: `arn:aws:lambda:${EMULATED_REGION}:${EMULATED_ACCOUNT}:function:${model.name}`,
     memoryLimitInMB: String(model.memoryMb),
     logGroupName: `/aws/lambda/${model.name}`,
     logStreamName: 'local',

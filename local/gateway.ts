@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKind } from '../config/app-config';
 import { routeMatcher } from '../lambdas/handlers/http';
-import { ACCOUNT } from './emulators';
+import { EMULATED_ACCOUNT } from '../config/emulated-aws';
 import type { LoadedFunction } from './functions';
 import type { Meter } from './metering';
 import type { RouteModel } from './template-model';
@@ -93,7 +93,7 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
               queryStringParameters: Object.keys(query).length ? query : undefined,
               pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
               requestContext: {
-                accountId: ACCOUNT,
+                accountId: EMULATED_ACCOUNT,
                 apiId: 'local',
                 domainName: headers.host ?? 'localhost',
                 domainPrefix: 'local',
@@ -118,7 +118,7 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
               pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
               stageVariables: null,
               requestContext: {
-                accountId: ACCOUNT,
+                accountId: EMULATED_ACCOUNT,
                 apiId: 'local',
                 resourcePath: route.path,
                 httpMethod: method,

@@ -16,19 +16,19 @@ import { synthesizeTemplate } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
-import { LOCALSTACK_CREDENTIALS as credentials, LOCALSTACK_ENDPOINT, probe, problems, readDotEnv, type Step } from './preflight';
+import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
+import { probe, problems, readDotEnv, type Step } from './preflight';
 import { localstackApiUrl } from './urls';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
+const { credentials } = LOCALSTACK;
 const CONTEXT = ['-c', 'target=localstack'];
 
 /** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
 const cdkEnv = {
   ...process.env,
-  AWS_ENDPOINT_URL: LOCALSTACK_ENDPOINT,
-  AWS_ENDPOINT_URL_S3: LOCALSTACK_ENDPOINT,
+  AWS_ENDPOINT_URL: LOCALSTACK.endpoint,
+  AWS_ENDPOINT_URL_S3: LOCALSTACK.endpoint,
   AWS_ACCESS_KEY_ID: credentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
   AWS_REGION: REGION,
@@ -61,7 +61,7 @@ function checkFreePlan(): void {
   if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
 }
 
-const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK_ENDPOINT, forcePathStyle: true, credentials });
+const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK.endpoint, forcePathStyle: true, credentials });
 
 /** CloudFront and BucketDeployment are paid LocalStack features: upload the built site to the website bucket directly. */
 async function uploadSite(bucket: string, apiUrl: string): Promise<void> {
@@ -109,8 +109,8 @@ if (command === 'up') {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${LOCALSTACK_ENDPOINT}/_localstack/health`, { signal: AbortSignal.timeout(2000) })).ok) {
-        console.log(`LocalStack is up on ${LOCALSTACK_ENDPOINT}. Next: npm run localstack:deploy`);
+      if ((await fetch(`${LOCALSTACK.endpoint}/_localstack/health`, { signal: AbortSignal.timeout(2000) })).ok) {
+        console.log(`LocalStack is up on ${LOCALSTACK.endpoint}. Next: npm run localstack:deploy`);
         process.exit(0);
       }
     } catch {
@@ -128,7 +128,7 @@ if (command === 'up') {
   const apiUrl = localstackApiUrl(out.ApiUrl);
   await uploadSite(out.SiteBucketName, apiUrl);
   console.log(`\nAPI:  ${apiUrl}`);
-  console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK_ENDPOINT}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
+  console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
   console.log('Load test it: npm run load -- vote-storm --target localstack');
 } else if (command === 'destroy') {
   await preflight('deploy');

@@ -3,10 +3,8 @@
  * The probes run commands and requests; the verdict is a pure function of their results.
  */
 import { spawnSync } from 'node:child_process';
+import { LOCALSTACK } from '../config/emulated-aws';
 
-export const LOCALSTACK_ENDPOINT = 'http://127.0.0.1:4566';
-/** LocalStack accepts any credentials; these are its documented defaults. */
-export const LOCALSTACK_CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 /** The last LocalStack image that starts without an auth token (frozen); later images need one. */
 export const TOKEN_FREE_IMAGE = 'localstack/localstack:4.14.0';
 export const DEFAULT_IMAGE = TOKEN_FREE_IMAGE;
@@ -33,7 +31,7 @@ export function problems(probe: Probe, step: Step): string[] {
     out.push(`${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`);
   }
   if (step === 'deploy') {
-    if (!probe.health) out.push(`LocalStack is not answering on ${LOCALSTACK_ENDPOINT}: start it with npm run localstack:up (docker compose up -d).`);
+    if (!probe.health) out.push(`LocalStack is not answering on ${LOCALSTACK.endpoint}: start it with npm run localstack:up (docker compose up -d).`);
     else {
       const down = NEEDED_SERVICES.filter((s) => probe.health!.services?.[s] && !['available', 'running'].includes(probe.health!.services[s]));
       const missing = NEEDED_SERVICES.filter((s) => !probe.health!.services?.[s]);
@@ -61,7 +59,7 @@ export async function probe(env: Record<string, string | undefined>): Promise<Pr
   const dockerDaemon = dockerCli && docker(['info']).status === 0;
   let health: Probe['health'];
   try {
-    const response = await fetch(`${LOCALSTACK_ENDPOINT}/_localstack/health`, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(`${LOCALSTACK.endpoint}/_localstack/health`, { signal: AbortSignal.timeout(2000) });
     if (response.ok) health = (await response.json()) as Probe['health'];
   } catch {
     health = undefined;

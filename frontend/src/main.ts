@@ -9,7 +9,7 @@ import { isPollId } from '../../lambdas/domain/ids';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
 import { captchaTokens } from './captcha';
-import { nextRefreshDelay } from './refresh';
+import { nextRefreshDelay } from '../../config/results-refresh';
 import './app.css';
 
 const LIFETIMES: [minutes: number, label: string][] = [

@@ -91,8 +91,12 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'cloudFrontRequests').usd).toBeCloseTo(5001.2 * 0.01, 6);
     // API responses: 945.006 M x 450 B = 425.25 GB, 100 GB free, x $0.09
     expect(line(bill, 'dataTransferOut').usd).toBeCloseTo((425.2527 - 100) * 0.09, 4);
-    // Logs: only the consumer's INFO line per batch: 1.5 M x 300 B = 0.45 GB, inside the 5 GB free
+    // Logs: only the consumer's INFO line and metrics line per batch: 1.5 M x (300 + 370) B = 1.005 GB, inside the 5 GB free
+    expect(line(bill, 'logsIngestion').usage).toBeCloseTo(1.005, 6);
     expect(line(bill, 'logsIngestion').usd).toBe(0);
+    // The consumer's 4 custom metrics and the 2 alarms (dead letters, consumer failures): inside the 10 free of each
+    expect(line(bill, 'customMetrics')).toMatchObject({ usage: 4, usd: 0 });
+    expect(line(bill, 'alarms')).toMatchObject({ usage: 2, usd: 0 });
     expect(bill.totalUsd).toBeCloseTo(1250.76, 1);
     expect(bill.usdPerMillionVotes).toBeCloseTo(bill.totalUsd / 15, 6);
   });
@@ -131,7 +135,7 @@ describe('the stack as the model reads it', () => {
     expect(line(estimate(PROFILES.seed, rest), 'restApiRequests').usd).toBeGreaterThan(line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd * 3);
   });
 
-  it('keeps cost/stack-config.json equal to the synthesized stack (npm run cost -- --update-stack-snapshot)', () => {
+  it('keeps cost/stack-config.json equal to the synthesized stack (npm run cost:snapshot)', () => {
     expect(JSON.parse(readFileSync('cost/stack-config.json', 'utf8'))).toEqual(stack);
   });
 });

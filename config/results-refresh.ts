@@ -1,8 +1,8 @@
 /**
- * When the results page asks again. Pure, so the schedule is unit-tested and
- * the cost model can count what a viewer costs.
+ * When the results page asks again. Pure and in config/, so the page, its unit tests and the
+ * cost model (which counts what a viewer costs) share one schedule.
  */
-import { RESULTS_REFRESH } from '../../config/app-config';
+import { RESULTS_REFRESH } from './app-config';
 
 export interface RefreshPolicy {
   minIntervalMs: number;

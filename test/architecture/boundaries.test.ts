@@ -1,0 +1,112 @@
+/**
+ * Which folder may import what. The domain stays free of AWS and HTTP (so the browser and the
+ * VPS edition reuse it), the handlers free of AWS (so they are tested with fakes), the cost
+ * model free of the stack, the runtime and the page at run time (so it loads in a blink), and
+ * the stack free of the Lambda adapters (so a synth does not load an SDK client).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Rule {
+  /** Files under this folder... */
+  from: string;
+  /** ...may not import these (project folders end with a slash; anything else is a package prefix). */
+  forbidden: string[];
+  /** Type-only imports are erased at build time: allowed unless this is set. */
+  evenTypes?: boolean;
+  why: string;
+}
+
+export const RULES: Rule[] = [
+  {
+    from: 'lambdas/domain/',
+    forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', '@aws-lambda-powertools/', 'aws-lambda', 'node:http', 'node:fs'],
+    evenTypes: true,
+    why: 'the domain is plain TypeScript: no AWS, no HTTP, no files',
+  },
+  { from: 'lambdas/handlers/', forbidden: ['lambdas/adapters/', '@aws-sdk/', '@aws-lambda-powertools/'], why: 'handlers get AWS through their ports' },
+  { from: 'cost/', forbidden: ['lib/', 'local/', 'frontend/', 'vps/', 'load-tests/', 'aws-cdk-lib', '@aws-sdk/'], why: 'the cost model reads data, not the stack, the runtime or the page' },
+  { from: 'lib/', forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/'], why: 'a synth must not load Lambda code' },
+  { from: 'frontend/src/', forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', 'node:'], evenTypes: true, why: 'the page runs in a browser' },
+  { from: 'config/', forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/'], why: 'config is read by everything, so it reads nothing of ours' },
+  { from: 'vps/', forbidden: ['lambdas/adapters/', 'local/', 'lib/', '@aws-sdk/', '@aws-lambda-powertools/'], why: 'the VPS edition runs without AWS' },
+];
+
+export interface Import {
+  specifier: string;
+  typeOnly: boolean;
+}
+
+/** The imports of a TypeScript file: static, re-exports and dynamic `import()`. */
+export function importsOf(source: string): Import[] {
+  const found: Import[] = [];
+  const statement = /^\s*(import|export)\s+(type\s+)?[^;'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+  for (const match of source.matchAll(statement)) found.push({ specifier: match[3] ?? match[4], typeOnly: Boolean(match[2]) });
+  for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: match[1], typeOnly: false });
+  return found;
+}
+
+/** Where an import points: a project path (`lambdas/adapters/x`) for a relative one, else the package name as written. */
+export function target(file: string, specifier: string): string {
+  return specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), specifier)) : specifier;
+}
+
+export function violations(files: Array<{ path: string; source: string }>, rules: Rule[] = RULES): string[] {
+  const out: string[] = [];
+  for (const { path, source } of files) {
+    for (const rule of rules.filter((r) => path.startsWith(r.from))) {
+      for (const imported of importsOf(source)) {
+        if (imported.typeOnly && !rule.evenTypes) continue;
+        const to = target(path, imported.specifier);
+        const hit = rule.forbidden.find((f) => (f.endsWith('/') ? `${to}/`.startsWith(f) : to === f || to.startsWith(f)));
+        if (hit) out.push(`${path} imports ${imported.specifier} (${rule.why})`);
+      }
+    }
+  }
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = posix.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
+    return /\.(ts|mts|cts)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('import boundaries', () => {
+  it('hold across the project', () => {
+    const folders = ['lambdas', 'cost', 'lib', 'frontend', 'config', 'vps'].filter((dir) => {
+      try {
+        return readdirSync(join(ROOT, dir)).length > 0;
+      } catch {
+        return false;
+      }
+    });
+    const files = folders.flatMap(sourceFiles).map((path) => ({ path: relative(ROOT, join(ROOT, path)).split('\\').join('/'), source: readFileSync(join(ROOT, path), 'utf8') }));
+    expect(files.length).toBeGreaterThan(40);
+    expect(violations(files)).toEqual([]);
+  });
+
+  it('catch a forbidden import of each kind, and let a type-only one through where types are allowed', () => {
+    const found = violations([
+      { path: 'lambdas/domain/poll.ts', source: "import { PollTable } from '../adapters/poll-table';" },
+      { path: 'lambdas/domain/vote.ts', source: "import type { SQSEvent } from 'aws-lambda';" },
+      { path: 'lambdas/handlers/cast-vote.ts', source: "import { SQSClient } from '@aws-sdk/client-sqs';" },
+      { path: 'cost/model.ts', source: "const { synthesizeTemplate } = await import('../lib/app');" },
+      { path: 'cost/measured.ts', source: "import type { Usage } from '../local/metering';" },
+      { path: 'lib/poll-stack.ts', source: "export { VOTER } from '../lambdas/adapters/poll-table';" },
+      { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../lambdas/domain/poll';" },
+    ]);
+    expect(found).toEqual([
+      'lambdas/domain/poll.ts imports ../adapters/poll-table (the domain is plain TypeScript: no AWS, no HTTP, no files)',
+      'lambdas/domain/vote.ts imports aws-lambda (the domain is plain TypeScript: no AWS, no HTTP, no files)',
+      'lambdas/handlers/cast-vote.ts imports @aws-sdk/client-sqs (handlers get AWS through their ports)',
+      'cost/model.ts imports ../lib/app (the cost model reads data, not the stack, the runtime or the page)',
+      'lib/poll-stack.ts imports ../lambdas/adapters/poll-table (a synth must not load Lambda code)',
+    ]);
+  });
+});
