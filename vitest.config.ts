@@ -1,10 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `fast` (npm run test:fast): the domain, the handlers with in-memory ports, the
+ * templates and the cost model, in seconds. `slow`: the same code against emulated AWS over
+ * HTTP and the SDK, the browser, the load tests and the VPS edition. `npm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Integration tests start emulators and synthesize stacks: give them room on 2 shared cores.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Most slow tests wait (redeliveries, retries, a browser): three files at once keep the 2 cores busy.
+    maxWorkers: 3,
+    projects: [
+      {
+        test: {
+          name: 'fast',
+          include: ['test/{unit,handlers,stack,architecture,localstack}/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: ['test/{integration,local,load,browser,vps}/**/*.test.ts'],
+          // They start emulators, browsers and servers: give them room on shared cores.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

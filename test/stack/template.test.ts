@@ -78,7 +78,7 @@ describe('the vote queue', () => {
   });
 
   it('raises an alarm when the consumer fails in every minute for five minutes', () => {
-    const consumer = appFunctions().find(([, r]) => r.Metadata['poll:function'] === 'CountVotes')!;
+    const consumer = appFunctions().find(([, r]) => r.Metadata?.['poll:function'] === 'CountVotes')!;
     http.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'Errors',
       Namespace: 'AWS/Lambda',
@@ -89,7 +89,7 @@ describe('the vote queue', () => {
       Threshold: 0,
     });
     // What it publishes is recorded for the cost model.
-    expect(consumer[1].Metadata['poll:custom-metrics']).toEqual(['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed']);
+    expect(consumer[1].Metadata?.['poll:custom-metrics']).toEqual(['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed']);
   });
 
   it('raises an alarm as soon as anything is in the dead-letter queue', () => {
