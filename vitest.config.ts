@@ -20,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'slow',
-          include: ['test/{integration,local,load,browser,vps}/**/*.test.ts'],
+          include: ['test/{integration,local,load,browser,vps,commands}/**/*.test.ts'],
           // They start emulators, browsers and servers: give them room on shared cores.
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -81,30 +81,58 @@ export class ProfileError extends Error {
   }
 }
 
-const NUMBER_FIELDS = [
-  'pollsPerDay',
-  'votesPerPoll',
-  'pageLoadsPerVoter',
-  'resultsViewersPerPoll',
-  'watchMinutes',
-  'peakRequestsPerSecond',
-  'pageBytes',
-  'apiResponseBytes',
-] as const;
+/**
+ * Each number field and the largest value the model is meant for: beyond these a profile
+ * describes no poll platform, and a bill of twenty digits helps nobody.
+ */
+const NUMBER_FIELDS = {
+  pollsPerDay: 1e6,
+  votesPerPoll: 1e9,
+  pageLoadsPerVoter: 100,
+  resultsViewersPerPoll: 1e9,
+  /** A poll is open a week at most. */
+  watchMinutes: 7 * 24 * 60,
+  peakRequestsPerSecond: 1e8,
+  pageBytes: 1e8,
+  /** Lambda's response limit. */
+  apiResponseBytes: 6 * 1024 * 1024,
+} as const;
+type NumberField = keyof typeof NUMBER_FIELDS;
+
+/** A month's votes, and a month's minutes of results on screen, at most: a trillion each. */
+export const MONTHLY_LIMIT = 1e12;
+
+/** A profile file's contents over a preset: it must be a JSON object of profile fields. */
+export function profileFromJson(raw: unknown, name: string, base: TrafficProfile = PROFILES.seed): TrafficProfile {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ProfileError('(profile)', `A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} (got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`);
+  }
+  return validateProfile({ name, description: `from ${name}`, ...raw }, base);
+}
+
+/** A preset by name; undefined for anything else (also for names like `constructor`). */
+export const presetProfile = (name: string): TrafficProfile | undefined => (Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined);
 
 /** Checks a profile (e.g. from a JSON file, over a preset) and names the first bad field. */
 export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProfileError('(profile)', 'A profile must be a JSON object.');
   const raw = input as Record<string, unknown>;
-  const known = new Set<string>([...NUMBER_FIELDS, 'name', 'description', 'refresh', 'oneVotePerVoter']);
+  const known = new Set<string>([...Object.keys(NUMBER_FIELDS), 'name', 'description', 'refresh', 'oneVotePerVoter']);
   const unknown = Object.keys(raw).find((key) => !known.has(key));
   if (unknown) throw new ProfileError(unknown, `Unknown profile field "${unknown}". Known fields: ${[...known].join(', ')}.`);
   const profile = { ...base, ...raw } as TrafficProfile;
-  for (const field of NUMBER_FIELDS) {
+  for (const [field, max] of Object.entries(NUMBER_FIELDS) as Array<[NumberField, number]>) {
     const value = profile[field];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new ProfileError(field, `${field} must be a number of at least 0 (got ${JSON.stringify(value)}).`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
+      throw new ProfileError(field, `${field} must be a number from 0 to ${max.toLocaleString('en-US')} (got ${JSON.stringify(value)}).`);
     }
+  }
+  const monthlyPolls = profile.pollsPerDay * 30;
+  if (monthlyPolls * profile.votesPerPoll > MONTHLY_LIMIT || monthlyPolls * profile.resultsViewersPerPoll * profile.watchMinutes > MONTHLY_LIMIT) {
+    throw new ProfileError(
+      'pollsPerDay',
+      `The profile adds up to more than a trillion votes, or minutes of results watched, a month (${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
+    );
   }
   if (profile.resultsViewersPerPoll > 0 && profile.watchMinutes === 0) {
     throw new ProfileError('watchMinutes', 'watchMinutes must be above 0 when there are results viewers.');

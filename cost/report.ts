@@ -17,6 +17,8 @@ export interface CostReport {
   options: BillOptions;
   units: UnitCosts;
   bill: Bill;
+  /** The same stack deployed with no traffic at all: what it costs to leave it up. */
+  idle: Bill;
   vps: VpsCost[];
   designRps: number;
   breakEven: BreakEven[];
@@ -24,6 +26,9 @@ export interface CostReport {
   assumptions: string[];
   measured?: { label: string; votes: number; apiRequests: number };
 }
+
+/** Below this many votes, per-vote figures measured by a load test are rough: the report says so. */
+export const MIN_MEASURED_VOTES = 1000;
 
 export function buildReport(input: {
   profile: TrafficProfile;
@@ -43,11 +48,17 @@ export function buildReport(input: {
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
       `VPS sizing: at most ${VPS_MAX_UTILISATION * 100}% of measured capacity at the design rate, which is the larger of the profile's peak and ${PEAK_TO_AVERAGE}x the month's average`,
       options.newAccount ? 'new-account free tiers (12 months) are counted' : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
+      ...(input.measured && input.measured.votes < MIN_MEASURED_VOTES
+        ? [
+            `measured from only ${input.measured.votes} vote(s) (${input.measured.label}): per-vote figures from fewer than ${MIN_MEASURED_VOTES.toLocaleString('en-US')} votes are rough, and are scaled here to ${quantity(bill.votes)}; run a longer scenario (npm run load -- vote-storm)`,
+          ]
+        : []),
     ]),
   ];
   return {
     ...input,
     bill,
+    idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
     vps: VPS_TIERS.map((tier) => vpsCost(tier, profile, bill)),
     designRps: designRps(profile, bill),
     breakEven: VPS_TIERS.map((tier) => breakEven(tier, profile, stack, units, options)),
@@ -95,6 +106,12 @@ function largest(report: CostReport, n: number) {
   return [...report.bill.lines].sort((a, b) => b.usd - a.usd).slice(0, n);
 }
 
+/** What an idle deployment still uses, and why it costs what it does. */
+function idleLines(idle: Bill): string {
+  if (idle.lines.length === 0) return 'nothing is billed without requests';
+  return idle.lines.map((l) => `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${l.usd === 0 ? ', inside the free tier' : `, ${usd(l.usd)}`}`).join('; ');
+}
+
 function headline(report: CostReport): string[] {
   const { bill, profile } = report;
   const baseline = report.vps.find((v) => v.tier === BASELINE_VPS)!;
@@ -105,6 +122,7 @@ function headline(report: CostReport): string[] {
     even.votes
       ? `Break-even with it: ${votesLabel(even.votes)} a month (${usd(even.usd!)}); below that, serverless costs less.`
       : 'No break-even between 1,000 and 100 B votes a month.',
+    `Idle, with no traffic at all: ${usd(report.idle.totalUsd)} a month (${idleLines(report.idle)}).`,
     `Largest lines: ${largest(report, 3)
       .map((l) => `${l.service} ${l.item} ${usd(l.usd)}`)
       .join('; ')}.`,

@@ -1,14 +1,12 @@
 /**
- * `npm run dlq -- inspect|redrive|discard [--target local|localstack|aws] [--url <local runtime>]
- *  [--verdict unknown,poll-missing,malformed] [--limit n] [--json]`
- *
- * What is in the vote dead-letter queue, and a redrive that cannot count a vote twice
- * (README, "How a vote is counted exactly once").
+ * `npm run dlq -- inspect|redrive|discard`: what is in the vote dead-letter queue, and a redrive
+ * that cannot count a vote twice (README, "How a vote is counted exactly once"). `--help` for the options.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VOTE_QUEUE } from '../config/app-config';
 import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
@@ -17,7 +15,19 @@ import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } fr
 
 export class DlqError extends Error {}
 
-const USAGE = `Usage: npm run dlq -- inspect|redrive|discard [--target ${TARGETS.join('|')}] [--url <local runtime url>] [--verdict ${DISCARDABLE.join(',')}] [--limit n] [--json]`;
+const SPEC = {
+  command: 'npm run dlq --',
+  positionals: 'inspect|redrive|discard',
+  summary: `The votes that could not be counted in ${VOTE_QUEUE.maxReceiveCount} deliveries: list them, count the uncounted ones once, or discard what a person gave up on.`,
+  options: {
+    target: { type: 'string', default: 'local', value: TARGETS.join('|'), description: 'local asks the running npm start; the others read their outputs file' },
+    url: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? '3000'}`, value: '<url>', description: 'where the local runtime runs' },
+    verdict: { type: 'string', value: DISCARDABLE.join(','), description: 'discard: the verdicts to discard (required)' },
+    limit: { type: 'string', default: String(DEFAULT_LIMIT), value: '<n>', description: 'letters read in one run at most' },
+    json: { type: 'boolean', default: false, description: 'everything, as JSON' },
+  },
+  details: ['inspect   what is there, by verdict and poll', 'redrive   put back the votes judged unapplied: each is counted once, however often it is redriven', 'discard   delete letters of the given verdicts (never unapplied ones)'],
+} as const;
 
 /** The queues of a running target: the local runtime says where its are; a deployment's outputs file does. */
 export async function queuesOf(target: Target, localUrl: string, outputsFile?: string): Promise<Queues> {
@@ -34,7 +44,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const file = outputsFile ?? OUTPUTS_FILES[target];
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
-    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy").`);
+    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy to AWS").`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? EMULATED_REGION;
@@ -78,22 +88,13 @@ export function formatInspection(letters: readonly JudgedLetter[], approximateTo
 const brief = (j: JudgedLetter) => ({ messageId: j.letter.messageId, verdict: j.verdict, vote: j.vote, ...(j.vote ? {} : { body: j.letter.body }) });
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      target: { type: 'string', default: 'local' },
-      url: { type: 'string', default: `http://127.0.0.1:${process.env.PORT ?? '3000'}` },
-      verdict: { type: 'string' },
-      limit: { type: 'string', default: String(DEFAULT_LIMIT) },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(SPEC);
   const [command] = positionals;
   const target = values.target as Target;
   const limit = Number(values.limit);
-  if (positionals.length !== 1 || !['inspect', 'redrive', 'discard'].includes(command)) throw new DlqError(USAGE);
-  if (!TARGETS.includes(target)) throw new DlqError(`Unknown target "${values.target}". ${USAGE}`);
-  if (!Number.isInteger(limit) || limit < 1) throw new DlqError(`--limit must be a whole number above 0. ${USAGE}`);
+  if (positionals.length !== 1 || !['inspect', 'redrive', 'discard'].includes(command)) throw new DlqError(`Name one command: inspect, redrive or discard.`);
+  if (!TARGETS.includes(target)) throw new DlqError(`Unknown target "${values.target}": use ${TARGETS.join(', ')}.`);
+  if (!Number.isInteger(limit) || limit < 1) throw new DlqError(`--limit must be a whole number above 0 (got ${values.limit}).`);
   const verdicts = (values.verdict ?? '').split(',').filter(Boolean) as Verdict[];
   if (command === 'discard' && verdicts.length === 0) throw new DlqError(`discard needs --verdict (one or more of ${DISCARDABLE.join(', ')}).`);
 
@@ -120,8 +121,12 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: Error) => {
-    console.error(error instanceof DlqError ? error.message : `npm run dlq failed: ${error.message}`);
-    process.exit(error instanceof DlqError ? 2 : 1);
-  });
+  await runCommand(SPEC, () =>
+    main().catch((error: Error) => {
+      if (error instanceof DlqError) throw new UsageError(error.message);
+      // Not a usage mistake (credentials, a queue gone): one line, exit 1.
+      console.error(`npm run dlq failed: ${error.message}`);
+      process.exit(1);
+    }),
+  );
 }

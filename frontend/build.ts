@@ -56,6 +56,8 @@ export function buildFrontend(outDir: string, options: { minify?: boolean } = {}
 
 /** `npm run build:site`: builds into frontend/dist and prints what a first visit transfers. */
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { parseCommandLine } = await import('../bin/command-line');
+  parseCommandLine({ command: 'npm run build:site --', summary: 'Builds the site into frontend/dist and prints what a first visit transfers, raw and gzipped.', options: {} });
   const site = buildFrontend(join(FRONTEND_DIR, 'dist'));
   let raw = 0;
   let gzipped = 0;

@@ -7,10 +7,10 @@
  * the local target, usage.json (what `npm run cost -- --from <folder>` reads).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import type { DeployTarget } from '../config/app-config';
 import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import type { LocalRuntime } from '../local/runtime';
@@ -111,6 +111,36 @@ async function countedVotes(url: string, accepted: Tally, waitMs: number): Promi
   }
 }
 
+/**
+ * Before a run: is this app's API answering at `url`? A poll id nobody has answers 404 in the
+ * API's error shape; anything else (nothing, another server, a stage missing from the URL)
+ * is said in one line instead of a failed run.
+ */
+export async function checkApi(url: string): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new LoadTestError(`--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LoadTestError(`--url ${url}: only http and https URLs can be load-tested.`);
+  const probe = `${url}/api/poll/${'0'.repeat(21)}/results`;
+  let response: Response;
+  try {
+    response = await fetch(probe, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const { cause } = error as { cause?: { code?: string; message?: string } };
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new LoadTestError(`Nothing answers at ${url} (${why}): is the stack deployed there, or the runtime running?`);
+  }
+  const body = (await response.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
+  if (response.status !== 404 || body?.error?.code !== 'poll_not_found') {
+    throw new LoadTestError(
+      `${url} answered ${response.status} to GET /api/poll/<id>/results, not this app's 404: is it the API's base URL${/execute-api/.test(url) ? ' (with its stage, e.g. /prod, for a REST API)' : ''}?`,
+    );
+  }
+}
+
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
   const { scenario, target } = options;
   if (!scenarioNames().includes(scenario)) throw new LoadTestError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
@@ -124,6 +154,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
   }
   try {
     const url = (target === 'local' ? runtime!.url : (options.url ?? deployedApiUrl(target))).replace(/\/$/, '');
+    await checkApi(url);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
     mkdirSync(dir, { recursive: true });
@@ -135,7 +166,11 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
       options.quiet ?? false,
     );
     const wallSeconds = (Date.now() - started) / 1000;
-    if (!existsSync(reportFile)) throw new LoadTestError(`artillery wrote no report (exit code ${exitCode}).`);
+    if (!existsSync(reportFile)) {
+      // No half-made results folder for npm run cost -- --from to trip on.
+      rmSync(dir, { recursive: true, force: true });
+      throw new LoadTestError(`artillery wrote no report (exit code ${exitCode}): see its output above.`);
+    }
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
     const aggregate = report.aggregate ?? {};
     const counters: Record<string, number> = aggregate.counters ?? {};
@@ -183,26 +218,38 @@ export function formatSummary(result: LoadRunResult): string {
   }
   // A deployed stack keeps what it could not count: the local target's runtime is gone with the run.
   if (s.votes.lost > 0 && s.target !== 'local') lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
+  const limited = s.codes['429'] ?? 0;
+  if (limited > 0.1 * s.requests) {
+    lines.push(`  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. Deploy with -c rateLimits=off to load-test (README "Load tests"), then deploy again without it.`);
+  }
   if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (see its output above)`);
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
 }
 
+const SPEC = {
+  command: 'npm run load --',
+  positionals: '<scenario>',
+  summary: 'Runs an artillery scenario against a target, then checks that every vote that got a 202 was counted once.',
+  options: {
+    target: { type: 'string', default: 'local', value: TARGETS.join('|'), description: 'local starts the embedded runtime itself; the others read their outputs file' },
+    url: { type: 'string', value: '<api url>', description: 'the API base URL of a deployed stack, instead of its outputs file' },
+    quiet: { type: 'boolean', default: false, description: "less of artillery's own output" },
+  },
+  details: [`Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`, 'Results go to load-tests/results/<scenario>-<target>-<time>/; npm run cost -- --from <that folder> prices a local run.'],
+} as const;
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { target: { type: 'string', default: 'local' }, url: { type: 'string' }, quiet: { type: 'boolean', default: false } },
-  });
-  try {
-    if (positionals.length !== 1) throw new LoadTestError(`Usage: npm run load -- <scenario> [--target ${TARGETS.join('|')}] [--url <api url>]. Scenarios: ${scenarioNames().join(', ')}.`);
-    const result = await runLoadTest({ scenario: positionals[0], target: values.target as Target, url: values.url, quiet: values.quiet });
-    console.log(`\n${formatSummary(result)}`);
-    process.exit(result.ok ? 0 : 1);
-  } catch (error) {
-    if (error instanceof LoadTestError) {
-      console.error(error.message);
-      process.exit(2);
+  const { values, positionals } = parseCommandLine(SPEC);
+  await runCommand(SPEC, async () => {
+    try {
+      if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
+      const result = await runLoadTest({ scenario: positionals[0], target: values.target as Target, url: values.url, quiet: values.quiet });
+      console.log(`\n${formatSummary(result)}`);
+      process.exit(result.ok ? 0 : 1);
+    } catch (error) {
+      if (error instanceof LoadTestError) throw new UsageError(error.message);
+      throw error;
     }
-    throw error;
-  }
+  });
 }

@@ -6,7 +6,15 @@
  *  2. 300 votes on one poll from 10 voters while a viewer reads results every 25 ms: how long
  *     after its 202 the k-th accepted vote shows in the total (p50, p99).
  */
+import { parseCommandLine } from '../bin/command-line';
 import { startLocalRuntime } from './runtime';
+
+parseCommandLine({
+  command: 'npm run bench:votes --',
+  summary: 'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, and how long after its 202 a vote shows in the results.',
+  options: {},
+  details: ['It prints its figures; nothing is asserted (these machines are shared: compare runs, not absolutes).'],
+});
 
 const VOTES = 1000;
 const VOTERS = 50;

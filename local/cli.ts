@@ -1,54 +1,67 @@
 /**
- * `npm start`: the whole app on this machine (no Docker, no AWS account).
- * Options: --port <n> (or PORT), --api-kind http|rest, --data-dir <dir>, --log-level <level>,
- * --captcha recaptcha|turnstile --captcha-site-key <key> (secret in CAPTCHA_SECRET).
+ * `npm start`: the whole app on this machine (no Docker, no AWS account). `npm start -- --help` for the options.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { apiKindFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
 import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from './runtime';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env.PORT ?? '3000' },
-    'api-kind': { type: 'string' },
-    'data-dir': { type: 'string' },
-    'log-level': { type: 'string', default: 'WARN' },
-    'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json') },
-    captcha: { type: 'string' },
-    'captcha-site-key': { type: 'string' },
-  },
-});
+/** Powertools' log levels, which the handlers use. */
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
-  process.exit(2);
+const SPEC = {
+  command: 'npm start --',
+  summary: 'The whole app on this machine: the synthesized stack served with emulated DynamoDB, SQS and API Gateway, and the site, on one origin.',
+  options: {
+    port: { type: 'string', default: process.env.PORT ?? '3000', value: '<port>', description: 'where to listen on 127.0.0.1; 0 picks a free port (or PORT)' },
+    'api-kind': { type: 'string', value: 'http|rest', description: 'the API Gateway flavour to emulate (default: http)' },
+    'data-dir': { type: 'string', value: '<dir>', description: 'keep the table and queued votes here across restarts (default: in memory)' },
+    'log-level': { type: 'string', default: 'WARN', value: '<level>', description: `the functions' log level: ${LOG_LEVELS.join(', ')}` },
+    'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json'), value: '<file>', description: 'where the metered usage goes on exit' },
+    captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET, never on the command line)' },
+    'captcha-site-key': { type: 'string', value: '<key>', description: 'the public site key the page uses with --captcha' },
+  },
+  details: ['Stop with Ctrl-C: queued votes are counted first, then the usage is printed and written.'],
+} as const;
+
+const { values } = parseCommandLine(SPEC);
+
+function options() {
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+  const logLevel = values['log-level'].toUpperCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
+  let apiKind;
+  try {
+    apiKind = apiKindFrom(values['api-kind']);
+  } catch {
+    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`);
+  }
+  return { port, logLevel, apiKind, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaOption() };
 }
 
 /** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET (not on the command line). */
 function captchaOption() {
   const provider = values.captcha;
   if (!provider) return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new Error('--captcha must be recaptcha or turnstile');
+  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new UsageError(`--captcha must be recaptcha or turnstile (got ${provider}).`);
   const siteKey = values['captcha-site-key'];
   const secret = process.env.CAPTCHA_SECRET;
-  if (!siteKey || !secret) throw new Error('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable');
+  if (!siteKey || !secret) throw new UsageError('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.');
   return { provider, siteKey, secret } as const;
 }
+
+let chosen!: ReturnType<typeof options>;
+await runCommand(SPEC, () => {
+  chosen = options();
+});
 
 const started = performance.now();
 let runtime: LocalRuntime;
 try {
-  runtime = await startLocalRuntime({
-    port,
-    apiKind: apiKindFrom(values['api-kind']),
-    dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
-    logLevel: values['log-level'],
-    captcha: captchaOption(),
-  });
+  runtime = await startLocalRuntime(chosen);
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

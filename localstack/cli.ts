@@ -1,5 +1,5 @@
 /**
- * LocalStack, one command per step:
+ * LocalStack, one command per step (`--help` on each):
  *   npm run localstack:up       start LocalStack (docker compose) and wait until it is healthy
  *   npm run localstack:deploy   check, bootstrap and deploy the stack's LocalStack variant, upload the site
  *   npm run localstack:destroy  empty the site bucket and delete the stack
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { exitWithUsageError, parseCommandLine } from '../bin/command-line';
 import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
 import { synthesizeTemplate } from '../lib/app';
 import { SITE_CACHE_CONTROL } from '../lib/site';
@@ -22,7 +23,36 @@ import { localstackApiUrl } from './urls';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { credentials } = LOCALSTACK;
-const CONTEXT = ['-c', 'target=localstack'];
+const STEPS = {
+  up: 'Starts LocalStack with docker compose (the image pinned in docker-compose.yml) and waits until it is healthy.',
+  deploy: 'Checks LocalStack, synthesizes the free-plan variant of the stack, bootstraps and deploys it with cdklocal, uploads the site, prints the URLs.',
+  destroy: 'Empties the site bucket and deletes the stack from LocalStack.',
+} as const;
+type StepName = keyof typeof STEPS;
+
+const step = process.argv[2] as StepName;
+const SPEC = {
+  command: `npm run localstack:${Object.hasOwn(STEPS, step) ? step : '<step>'} --`,
+  summary: Object.hasOwn(STEPS, step) ? STEPS[step] : `One of: ${Object.keys(STEPS).join(', ')}.`,
+  options: {
+    context: {
+      type: 'string',
+      short: 'c',
+      multiple: true,
+      value: '<key=value>',
+      description: 'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
+    },
+  },
+  details: ['The target is always LocalStack (-c target=localstack); see README "LocalStack".'],
+} as const;
+if (!Object.hasOwn(STEPS, step)) exitWithUsageError(SPEC, `Name a step: ${Object.keys(STEPS).join(', ')} (got ${JSON.stringify(step ?? '')}).`);
+const { values } = parseCommandLine(SPEC, process.argv.slice(3));
+const extraContext = values.context ?? [];
+for (const pair of extraContext) if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(pair)}).`);
+if (extraContext.some((pair) => pair.startsWith('target='))) exitWithUsageError(SPEC, 'The target is always localstack here.');
+const CONTEXT = ['-c', 'target=localstack', ...extraContext.flatMap((pair) => ['-c', pair])];
+/** The same context for the in-process synth of the free-plan check. */
+const contextObject = Object.fromEntries(extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 /** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
 const cdkEnv = {
@@ -57,7 +87,7 @@ async function preflight(step: Step): Promise<void> {
 }
 
 function checkFreePlan(): void {
-  const violations = freePlanViolations(synthesizeTemplate({ target: 'localstack' }));
+  const violations = freePlanViolations(synthesizeTemplate({ ...contextObject, target: 'localstack' }));
   if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
 }
 
@@ -102,9 +132,12 @@ async function emptyBucket(bucket: string): Promise<void> {
 
 const outputs = () => stackOutputs(OUTPUTS_FILES.localstack);
 
-const command = process.argv[2];
-if (command === 'up') {
+if (step === 'up') {
   await preflight('up');
+  if ((await probe(process.env)).health) {
+    console.log(`LocalStack already answers healthy on ${LOCALSTACK.endpoint}. Next: npm run localstack:deploy`);
+    process.exit(0);
+  }
   run('docker', ['compose', 'up', '-d']);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -119,7 +152,7 @@ if (command === 'up') {
     await new Promise((r) => setTimeout(r, 2000));
   }
   stop(['LocalStack did not become healthy within 2 minutes: see docker compose logs localstack.']);
-} else if (command === 'deploy') {
+} else if (step === 'deploy') {
   await preflight('deploy');
   checkFreePlan();
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CONTEXT], cdkEnv);
@@ -130,12 +163,10 @@ if (command === 'up') {
   console.log(`\nAPI:  ${apiUrl}`);
   console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
   console.log('Load test it: npm run load -- vote-storm --target localstack');
-} else if (command === 'destroy') {
+} else {
   await preflight('deploy');
   const bucket = outputs().SiteBucketName;
   if (bucket) await emptyBucket(bucket);
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CONTEXT], cdkEnv);
   rmSync(OUTPUTS_FILES.localstack, { force: true });
-} else {
-  stop([`Usage: tsx localstack/cli.ts up|deploy|destroy (got ${JSON.stringify(command ?? '')}).`]);
 }

@@ -23,22 +23,32 @@ export type Step = 'up' | 'deploy';
 /** The services the stack needs LocalStack to run. */
 const NEEDED_SERVICES = ['cloudformation', 'lambda', 'apigateway', 'dynamodb', 'sqs', 's3', 'iam', 'logs'];
 
+/**
+ * What stops a step, one line each. A LocalStack that already answers healthy on the port is
+ * enough to deploy, however it was started (Docker Desktop, another compose file, a host
+ * install): Docker is only needed to start one.
+ */
 export function problems(probe: Probe, step: Step): string[] {
-  const out: string[] = [];
-  if (!probe.dockerCli) return ['Docker is not installed: LocalStack runs in Docker (https://docs.docker.com/get-docker/).'];
-  if (!probe.dockerDaemon) out.push('Docker is not running (docker info failed): start Docker Desktop or the docker service, then retry.');
-  if (step === 'up' && probe.image !== TOKEN_FREE_IMAGE && !probe.token) {
-    out.push(`${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`);
-  }
-  if (step === 'deploy') {
-    if (!probe.health) out.push(`LocalStack is not answering on ${LOCALSTACK.endpoint}: start it with npm run localstack:up (docker compose up -d).`);
-    else {
-      const down = NEEDED_SERVICES.filter((s) => probe.health!.services?.[s] && !['available', 'running'].includes(probe.health!.services[s]));
-      const missing = NEEDED_SERVICES.filter((s) => !probe.health!.services?.[s]);
-      if (missing.length) out.push(`LocalStack does not offer ${missing.join(', ')}: check the SERVICES setting in docker-compose.yml.`);
-      if (down.length) out.push(`LocalStack is not healthy yet (${down.map((s) => `${s}: ${probe.health!.services![s]}`).join(', ')}): wait a few seconds and retry.`);
+  if (step === 'up') {
+    if (probe.health) return [];
+    if (!probe.dockerCli) return ['Docker is not installed: LocalStack runs in Docker (https://docs.docker.com/get-docker/).'];
+    const out: string[] = [];
+    if (!probe.dockerDaemon) out.push('Docker is not running (docker info failed): start Docker Desktop or the docker service, then retry.');
+    if (probe.image !== TOKEN_FREE_IMAGE && !probe.token) {
+      out.push(`${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`);
     }
+    return out;
   }
+  if (!probe.health) {
+    const start = probe.dockerCli ? 'start it with npm run localstack:up (docker compose up -d)' : 'start one (npm run localstack:up needs Docker, which is not installed)';
+    return [`LocalStack is not answering on ${LOCALSTACK.endpoint}: ${start}.`];
+  }
+  const services = probe.health.services ?? {};
+  const out: string[] = [];
+  const missing = NEEDED_SERVICES.filter((s) => !services[s]);
+  const down = NEEDED_SERVICES.filter((s) => services[s] && !['available', 'running'].includes(services[s]));
+  if (missing.length) out.push(`LocalStack does not offer ${missing.join(', ')}: check the SERVICES setting in docker-compose.yml.`);
+  if (down.length) out.push(`LocalStack is not healthy yet (${down.map((s) => `${s}: ${services[s]}`).join(', ')}): wait a few seconds and retry.`);
   return out;
 }
 

@@ -3,12 +3,12 @@
  * local runtime, the vote-conservation check after it, and proof that the check
  * fails when votes are lost.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
-import { formatSummary, runLoadTest } from '../../load-tests/run';
+import { checkApi, formatSummary, LoadTestError, runLoadTest, type LoadRunResult } from '../../load-tests/run';
 
 let runtime: LocalRuntime;
 const resultsRoot = mkdtempSync(join(tmpdir(), 'load-results-'));
@@ -46,5 +46,21 @@ describe('npm run load', () => {
     } finally {
       delete runtime.faults.dropSends;
     }
+  });
+
+  it('says in one line when the URL is not one, nothing answers, or it is not this API, and leaves no results folder', async () => {
+    const error = (url: string) => runLoadTest({ scenario: 'smoke', target: 'aws', url, resultsRoot, quiet: true });
+    await expect(error('notaurl')).rejects.toThrow(expect.objectContaining({ name: 'Error', message: expect.stringMatching(/^--url notaurl is not a URL/) }));
+    await expect(error('http://127.0.0.1:39999')).rejects.toThrow(/^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\)/);
+    // The site answers 200 with a page on paths outside /api: not the API's 404.
+    await expect(checkApi(`${runtime.url}/api/poll`)).rejects.toThrow(LoadTestError);
+    await expect(checkApi(runtime.url)).resolves.toBeUndefined();
+    expect(readdirSync(resultsRoot).filter((d) => d.startsWith('smoke-aws-'))).toEqual([]);
+  });
+
+  it('explains a wall of 429s: the stack’s rate limits are on', () => {
+    const summary = { scenario: 'smoke', target: 'aws', url: 'https://x', requests: 100, durationSeconds: 3, ratePerSecond: 33, latencyMs: { p50: 1, p95: 1, p99: 1, max: 1 }, codes: { '202': 30, '429': 70 }, errors: {}, vusersFailed: 9, artilleryExitCode: 1, votes: { accepted: 30, counted: 30, lost: 0, extra: 0, ok: true } };
+    const text = formatSummary({ dir: resultsRoot, summary, conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] }, ok: false } as LoadRunResult);
+    expect(text).toMatch(/70 of 100 requests were refused 429: the per-address rate limits are on\. Deploy with -c rateLimits=off/);
   });
 });

@@ -56,11 +56,14 @@ describe('the preflight', () => {
 
   it.each<[string, Partial<Probe>, 'up' | 'deploy', RegExp | null]>([
     ['all good', {}, 'deploy', null],
-    ['no docker', { dockerCli: false }, 'up', /^Docker is not installed/],
-    ['daemon down', { dockerDaemon: false }, 'up', /^Docker is not running/],
-    ['newer image, no token', { image: 'localstack/localstack:2026.11' }, 'up', /needs LOCALSTACK_AUTH_TOKEN/],
-    ['newer image with a token', { image: 'localstack/localstack:2026.11', token: 'ls-xyz' }, 'up', null],
+    ['no docker', { dockerCli: false, health: undefined }, 'up', /^Docker is not installed/],
+    ['daemon down', { dockerDaemon: false, health: undefined }, 'up', /^Docker is not running/],
+    ['newer image, no token', { image: 'localstack/localstack:2026.11', health: undefined }, 'up', /needs LOCALSTACK_AUTH_TOKEN/],
+    ['newer image with a token', { image: 'localstack/localstack:2026.11', token: 'ls-xyz', health: undefined }, 'up', null],
     ['LocalStack not started', { health: undefined }, 'deploy', /not answering on http:\/\/127\.0\.0\.1:4566: start it with npm run localstack:up/],
+    ['a healthy LocalStack started some other way, and no Docker here', { dockerCli: false, dockerDaemon: false }, 'deploy', null],
+    ['up, when one already answers healthy', { dockerCli: false, dockerDaemon: false }, 'up', null],
+    ['nothing answering and no Docker', { health: undefined, dockerCli: false, dockerDaemon: false }, 'deploy', /not answering .*npm run localstack:up needs Docker, which is not installed/],
     ['LocalStack still starting', { health: { services: { ...healthy!.services, lambda: 'initializing' } } }, 'deploy', /not healthy yet \(lambda: initializing\)/],
     ['a service switched off', { health: { services: { dynamodb: 'available' } } }, 'deploy', /does not offer cloudformation, lambda/],
   ])('%s', (_name, change, step, expected) => {

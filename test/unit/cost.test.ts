@@ -11,7 +11,7 @@ import { breakEven, vpsCost } from '../../cost/compare';
 import { MeasuredRunError, unitCostsFromUsage } from '../../cost/measured';
 import { DEFAULT_UNIT_COSTS, estimate, monthlyUsage, priceUsage, tieredCost, type MonthlyUsage } from '../../cost/model';
 import { PRICES } from '../../cost/prices';
-import { PROFILES, ProfileError, validateProfile } from '../../cost/profiles';
+import { presetProfile, profileFromJson, PROFILES, ProfileError, validateProfile } from '../../cost/profiles';
 import { readStackConfig, type StackConfig } from '../../cost/stack-config';
 import { templateFor } from '../support/synth';
 
@@ -172,7 +172,9 @@ describe('measured mode', () => {
 
 describe('profiles', () => {
   it.each([
-    [{ votesPerPoll: -1 }, 'votesPerPoll', /votesPerPoll must be a number of at least 0 \(got -1\)/],
+    [{ votesPerPoll: -1 }, 'votesPerPoll', /votesPerPoll must be a number from 0 to 1,000,000,000 \(got -1\)/],
+    [{ pollsPerDay: 1e9 }, 'pollsPerDay', /pollsPerDay must be a number from 0 to 1,000,000 \(got 1000000000\)/],
+    [{ pollsPerDay: 1e6, votesPerPoll: 1e9 }, 'pollsPerDay', /more than a trillion votes/],
     [{ pollsPerDay: 'lots' }, 'pollsPerDay', /pollsPerDay must be a number/],
     [{ refresh: 'sometimes' }, 'refresh', /refresh must be "busy", "quiet" or a number of seconds/],
     [{ viewers: 3 }, 'viewers', /Unknown profile field "viewers"/],
@@ -186,6 +188,14 @@ describe('profiles', () => {
       expect((error as ProfileError).field).toBe(field);
       expect((error as Error).message).toMatch(message);
     }
+  });
+
+  it('takes only a JSON object from a profile file, and no preset by an inherited name', () => {
+    expect(() => profileFromJson([], 'list.json')).toThrow(/must hold a JSON object of profile fields.*got an array/);
+    expect(() => profileFromJson('seed', 'text.json')).toThrow(ProfileError);
+    expect(profileFromJson({ votesPerPoll: 7 }, 'mine.json')).toMatchObject({ name: 'mine.json', votesPerPoll: 7, pollsPerDay: PROFILES.seed.pollsPerDay });
+    expect(presetProfile('constructor')).toBeUndefined();
+    expect(presetProfile('club')).toBe(PROFILES.club);
   });
 
   it('accepts every preset', () => {
@@ -206,6 +216,33 @@ describe('npm run cost', () => {
     expect(report.profile.name).toBe('club');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('answers --help, and a usage mistake in one line with exit code 2', () => {
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run cost -- \[options\]/);
+    expect(help.stdout).toContain('--profile <name|file.json>');
+    for (const [args, message] of [
+      [['--profile', 'missing.json'], /^--profile missing\.json: no such file\. Run npm run cost -- --help/],
+      [['--profile', 'nope'], /^Unknown profile "nope": use one of seed, club, tv-show/],
+      [['--bogus'], /^Unknown option '--bogus'\./],
+      [['--profile'], /argument missing/],
+      [['--from', tmpdir()], /has no usage\.json: only runs against the local target are metered/],
+    ] as const) {
+      const result = run(...args);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('says what the stack costs idle, and that a small measured run is rough', () => {
+    const out = mkdtempSync(join(tmpdir(), 'cost-'));
+    const result = run('--from', 'test/fixtures/load-run', '--out', out, '--template', writeTemplate());
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Idle, with no traffic at all: \$0\.00 a month \(SQS FIFO requests .*inside the free tier/);
+    expect(result.stdout).toMatch(/measured from only 100 vote\(s\) .* are rough, and are scaled here to 15\.0 M/);
   });
 
   it('names the bad field of a profile file and exits 2', () => {

@@ -1,0 +1,102 @@
+/**
+ * Every command's command line: `--help` (or `-h`) prints its usage and exits 0; a usage
+ * mistake prints one line saying what is wrong and how to get help, and exits 2, never a
+ * stack trace. A thin layer over node:util parseArgs.
+ */
+import { parseArgs } from 'node:util';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** May be given more than once: the value is then a list. */
+  multiple?: boolean;
+  default?: string | boolean;
+  /** What the value looks like, for the help: `<port>`. */
+  value?: string;
+  description: string;
+}
+
+export interface CommandSpec<O extends Record<string, OptionSpec>> {
+  /** How a person runs it, e.g. `npm run cost --`. */
+  command: string;
+  /** The positional arguments as the usage line shows them, e.g. `<scenario>`. */
+  positionals?: string;
+  summary: string;
+  options: O;
+  /** Lines after the options: positional values, examples, where to read more. */
+  details?: readonly string[];
+}
+
+type Values<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean : O[K]['multiple'] extends true ? string[] | undefined : O[K]['default'] extends string ? string : string | undefined;
+};
+
+/** A mistake in how a command was called: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
+  const rows = Object.entries(spec.options).map(([name, option]) => {
+    const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? '<value>'}` : ''}`;
+    const fallback = option.default !== undefined && option.default !== false ? ` (default: ${option.default})` : '';
+    return [flag, option.description + fallback];
+  });
+  rows.push(['-h, --help', 'this help']);
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return [
+    `Usage: ${spec.command} ${spec.positionals ? `${spec.positionals} ` : ''}[options]`,
+    spec.summary,
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...(spec.details?.length ? ['', ...spec.details] : []),
+  ].join('\n');
+}
+
+/** Prints the mistake and the way to help, then exits 2. */
+export function exitWithUsageError(spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>, message: string): never {
+  const sentence = message.trim().replace(/([^.!?])$/, '$1.');
+  console.error(`${sentence} Run ${spec.command} --help for the usage.`);
+  process.exit(2);
+}
+
+/**
+ * Parses argv by the spec. Exits 0 after printing the help when asked, 2 on a mistake; a
+ * `check` may throw UsageError for mistakes only the command can see (a port out of range).
+ */
+export function parseCommandLine<O extends Record<string, OptionSpec>>(
+  spec: CommandSpec<O>,
+  argv: string[] = process.argv.slice(2),
+): { values: Values<O>; positionals: string[] } {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(helpText(spec));
+    process.exit(0);
+  }
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: spec.positionals !== undefined,
+      strict: true,
+      options: Object.fromEntries(
+        Object.entries(spec.options).map(([name, { type, short, multiple, default: fallback }]) => [
+          name,
+          { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}), ...(fallback !== undefined ? { default: fallback } : {}) },
+        ]),
+      ),
+    });
+    return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+  } catch (error) {
+    // parseArgs says what is wrong in one sentence (unknown option, missing value, stray argument) and adds its own hints.
+    const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '.');
+    exitWithUsageError(spec, message);
+  }
+}
+
+/** Runs a command's main part: a UsageError becomes the one-line answer and exit 2. */
+export async function runCommand(spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>, main: () => Promise<void> | void): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof UsageError) exitWithUsageError(spec, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Every command a person runs (each `tsx` script in package.json) answers --help with its
+ * usage and exit 0, and a usage mistake with one line and exit 2, never a stack trace.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { pool } from '../support/local';
+
+const scripts = Object.entries(JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>).filter(([, command]) => command.startsWith('tsx '));
+
+async function run(command: string, extra: string[]) {
+  const [, file, ...args] = command.split(' ');
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file, ...args, ...extra], { timeout: 60_000, env: { ...process.env, PORT: '0' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+/** The SDK's Node 20 notice is not ours: what is left of stderr is. */
+const ours = (stderr: string) => stderr.replace(/\(node:\d+\) Warning: NodeVersionSupportWarning[\s\S]*?to show where the warning was created\)\n?/g, '').trim();
+
+describe('every command', () => {
+  it('is more than a handful (the list comes from package.json)', () => {
+    expect(scripts.map(([name]) => name)).toEqual(expect.arrayContaining(['start', 'cost', 'load', 'dlq', 'bench:votes', 'localstack:up', 'localstack:deploy', 'localstack:destroy']));
+  });
+
+  it('answers --help with its usage, and a mistake with one line and exit code 2', { timeout: 180_000 }, async () => {
+    const results = await pool(scripts.length, 3, async (i) => {
+      const [name, command] = scripts[i];
+      return { name, help: await run(command, ['--help']), mistake: await run(command, ['--no-such-option']) };
+    });
+    for (const { name, help, mistake } of results) {
+      expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
+      expect(help.stdout, name).toMatch(new RegExp(`^Usage: npm (start|run ${name.replace(':', ':')}) --`));
+      expect(help.stdout, name).toContain('-h, --help');
+      expect(mistake.code, `${name} --no-such-option`).toBe(2);
+      expect(ours(mistake.stderr).split('\n'), name).toEqual([expect.stringMatching(/^Unknown option '--no-such-option'\. Run npm .* --help for the usage\.$/)]);
+    }
+  });
+});
