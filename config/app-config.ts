@@ -167,11 +167,31 @@ export const CAPTCHA = {
   secretCacheSeconds: 300,
 } as const;
 
-/** The site's config.json: where the API is ('' = the page's own origin) and the CAPTCHA to show, if any. */
+/**
+ * What the page needs to know, written into it when it is deployed or served: where the API is
+ * ('' = the page's own origin), where results are read if elsewhere, and the CAPTCHA to show.
+ */
 export interface SiteConfig {
   apiUrl: string;
+  /** Where the page reads results (a function URL); absent: from the API. */
+  resultsUrl?: string;
   captcha?: { provider: CaptchaProvider; siteKey: string };
 }
+
+/**
+ * The site's pages: `/` creates a poll, `/poll/{id}` votes and shows results. Every other path
+ * on the site's origin is a 404 page, wherever the site is served (CloudFront, npm start, the
+ * VPS edition). Both are one HTML page; the page itself tells them apart.
+ */
+export const SITE_PAGES = { create: /^\/$/, poll: /^\/poll\/([^/]+)\/?$/ } as const;
+export const isSitePage = (path: string): boolean => SITE_PAGES.create.test(path) || SITE_PAGES.poll.test(path);
+
+/**
+ * The page carries its script, styles and config, so a visit is one request. Browsers
+ * revalidate it every time (a 304 when unchanged); CloudFront keeps it until a deploy
+ * invalidates it.
+ */
+export const SITE_CACHE_CONTROL = 'public, max-age=0, s-maxage=31536000, must-revalidate';
 
 /** Results are polled often; let browsers and CloudFront reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;

@@ -42,7 +42,7 @@ export interface UnitCosts {
   metricLogBytesPerInvocation: number;
   /** START/END/REPORT lines, written unless logs are JSON with system level WARN. */
   platformLogBytesPerInvocation: number;
-  /** index.html, config.json, JS and CSS on a first visit. */
+  /** The page carries its script, styles and config: one request a visit. */
   siteRequestsPerPageLoad: number;
   /** Share of site requests CloudFront passes to S3. */
   siteOriginMissShare: number;
@@ -66,7 +66,7 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   appLogBytesPerBatch: 300,
   metricLogBytesPerInvocation: 370,
   platformLogBytesPerInvocation: 300,
-  siteRequestsPerPageLoad: 4,
+  siteRequestsPerPageLoad: 1,
   siteOriginMissShare: 0.01,
   storedBytesPerPoll: 1_500,
   storedBytesPerVoterClaim: 120,
@@ -78,6 +78,7 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
     sqsRequestsPerVote: 'measured: npm run bench:votes, 1.2 billed requests per vote',
     emptyReceivesPerMonth: 'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
+    siteRequestsPerPageLoad: 'measured: the built page inlines its script, styles and config (npm run build:site; test/local/gateway-and-fidelity)',
     metricLogBytesPerInvocation: 'measured: the consumer’s metrics line (Powertools Metrics, 4 counts) is 366 bytes',
   },
 };
@@ -107,6 +108,7 @@ export interface MonthlyUsage {
   logsStoredGb: number;
   xrayTraces: number;
   cloudFrontRequests: number;
+  cloudFrontFunctionInvocations: number;
   cloudFrontGb: number;
   s3Gets: number;
   apiTransferGb: number;
@@ -228,6 +230,8 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     logsStoredGb,
     xrayTraces: tracedRequests > 0 ? sampledTraces(tracedRequests) : 0,
     cloudFrontRequests,
+    // The router runs on the site's requests only (a results behavior, where there is one, has none).
+    cloudFrontFunctionInvocations: stack.siteRouter ? pageLoads * units.siteRequestsPerPageLoad : 0,
     cloudFrontGb: cloudFrontBytes / 1e9,
     s3Gets: pageLoads * units.siteRequestsPerPageLoad * units.siteOriginMissShare,
     apiTransferGb: apiBytes / 1e9,
@@ -319,6 +323,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('webSocketMessages', usage.webSocketMessages),
     line('webSocketConnectionMinutes', usage.webSocketConnectionMinutes),
     line('cloudFrontRequests', usage.cloudFrontRequests),
+    line('cloudFrontFunctions', usage.cloudFrontFunctionInvocations),
     line('cloudFrontTransfer', usage.cloudFrontGb),
     line('s3Gets', usage.s3Gets),
     line('dataTransferOut', usage.apiTransferGb),

@@ -214,6 +214,17 @@ export const PRICES = {
     source: 'aws.amazon.com/cloudfront/pricing (pay as you go; always-free tier)',
     checked: CHECKED,
   },
+  cloudFrontFunctions: {
+    service: 'CloudFront',
+    item: 'Functions invocations',
+    unit: '1M invocations',
+    per: M,
+    tiers: [{ price: 0.1 }],
+    free: { units: 2 * M, newAccountsOnly: false },
+    source: 'aws.amazon.com/cloudfront/pricing (CloudFront Functions; always-free tier)',
+    checked: CHECKED,
+    assumption: 'the CloudFront Functions price and its 2 M free invocations are not in the research notes',
+  },
   cloudFrontTransfer: {
     service: 'CloudFront',
     item: 'data transfer out (US)',

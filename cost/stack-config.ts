@@ -31,6 +31,8 @@ export interface StackConfig {
    * (refreshes go through a CloudFront cache in front of the API), `websocket` (pushed).
    */
   resultsDelivery: 'direct' | 'cloudfront-cache' | 'websocket';
+  /** A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site request. */
+  siteRouter: boolean;
   alarms: number;
 }
 
@@ -83,6 +85,9 @@ export function readStackConfig(template: Json): StackConfig {
       : ofType('AWS::CloudFront::Distribution').some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => String(b.PathPattern).startsWith('/api')))
         ? 'cloudfront-cache'
         : 'direct',
+    siteRouter: ofType('AWS::CloudFront::Distribution').some(([, d]) =>
+      (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some((f: Json) => f.EventType === 'viewer-request'),
+    ),
     alarms: ofType('AWS::CloudWatch::Alarm').length,
   };
 }

@@ -1,31 +1,61 @@
 /**
- * The static frontend: a private bucket behind CloudFront. `cdk synth` builds
- * the site (frontend/build.ts) as the asset's bundling step; the deployment
- * writes a config.json holding the API's URL, resolved at deploy time.
+ * The static frontend: a private bucket behind CloudFront. The site is one page carrying its
+ * script, styles and config (frontend/build.ts), deployed with the API's URL written in at
+ * deploy time; a CloudFront Function routes the page paths to it and answers any other path
+ * with a 404 page, so a visit is one request.
  */
-import { DockerImage, Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Distribution, HttpVersion, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import type { SiteConfig } from '../config/app-config';
-import { ASSETS_PREFIX, buildFrontend, FRONTEND_DIR } from '../frontend/build';
+import { SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
+import { buildSite, pageWithConfig, type Site } from '../frontend/build';
 import { retainedLogGroup } from './functions';
 import { acknowledge } from './nag';
 
-/** How long browsers and CloudFront keep each kind of file; the local runtime serves the same headers. */
-export const SITE_CACHE_CONTROL = {
-  /** Content-hashed: a new build has new names, so these never change. */
-  assets: 'public, max-age=31536000, immutable',
-  /** index.html and config.json name the current assets and API: always revalidate. */
-  pages: 'public, max-age=0, must-revalidate',
-} as const;
+/** The one object the site is: every page path is answered with it. */
+const PAGE_KEY = 'index.html';
 
 /**
- * `cloudfront`: a private bucket behind a distribution (AWS). `bucket-website`: the
- * bucket's own website endpoint, for LocalStack's free plan, which has no CloudFront
- * and no CDK BucketDeployment; `npm run localstack:deploy` uploads the site there.
+ * The CloudFront Function in front of the bucket (viewer request, JavaScript runtime 2.0): the
+ * site's page paths (config SITE_PAGES) become the page's key; anything else gets the 404 page
+ * from the edge, without a trip to the bucket.
+ */
+export function routerCode(notFound: string): string {
+  return `var PAGES = [${SITE_PAGES.create}, ${SITE_PAGES.poll}];
+var NOT_FOUND = ${JSON.stringify(notFound)};
+function handler(event) {
+  var request = event.request;
+  for (var i = 0; i < PAGES.length; i++) {
+    if (PAGES[i].test(request.uri)) {
+      request.uri = '/${PAGE_KEY}';
+      return request;
+    }
+  }
+  return {
+    statusCode: 404,
+    statusDescription: 'Not Found',
+    headers: { 'content-type': { value: 'text/html; charset=utf-8' }, 'cache-control': { value: 'no-store' } },
+    body: { encoding: 'text', data: NOT_FOUND },
+  };
+}`;
+}
+
+/**
+ * `cloudfront`: a private bucket behind a distribution (AWS). `bucket-website`: the bucket's own
+ * website endpoint, for LocalStack's free plan, which has no CloudFront and no CDK
+ * BucketDeployment; `npm run localstack:deploy` uploads the page there.
  */
 export type SiteHosting = 'cloudfront' | 'bucket-website';
 
@@ -34,6 +64,8 @@ export class PollSite extends Construct {
   readonly distribution?: Distribution;
   /** The site's origin, the only origin the API answers CORS for. */
   readonly origin: string;
+  /** Built once at synth: the stack deploys it, LocalStack's deploy uploads it. */
+  readonly site: Site = buildSite();
 
   constructor(scope: Construct, id: string, props: { hosting: SiteHosting }) {
     super(scope, id);
@@ -63,16 +95,19 @@ export class PollSite extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
     });
+    const router = new EdgeFunction(this, 'Router', {
+      comment: 'Poll site: page paths to the page, any other path to a 404',
+      code: FunctionCode.fromInline(routerCode(this.site.notFound)),
+      runtime: FunctionRuntime.JS_2_0,
+    });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Poll site',
-      defaultRootObject: 'index.html',
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         compress: true,
+        functionAssociations: [{ function: router, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      // Page paths like /poll/{id} are not objects: the bucket answers 403, and the app's index.html takes over.
-      errorResponses: [403, 404].map((httpStatus) => ({ httpStatus, responseHttpStatus: 200, responsePagePath: '/index.html', ttl: Duration.minutes(1) })),
       // North America and Europe edges only: the cheapest price class.
       priceClass: PriceClass.PRICE_CLASS_100,
       httpVersion: HttpVersion.HTTP2_AND_3,
@@ -91,44 +126,20 @@ export class PollSite extends Construct {
     );
   }
 
-  /** Uploads the built site and a config.json for the page (CloudFront hosting only). */
+  /** Deploys the page with its config written in (CloudFront hosting only; LocalStack's deploy uploads it itself). */
   deploy(config: SiteConfig): void {
     if (!this.distribution) return;
-    const site = Source.asset(FRONTEND_DIR, {
-      bundling: {
-        // Never used: the local build below always succeeds where `cdk synth` runs (it needs only esbuild).
-        image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
-        local: {
-          tryBundle(outputDir) {
-            buildFrontend(outputDir);
-            return true;
-          },
-        },
-      },
-    });
-    const assets = `${ASSETS_PREFIX}/*`;
-    // Both deployments run in one CDK-provided function; give it a log group that expires.
-    const logGroup = retainedLogGroup(this, 'DeployLogs');
-    const deployAssets = new BucketDeployment(this, 'DeployAssets', {
-      sources: [site],
+    // The config holds deploy-time values (the API's URL): the deployment writes them into the page.
+    const page = pageWithConfig(this.site.page, Stack.of(this).toJsonString(config));
+    new BucketDeployment(this, 'DeployPage', {
+      sources: [Source.data(PAGE_KEY, page, { jsonEscape: true })],
       destinationBucket: this.bucket,
-      logGroup,
-      include: [assets],
-      exclude: ['*'],
-      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.assets)],
-      // Keep older hashed files: a browser holding yesterday's index.html still loads.
-      prune: false,
-    });
-    const deployPages = new BucketDeployment(this, 'DeployPages', {
-      sources: [site, Source.jsonData('config.json', config)],
-      destinationBucket: this.bucket,
-      logGroup,
-      exclude: [assets],
-      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL.pages)],
+      logGroup: retainedLogGroup(this, 'DeployLogs'),
+      contentType: 'text/html; charset=utf-8',
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL)],
+      // CloudFront keeps the page until a deploy replaces it.
       distribution: this.distribution,
-      distributionPaths: ['/index.html', '/config.json'],
+      distributionPaths: [`/${PAGE_KEY}`],
     });
-    // New pages name new assets: upload those first.
-    deployPages.node.addDependency(deployAssets);
   }
 }

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { API_BASE_PATH, type ApiKind, type CaptchaProvider } from '../config/app-config';
@@ -20,7 +20,8 @@ import { loadFunctions, type InvokeResult } from './functions';
 import { createGateway } from './gateway';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
-import { serveStaticSite } from './static-site';
+import { buildSite } from '../frontend/build';
+import { siteServer } from '../frontend/serve';
 import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Template } from './template-model';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -161,7 +162,9 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
   );
 
   const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
-  const site = serveStaticSite(join(bundleDir, 'site'), meter, { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) });
+  const serveSite = siteServer(buildSite(), { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) }, (_status, bytes) =>
+    meter.recordSite(bytes),
+  );
   const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
   const voteQueue = model.queues.find((q) => q.redrive)!;
   const resources: LocalResources = {
@@ -182,7 +185,7 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
         if (!res.headersSent) res.writeHead(500).end();
       });
     } else {
-      site.handle(req, res);
+      serveSite(req, res);
     }
   });
 

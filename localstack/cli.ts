@@ -6,15 +6,14 @@
  * Each step first says, one line per problem, what is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, extname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { exitWithUsageError, parseCommandLine } from '../bin/command-line';
-import { ASSETS_PREFIX, buildFrontend, CONTENT_TYPES } from '../frontend/build';
+import { SITE_CACHE_CONTROL } from '../config/app-config';
+import { buildSite, pageWithConfig } from '../frontend/build';
 import { synthesizeTemplate } from '../lib/app';
-import { SITE_CACHE_CONTROL } from '../lib/site';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
@@ -93,30 +92,24 @@ function checkFreePlan(): void {
 
 const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK.endpoint, forcePathStyle: true, credentials });
 
-/** CloudFront and BucketDeployment are paid LocalStack features: upload the built site to the website bucket directly. */
+/**
+ * CloudFront and BucketDeployment are paid LocalStack features: upload the page to the website
+ * bucket directly. The bucket answers every other path with the page too (its error document),
+ * which then says "not found" itself.
+ */
 async function uploadSite(bucket: string, apiUrl: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'poll-site-'));
-  try {
-    const site = buildFrontend(dir);
-    const client = s3();
-    const files: Array<[string, Buffer]> = Object.keys(site.files).map((path) => [path, readFileSync(join(dir, path))]);
-    files.push(['config.json', Buffer.from(JSON.stringify({ apiUrl }))]);
-    for (const [key, body] of files) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: key,
-          Body: body,
-          ContentType: CONTENT_TYPES[extname(key)] ?? 'application/octet-stream',
-          CacheControl: key.startsWith(`${ASSETS_PREFIX}/`) ? SITE_CACHE_CONTROL.assets : SITE_CACHE_CONTROL.pages,
-        }),
-      );
-    }
-    client.destroy();
-    console.log(`Uploaded ${files.length} files to s3://${bucket}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const client = s3();
+  await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: 'index.html',
+      Body: pageWithConfig(buildSite().page, { apiUrl }),
+      ContentType: 'text/html; charset=utf-8',
+      CacheControl: SITE_CACHE_CONTROL,
+    }),
+  );
+  client.destroy();
+  console.log(`Uploaded the page to s3://${bucket}`);
 }
 
 async function emptyBucket(bucket: string): Promise<void> {

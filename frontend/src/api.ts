@@ -14,12 +14,13 @@ export type Outcome<T> = { ok: true; status: number; data: T } | ({ ok: false } 
 
 export type AppConfig = SiteConfig;
 
-export async function loadConfig(): Promise<AppConfig> {
+/** The config the page was served with (frontend/build.ts puts it in); the API on this origin without one. */
+export function loadConfig(): AppConfig {
   try {
-    const response = await fetch('/config.json', { cache: 'no-cache' });
-    if (response.ok) return { apiUrl: '', ...((await response.json()) as Partial<AppConfig>) };
+    const config = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as Partial<AppConfig> | string | null;
+    if (config && typeof config === 'object') return { apiUrl: '', ...config };
   } catch {
-    // No config: same origin.
+    // Not served through a build that wrote it: same origin.
   }
   return { apiUrl: '' };
 }
@@ -28,10 +29,10 @@ export async function loadConfig(): Promise<AppConfig> {
 export type TokenSource = (action: 'create' | 'vote') => Promise<string>;
 
 export function createApi(config: AppConfig, captchaToken?: TokenSource) {
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Outcome<T>> {
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, base = config.apiUrl): Promise<Outcome<T>> {
     let response: Response;
     try {
-      response = await fetch(config.apiUrl + path, {
+      response = await fetch(base.replace(/\/$/, '') + path, {
         method,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -68,7 +69,8 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       const body = await withToken('vote', { option });
       return body ? call<{ voteId: string }>('POST', `/api/poll/${encodeURIComponent(id)}/vote`, body) : captchaFailure;
     },
-    results: (id: string) => call<PublicResults>('GET', `/api/poll/${encodeURIComponent(id)}/results`),
+    // From a function URL when the site has one (results=function-url), else from the API.
+    results: (id: string) => call<PublicResults>('GET', `/api/poll/${encodeURIComponent(id)}/results`, undefined, config.resultsUrl),
   };
 }
 

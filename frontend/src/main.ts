@@ -3,9 +3,9 @@
  * Plain DOM, no framework: two small pages do not earn one. Validation is the
  * server's own domain code, so the form and the API can never disagree.
  */
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS, SITE_PAGES } from '../../config/app-config';
 import { PollError } from '../../lambdas/domain/errors';
-import { isPollId } from '../../lambdas/domain/ids';
+import { decodeSegment, isPollId } from '../../lambdas/domain/ids';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
 import { captchaTokens } from './captcha';
@@ -55,13 +55,27 @@ function showFailure(failure: Failure, title: string, retry: () => void): void {
   say('');
 }
 
-function showNotFound(): void {
+function showNotFound(what: 'poll' | 'page' = 'poll'): void {
+  document.title = what === 'poll' ? 'Poll not found · Poll' : 'Page not found · Poll';
   render(
-    h('h1', { tabIndex: -1 }, 'Poll not found'),
-    h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'This poll does not exist or has expired. Polls are deleted a day after they close.'),
+    h('h1', { tabIndex: -1 }, what === 'poll' ? 'Poll not found' : 'Page not found'),
+    what === 'poll'
+      ? h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'This poll does not exist or has expired. Polls are deleted a day after they close.')
+      : h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'There is no page at this address. A poll’s link looks like /poll/ followed by 21 letters and digits.'),
     h('a', { href: '/', className: 'button' }, 'Create a new poll'),
   );
   say('');
+}
+
+/** When a poll closes, in the reader's clock and in words: "closes at 14:05 (in 58 minutes)". */
+function closingLine(poll: PublicPoll): string {
+  const at = new Date(poll.closesAt);
+  const minutes = Math.round((at.getTime() - Date.now()) / 60_000);
+  const time = at.toLocaleString(undefined, minutes < 12 * 60 && minutes > -12 * 60 ? { hour: '2-digit', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' });
+  if (poll.closed || minutes <= 0) return `Closed at ${time}.`;
+  const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const left = minutes < 60 ? count(Math.max(1, minutes), 'minute') : minutes < 48 * 60 ? count(Math.round(minutes / 60), 'hour') : count(Math.round(minutes / 1440), 'day');
+  return `Closes at ${time} (in ${left}).`;
 }
 
 // ---------- Create ----------
@@ -94,7 +108,13 @@ function createPage(api: Api): void {
   const title = h('input', { type: 'text', id: 'title', name: 'title', maxLength: POLL_LIMITS.titleMaxLength, required: true, autofocus: true });
   const lifetime = h('select', { id: 'lifetime', name: 'lifetime' },
     ...LIFETIMES.map(([minutes, label]) => h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label)));
-  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: true });
+  // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier) counts as one voter.
+  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
+  const oneVoteNote = h('p', { className: 'hint', id: 'one-vote-note', hidden: true }, 'A voter is a network address: people sharing one (a school, an office, some phone networks) can vote only once between them.');
+  oneVote.setAttribute('aria-describedby', 'one-vote-note');
+  oneVote.onchange = () => {
+    oneVoteNote.hidden = !oneVote.checked;
+  };
   const submit = h('button', { type: 'submit' }, 'Create poll');
 
   const form = h('form', { noValidate: true },
@@ -104,6 +124,7 @@ function createPage(api: Api): void {
     h('div', { className: 'row' },
       h('div', {}, h('label', { htmlFor: 'lifetime' }, 'Open for'), lifetime),
       h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, 'One vote per voter'))),
+    oneVoteNote,
     submit,
   );
   for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
@@ -128,6 +149,8 @@ function createPage(api: Api): void {
     submit.disabled = false;
     if (!created.ok) return say(created.message, 'error');
     say('');
+    // The poll's own address, so a reload (or the back button after voting) keeps the link.
+    history.pushState(null, '', `/poll/${created.data.id}`);
     showShareLink(created.data);
   };
 
@@ -150,6 +173,7 @@ function showShareLink(poll: PublicPoll): void {
   render(
     h('h1', { tabIndex: -1 }, 'Your poll is ready'),
     h('p', { className: 'lead' }, poll.title),
+    h('p', { className: 'closes' }, closingLine(poll)),
     h('label', { htmlFor: 'share-link' }, 'Share this link'),
     h('div', { className: 'share' }, field, copy),
     h('p', { className: 'actions' }, h('a', { href: link, className: 'button' }, 'Open the poll'), h('a', { href: '/' }, 'Create another')),
@@ -184,7 +208,7 @@ function votePage(api: Api, poll: PublicPoll): void {
   const submit = h('button', { type: 'submit' }, 'Vote');
   const form = h('form', {},
     h('fieldset', {}, h('legend', { className: 'visually-hidden' }, 'Choose one option'), ...choices),
-    h('div', { className: 'row' }, submit, h('button', { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '') }, 'See results')),
+    h('div', { className: 'row' }, submit, h('button', { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '', 'info', true) }, 'See results')),
   );
   form.onsubmit = async (event) => {
     event.preventDefault();
@@ -204,10 +228,11 @@ function votePage(api: Api, poll: PublicPoll): void {
     if (voted.kind === 'client' && voted.status === 404) return showNotFound();
     say(voted.message, 'error');
   };
-  render(h('h1', { tabIndex: -1 }, poll.title), form);
+  render(h('h1', { tabIndex: -1 }, poll.title), h('p', { className: 'closes' }, closingLine(poll)), form);
 }
 
-function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' | 'success' | 'error' = 'info'): void {
+/** `canVote`: the reader came from the vote form without voting, so the page offers the way back. */
+function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' | 'success' | 'error' = 'info', canVote = false): void {
   // Rows exist from the start with fixed heights, so live updates never move the layout.
   const rows = poll.options.map((option) => {
     const bar = h('div', { className: 'bar' });
@@ -217,12 +242,15 @@ function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' |
   });
   const total = h('p', { className: 'total' }, ' ');
   const liveness = h('p', { className: 'liveness' }, ' ');
+  const closes = h('p', { className: 'closes' }, closingLine(poll));
+  const backToVoting = h('button', { type: 'button', className: 'secondary' }, 'Back to voting');
   render(
     h('h1', { tabIndex: -1 }, poll.title),
+    closes,
     h('ol', { className: 'results', ariaLabel: 'Results' }, ...rows.map((r) => r.row)),
     total,
     liveness,
-    h('p', {}, h('a', { href: '/' }, 'Create your own poll')),
+    h('p', { className: 'actions' }, ...(canVote && !poll.closed ? [backToVoting] : []), h('a', { href: '/' }, 'Create your own poll')),
   );
   say(message, tone);
 
@@ -250,7 +278,11 @@ function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' |
       delay = nextRefreshDelay(delay, false);
     } else {
       show(fetched.data);
-      if (fetched.data.closed) return stop('Final results: the poll is closed.');
+      if (fetched.data.closed) {
+        closes.textContent = closingLine({ ...poll, closed: true });
+        backToVoting.remove();
+        return stop('Final results: the poll is closed.');
+      }
       delay = nextRefreshDelay(delay, fetched.data.total !== lastTotal);
       lastTotal = fetched.data.total;
       liveness.textContent = `Live · updated ${new Date().toLocaleTimeString()}`;
@@ -272,15 +304,23 @@ function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' |
     }
   };
   document.addEventListener('visibilitychange', onVisibility);
+  backToVoting.onclick = () => {
+    stop('');
+    votePage(api, poll);
+  };
   void refresh();
 }
 
 async function start(): Promise<void> {
-  const config = await loadConfig();
+  const config = loadConfig();
   const api = createApi(config, captchaTokens(config.captcha));
-  const match = /^\/poll\/([^/]+)\/?$/.exec(location.pathname);
-  if (match) await pollPage(api, decodeURIComponent(match[1]));
-  else createPage(api);
+  const poll = SITE_PAGES.poll.exec(location.pathname);
+  if (poll) await pollPage(api, decodeSegment(poll[1]));
+  else if (SITE_PAGES.create.test(location.pathname)) createPage(api);
+  else showNotFound('page');
 }
+
+// Back and forward between the create page and a poll's address.
+window.addEventListener('popstate', () => void start());
 
 void start();

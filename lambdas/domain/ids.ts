@@ -13,6 +13,18 @@ export function newId(length: number = POLL_LIMITS.idLength): string {
 
 const ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${POLL_LIMITS.idLength}}$`);
 
+/**
+ * A path segment as text; a malformed escape (a typed `50%off`) is left as typed, so it fails
+ * the id check like any other bad id instead of failing the request.
+ */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Checked before any lookup, so path tricks never reach the table. */
 export function isPollId(value: unknown): value is string {
   return typeof value === 'string' && ID_PATTERN.test(value);

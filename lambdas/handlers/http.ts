@@ -5,6 +5,7 @@
  */
 import { POLL_LIMITS } from '../../config/app-config';
 import { invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
+import { decodeSegment } from '../domain/ids';
 import { RateLimiter, type RateLimit } from '../domain/rate-limit';
 
 export interface ApiRequest {
@@ -100,15 +101,6 @@ export function rateLimitBySource(limit: RateLimit | undefined): (request: ApiRe
     const retryAfter = limiter.take(request.sourceIp, nowMs);
     if (retryAfter > 0) throw rateLimited(retryAfter);
   };
-}
-
-/** A path segment as text; a malformed escape (`50%off`) stays as typed, and fails the id check like any other bad id. */
-export function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** A route template: a method and a path in API Gateway's syntax. */

@@ -89,6 +89,46 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     expect((await api(runtime).results(id)).json.counts).toEqual([0, 1, 0]);
   });
 
+  it('keeps the poll’s link in the address bar, says when it closes and what a voter is, and leads from results back to voting', async () => {
+    const creator = await newVisitor();
+    await creator.goto('/');
+    // Off by default, as in the API; on, the page says what counts as a voter.
+    const oneVote = creator.getByLabel('One vote per voter');
+    expect(await oneVote.isChecked()).toBe(false);
+    await expect.poll(() => creator.locator('#one-vote-note').isVisible()).toBe(false);
+    await oneVote.check();
+    expect(await creator.locator('#one-vote-note').textContent()).toMatch(/A voter is a network address/);
+    await oneVote.uncheck();
+    await creator.getByLabel('Question').fill('Lunch?');
+    await creator.getByLabel('Option 1').fill('Pizza');
+    await creator.getByLabel('Option 2').fill('Sushi');
+    await creator.getByLabel('Open for').selectOption({ label: '30 minutes' });
+    await creator.getByRole('button', { name: 'Create poll' }).click();
+    const link = await creator.getByLabel('Share this link').inputValue();
+    expect(creator.url()).toBe(link);
+    expect(await creator.locator('.closes').textContent()).toMatch(/^Closes at .+ \(in (29|30) minutes\)\.$/);
+
+    // A reload keeps the poll; results lead back to the vote.
+    await creator.reload();
+    await creator.getByRole('heading', { name: 'Lunch?' }).waitFor();
+    await creator.getByRole('button', { name: 'See results' }).click();
+    await creator.getByRole('button', { name: 'Back to voting' }).click();
+    await creator.getByRole('radio', { name: 'Sushi' }).check();
+    await creator.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => creator.locator('#status').textContent()).toContain('recorded');
+    expect(await creator.getByRole('button', { name: 'Back to voting' }).count()).toBe(0);
+  });
+
+  it('answers an address that is no page with a 404 page, also with a malformed escape in a poll link', async () => {
+    const visitor = await newVisitor();
+    const missing = await visitor.goto('/no/such/page');
+    expect(missing?.status()).toBe(404);
+    expect(await visitor.getByRole('heading').textContent()).toBe('Page not found');
+    await visitor.goto('/poll/50%off');
+    await visitor.getByRole('heading', { name: 'Poll not found' }).waitFor();
+    await shot(visitor, '7-page-not-found');
+  });
+
   it('refuses a second vote from the same voter with a clear message', async () => {
     const poll = await api(runtime).createPoll({ title: 'One each', options: ['Yes', 'No'], oneVotePerVoter: true });
     const first = await newVisitor();

@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import { CreateQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SITE_CACHE_CONTROL } from '../../config/app-config';
 import { ROUTES } from '../../config/app-config';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients } from '../support/local';
@@ -47,18 +48,28 @@ describe('the REST variant', () => {
     }
   });
 
-  it('serves the site beside the API on one origin: pages get index.html, config.json names this origin', async () => {
+  it('serves the site beside the API on one origin: one page carrying its config, a 404 page for other paths', async () => {
     const client = api(runtime);
-    for (const path of ['/', '/poll/AAAAAAAAAAAAAAAAAAAAA', '/anything/else']) {
+    const pages = [];
+    for (const path of ['/', '/poll/AAAAAAAAAAAAAAAAAAAAA', '/poll/50%off']) {
       const res = await client.call('GET', path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(res.text).toMatch(/<script type="module" src="\/assets\/app-\w+\.js">/);
+      expect(res.headers.get('cache-control')).toBe(SITE_CACHE_CONTROL);
+      // Script, styles and config travel in the page: a visit is one request.
+      expect(res.text).toMatch(/<script id="site-config" type="application\/json">\{"apiUrl":""\}<\/script>/);
+      expect(res.text).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
+      pages.push(res);
     }
-    const asset = /src="(\/assets\/[^"]+)"/.exec((await client.call('GET', '/')).text)![1];
-    const js = await client.call('GET', asset);
-    expect(js.headers.get('cache-control')).toContain('immutable');
-    expect((await client.call('GET', '/config.json')).json).toEqual({ apiUrl: '' });
+    // A return visit revalidates: 304, no body.
+    const again = await fetch(`${runtime.url}/poll/AAAAAAAAAAAAAAAAAAAAA`, { headers: { 'if-none-match': pages[1].headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    for (const path of ['/anything/else', '/config.json', '/poll', '/favicon.ico']) {
+      const res = await client.call('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).toContain('Page not found');
+    }
     expect((await client.call('POST', '/')).status).toBe(405);
   });
 

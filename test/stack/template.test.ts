@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS, ROUTES, TABLE, VOTE_QUEUE } from '../../config/app-config';
+import { RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
 import { apiKindFrom, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 
@@ -234,27 +234,33 @@ describe('the site', () => {
     expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
-  it('serves index.html for page paths such as /poll/{id}, over HTTPS only', () => {
+  it('answers the page paths with the page and any other path with a 404 page, at the edge, over HTTPS only', () => {
     const [, distribution] = resources('AWS::CloudFront::Distribution')[0];
-    const config = distribution.Properties.DistributionConfig;
-    expect(config.DefaultRootObject).toBe('index.html');
-    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    expect(config.CustomErrorResponses.map((e: any) => [e.ErrorCode, e.ResponseCode, e.ResponsePagePath])).toEqual([
-      [403, 200, '/index.html'],
-      [404, 200, '/index.html'],
-    ]);
+    const behavior = distribution.Properties.DistributionConfig.DefaultCacheBehavior;
+    expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    // No custom error responses: they would rewrite the API's own 404s where CloudFront fronts it too.
+    expect(distribution.Properties.DistributionConfig.CustomErrorResponses).toBeUndefined();
+    const [routerId, router] = resources('AWS::CloudFront::Function')[0];
+    expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [routerId, 'FunctionARN'] } }]);
+    expect(router.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    // Run the deployed code as CloudFront would.
+    const handler = new Function(`${router.Properties.FunctionCode}; return handler;`)() as (event: unknown) => any;
+    const viewer = (uri: string) => handler({ request: { method: 'GET', uri, headers: {} } });
+    for (const page of ['/', `/poll/${'a'.repeat(21)}`, '/poll/anything/', '/poll/50%off']) expect(viewer(page), page).toMatchObject({ uri: '/index.html' });
+    for (const other of ['/favicon.ico', '/poll', '/poll/a/b', '/index.html', '/.env', '/api/poll']) {
+      expect(viewer(other), other).toMatchObject({ statusCode: 404, body: { encoding: 'text', data: expect.stringContaining('Page not found') } });
+    }
   });
 
-  it.each(['http', 'rest'] as const)('deploys the built site with a config.json naming the %s API, resolved at deploy time', (kind) => {
+  it.each(['http', 'rest'] as const)('deploys the page with the %s API’s URL written in at deploy time, and has CloudFront drop the old one', (kind) => {
     const deployments = resources('Custom::CDKBucketDeployment', kind);
-    expect(deployments).toHaveLength(2);
-    const pages = deployments.find(([, d]) => d.Properties.SourceMarkers?.some((m: any) => Object.keys(m).length > 0))!;
-    const apiRef = Object.values(pages[1].Properties.SourceMarkers[1]).map((v: any) => v.Ref);
+    expect(deployments).toHaveLength(1);
+    const [, page] = deployments[0];
+    const markers = JSON.stringify(page.Properties.SourceMarkers);
     const apiId = resources(kind === 'http' ? 'AWS::ApiGatewayV2::Api' : 'AWS::ApiGateway::RestApi', kind)[0][0];
-    expect(apiRef).toContain(apiId);
-    expect(pages[1].Properties.DistributionPaths).toEqual(['/index.html', '/config.json']);
-    const assets = deployments.find(([id]) => id !== pages[0])!;
-    expect(assets[1].Properties).toMatchObject({ Include: ['assets/*'], Prune: false, SystemMetadata: { 'cache-control': expect.stringContaining('immutable') } });
+    expect(markers).toContain(`"Ref":"${apiId}"`);
+    expect(page.Properties.DistributionPaths).toEqual(['/index.html']);
+    expect(page.Properties.SystemMetadata).toEqual({ 'cache-control': SITE_CACHE_CONTROL, 'content-type': 'text/html; charset=utf-8' });
   });
 
   it('lets browsers call the API from the site origin only', () => {

@@ -87,8 +87,10 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'dynamoWriteUnits').usd).toBeCloseTo(1.881 * 0.625, 6);
     // Reads: (15 M poll loads + 15 M votes + 900 M results) x 0.5 RRU = 465 M x $0.125
     expect(line(bill, 'dynamoReadUnits').usd).toBeCloseTo(465 * 0.125, 6);
-    // CloudFront: 15.003 M page loads x 4 files = 60.012 M, 10 M free, x $0.01 per 10k
-    expect(line(bill, 'cloudFrontRequests').usd).toBeCloseTo(5001.2 * 0.01, 6);
+    // CloudFront: 15.003 M page loads x 1 request (the page carries everything) = 15.003 M, 10 M free, x $0.01 per 10k
+    expect(line(bill, 'cloudFrontRequests').usd).toBeCloseTo(500.3 * 0.01, 6);
+    // The router function on each of those: 15.003 M, 2 M free, x $0.10 per M
+    expect(line(bill, 'cloudFrontFunctions').usd).toBeCloseTo(13.003 * 0.1, 6);
     // API responses: 945.006 M x 450 B = 425.25 GB, 100 GB free, x $0.09
     expect(line(bill, 'dataTransferOut').usd).toBeCloseTo((425.2527 - 100) * 0.09, 4);
     // Logs: only the consumer's INFO line and metrics line per batch: 1.5 M x (300 + 370) B = 1.005 GB, inside the 5 GB free
@@ -97,7 +99,7 @@ describe('the seed profile, line by line', () => {
     // The consumer's 4 custom metrics and the 2 alarms (dead letters, consumer failures): inside the 10 free of each
     expect(line(bill, 'customMetrics')).toMatchObject({ usage: 4, usd: 0 });
     expect(line(bill, 'alarms')).toMatchObject({ usage: 2, usd: 0 });
-    expect(bill.totalUsd).toBeCloseTo(1250.76, 1);
+    expect(bill.totalUsd).toBeCloseTo(1206.88, 1);
     expect(bill.usdPerMillionVotes).toBeCloseTo(bill.totalUsd / 15, 6);
   });
 

@@ -1,0 +1,58 @@
+/**
+ * Serves the built site over node:http as CloudFront serves it on AWS: the page for `/` and
+ * `/poll/{id}` (revalidated by ETag, so a return visit is a 304), the not-found page with a
+ * 404 for any other path, compressed when the browser accepts it. The local runtime and the
+ * VPS edition both serve the site with this.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { isSitePage, SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
+import { pageWithConfig, type Site } from './build';
+
+interface Body {
+  raw: Buffer;
+  gzipped: Buffer;
+  etag: string;
+}
+
+const body = (text: string): Body => {
+  const raw = Buffer.from(text);
+  return { raw, gzipped: gzipSync(raw), etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"` };
+};
+
+/** The request's path as sent (still percent-encoded); `/` when it cannot be read. */
+function pathOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', 'http://site').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+export function siteServer(site: Site, config: SiteConfig, onServed?: (status: number, bytes: number) => void) {
+  const page = body(pageWithConfig(site.page, config));
+  const notFound = body(site.notFound);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+      onServed?.(405, 19);
+      return;
+    }
+    const found = isSitePage(pathOf(req));
+    const { raw, gzipped, etag } = found ? page : notFound;
+    const status = found && req.headers['if-none-match'] === etag ? 304 : found ? 200 : 404;
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const sent = status === 304 ? Buffer.alloc(0) : gzip ? gzipped : raw;
+    res.writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': found ? SITE_CACHE_CONTROL : 'no-store',
+      etag,
+      vary: 'accept-encoding',
+      ...(gzip && status !== 304 ? { 'content-encoding': 'gzip' } : {}),
+      ...(status !== 304 ? { 'content-length': String(sent.length) } : {}),
+    });
+    res.end(req.method === 'HEAD' ? undefined : sent);
+    onServed?.(status, req.method === 'HEAD' ? 0 : sent.length);
+  };
+}
