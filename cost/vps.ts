@@ -4,6 +4,30 @@
  * published benchmarks (../shared/seeds/go-poll-redis.md, poll-vps-baseline.md).
  */
 
+/** One route's figures from npm run bench:vps. */
+export interface RouteRate {
+  method: string;
+  path: string;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p97_5: number; p99: number; max: number };
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** What npm run bench:vps writes: this app's own capacity, with the machine and command that measured it. */
+export interface VpsMeasurement {
+  what: string;
+  date: string;
+  machine: { cpus: number; model: string; os: string; node: string };
+  command: string;
+  bare: RouteRate;
+  routes: { options: RouteRate; page: RouteRate; vote: RouteRate; results: RouteRate };
+  optionsShareOfBare: number;
+  votes: { acknowledged: number; counted: number };
+  journal?: { records: number; flushes: number; recordsPerFlush: number; msPerFlush: number };
+}
+
 export interface VpsTier {
   name: string;
   provider: string;

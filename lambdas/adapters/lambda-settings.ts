@@ -6,7 +6,7 @@ import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { CAPTCHA, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
 import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
 import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
-import { captchaVerifier } from './captcha';
+import { captchaVerifier } from '../handlers/captcha';
 import { logger } from './logger';
 
 export function requireEnv(name: string): string {

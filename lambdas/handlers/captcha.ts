@@ -1,12 +1,12 @@
 /**
- * Server-side CAPTCHA verification: the provider's siteverify, with a short timeout. Where the
- * secret comes from is the caller's: SSM Parameter Store on AWS (lambdas/adapters/captcha-ssm.ts),
- * an environment variable on a VPS.
+ * Server-side CAPTCHA verification, for both editions: the provider's siteverify, with a short
+ * timeout. Where the secret comes from is the caller's: SSM Parameter Store on AWS
+ * (lambdas/adapters/lambda-settings.ts), an environment variable on a VPS.
  */
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
 import { checkVerdict, requireToken, takeCaptchaToken, type CaptchaCheck, type SiteVerifyAnswer } from '../domain/captcha';
 import { PollError } from '../domain/errors';
-import type { Log } from '../handlers/http';
+import type { Log } from './http';
 
 export interface CaptchaSettings {
   provider: CaptchaProvider;

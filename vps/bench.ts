@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:vps`: the seed platform's own benchmark (`npx autocannon -c 100 -d 10
+ * http://localhost:3081/api/poll/<id>/options`) against the VPS edition, then on the page, a
+ * vote and the results, and the same command against a bare node:http server answering a fixed
+ * JSON body, in the same run: on a shared machine the app's share of the bare server's rate is
+ * the figure that holds. Writes the figures to a file the cost model reads (--vps-from).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, type } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import type { RouteRate, VpsMeasurement } from '../cost/vps';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const SPEC = {
+  command: 'npm run bench:vps --',
+  summary: "The VPS edition under the seed's autocannon command: req/s and latency per route, beside a bare node:http server in the same run.",
+  options: {
+    duration: { type: 'string', default: '10', value: '<seconds>', description: 'each run (the seed used 10)' },
+    connections: { type: 'string', default: '100', value: '<n>', description: 'concurrent connections (the seed used 100)' },
+    out: { type: 'string', value: '<file.json>', description: 'where the figures go (default: bench-results/vps-<time>.json); npm run cost -- --vps-from <file> prices a VPS with them' },
+  },
+  details: ['Loopback only; rate limits are off for the run, as for load tests. It takes about 7 runs of --duration seconds.'],
+} as const;
+
+/** A fixed JSON body the size of the options answer, from node:http with nothing else: the ceiling. */
+const BARE_SERVER = `
+const body = JSON.stringify({ id: 'x'.repeat(21), options: ['Option A', 'Option B', 'Option C'] });
+require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });`;
+
+/** Starts a server process and resolves with the URL it prints. */
+function startServer(command: string, args: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolveStart({ url, child, output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => done());
+    child.kill('SIGINT');
+  });
+}
+
+const rate = (result: Result, path: string, method = 'GET'): RouteRate => ({
+  method,
+  path,
+  requestsPerSecond: Math.round(result.requests.average),
+  latencyMs: { p50: result.latency.p50, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max },
+  requests: result.requests.total,
+  non2xx: result.non2xx,
+  errors: result.errors + result.timeouts,
+});
+
+const { values } = parseCommandLine(SPEC);
+let duration = 0;
+let connections = 0;
+await runCommand(SPEC, () => {
+  duration = Number(values.duration);
+  connections = Number(values.connections);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 300) throw new UsageError(`--duration must be a whole number of seconds from 1 to 300 (got ${values.duration}).`);
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new UsageError(`--connections must be from 1 to 1000 (got ${values.connections}).`);
+});
+
+const dataDir = mkdtempSync(join(tmpdir(), 'vps-bench-'));
+const bare = await startServer(process.execPath, ['-e', BARE_SERVER]);
+const app = await startServer(process.execPath, ['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dataDir, '--rate-limits', 'off']);
+try {
+  const created = await fetch(`${app.url}/api/poll`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Benchmark', options: ['Option A', 'Option B', 'Option C'], lifetimeMinutes: 60 }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  const run = async (label: string, url: string, extra: { method?: string; body?: string } = {}) => {
+    console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : ''} ${url}`);
+    return autocannon({ url, connections, duration, ...extra, ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}) });
+  };
+  const bareBefore = await run('bare', `${bare.url}/api/poll/${id}/options`);
+  const options = await run('options', `${app.url}/api/poll/${id}/options`);
+  const page = await run('page', `${app.url}/poll/${id}`);
+  const vote = await run('vote', `${app.url}/api/poll/${id}/vote`, { method: 'POST', body: '{"option":1}' });
+  const results = await run('results', `${app.url}/api/poll/${id}/results`);
+  const bareAfter = await run('bare', `${bare.url}/api/poll/${id}/options`);
+
+  // Every acknowledged vote is on disk and counted.
+  const counted = ((await (await fetch(`${app.url}/api/poll/${id}/results`, { headers: { 'cache-control': 'no-cache' } })).json()) as { total: number }).total;
+  await stop(app.child);
+  const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(app.output());
+
+  const bareRate = Math.round((bareBefore.requests.average + bareAfter.requests.average) / 2);
+  const measurement: VpsMeasurement = {
+    what: 'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, with autocannon in another process',
+    date: new Date().toISOString().slice(0, 10),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', os: `${type()} ${release()}`, node: process.version },
+    command: `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route`,
+    bare: { ...rate(bareBefore, '/api/poll/<id>/options (bare node:http, fixed body)'), requestsPerSecond: bareRate },
+    routes: {
+      options: rate(options, '/api/poll/<id>/options'),
+      page: rate(page, '/poll/<id>'),
+      vote: rate(vote, '/api/poll/<id>/vote', 'POST'),
+      results: rate(results, '/api/poll/<id>/results'),
+    },
+    optionsShareOfBare: Math.round((options.requests.average / bareRate) * 100) / 100,
+    votes: { acknowledged: vote['2xx'], counted },
+    journal: flushLine ? { records: Number(flushLine[1]), flushes: Number(flushLine[2]), recordsPerFlush: Number(flushLine[3]), msPerFlush: Number(flushLine[4]) } : undefined,
+  };
+
+  console.log('');
+  const rows: Array<[string, RouteRate]> = [['bare node:http', measurement.bare], ...Object.entries(measurement.routes)];
+  console.log(`${'route'.padEnd(16)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p97.5'.padStart(8)}${'p99'.padStart(8)}${'non-2xx'.padStart(9)}`);
+  for (const [name, r] of rows) {
+    console.log(`${name.padEnd(16)}${String(r.requestsPerSecond).padStart(9)}${String(r.latencyMs.p50).padStart(9)}${String(r.latencyMs.p97_5).padStart(8)}${String(r.latencyMs.p99).padStart(8)}${String(r.non2xx + r.errors).padStart(9)}`);
+  }
+  console.log(`\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (same run); the seed measured 18,671 req/s for its Node server on its own machine.`);
+  // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
+  const inFlight = counted - measurement.votes.acknowledged;
+  const check = inFlight >= 0 && inFlight <= connections ? `none lost; ${inFlight} more were in flight when the run stopped` : 'MISMATCH';
+  console.log(`Votes: ${measurement.votes.acknowledged} acknowledged (202), ${counted} counted (${check})` + (measurement.journal ? `; ${measurement.journal.recordsPerFlush} per flush, ${measurement.journal.msPerFlush} ms per flush.` : '.'));
+  if (check === 'MISMATCH') process.exitCode = 1;
+  const out = resolve(values.out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(measurement, null, 2) + '\n');
+  console.log(`Figures written to ${out} (npm run cost -- --vps-from ${out.replace(`${ROOT}/`, '')})`);
+} finally {
+  await stop(bare.child);
+  if (app.child.exitCode === null) await stop(app.child);
+  rmSync(dataDir, { recursive: true, force: true });
+}

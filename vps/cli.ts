@@ -1,0 +1,82 @@
+/**
+ * `npm run vps`: the VPS edition, the whole app as one Node process with its data in a log on
+ * disk. `npm run vps -- --help` for the options.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { LOG_FILE } from './store';
+import { startVpsServer, type VpsOptions, type VpsServer } from './server';
+import { loadSite } from './site';
+
+/** The seed platform's port. */
+export const VPS_PORT = 3081;
+const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+const SPEC = {
+  command: 'npm run vps --',
+  summary: 'The VPS edition: the same API and site as the serverless edition, as one Node process, every acknowledged change on disk before it is acknowledged.',
+  options: {
+    port: { type: 'string', default: String(VPS_PORT), value: '<port>', description: '0 picks a free port' },
+    host: { type: 'string', default: '127.0.0.1', value: '<address>', description: '0.0.0.0 to be reachable from other machines (put a TLS proxy in front)' },
+    'data-dir': { type: 'string', default: '.vps-data', value: '<dir>', description: `where the log (${LOG_FILE}) lives; restart with the same one and every poll and vote is back` },
+    'rate-limits': { type: 'string', default: 'on', value: 'on|off', description: 'per-address limits on create and vote, as on AWS; off for benchmarks' },
+    'trust-proxy': { type: 'boolean', default: false, description: "behind a reverse proxy: take the client's address from X-Forwarded-For" },
+    captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET)' },
+    'captcha-site-key': { type: 'string', value: '<key>', description: 'the public site key the page uses with --captcha' },
+  },
+  details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".'],
+} as const;
+
+const { values } = parseCommandLine(SPEC);
+
+function options(): Omit<VpsOptions, 'site'> {
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+  if (!['on', 'off'].includes(values['rate-limits'])) throw new UsageError(`--rate-limits must be on or off (got ${values['rate-limits']}).`);
+  let captcha: VpsOptions['captcha'];
+  if (values.captcha) {
+    if (values.captcha !== 'recaptcha' && values.captcha !== 'turnstile') throw new UsageError(`--captcha must be recaptcha or turnstile (got ${values.captcha}).`);
+    const secret = process.env.CAPTCHA_SECRET;
+    if (!values['captcha-site-key'] || !secret) throw new UsageError('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.');
+    captcha = { provider: values.captcha, siteKey: values['captcha-site-key'], secret };
+  }
+  return {
+    port,
+    host: values.host,
+    dataDir: resolve(PROJECT_ROOT, values['data-dir']),
+    rateLimits: values['rate-limits'] === 'on',
+    trustProxy: values['trust-proxy'],
+    captcha,
+  };
+}
+
+let chosen!: Omit<VpsOptions, 'site'>;
+await runCommand(SPEC, () => {
+  chosen = options();
+});
+
+let server: VpsServer;
+try {
+  server = await startVpsServer({ ...chosen, site: await loadSite() });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const { loaded } = server.store;
+console.log(`Poll platform (VPS edition, one process) on ${server.url}`);
+console.log(`  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` + (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''));
+if (loaded.skipped > 0) console.warn(`  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) and were skipped; the rest is loaded.`);
+console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${chosen.trustProxy ? ', client addresses from X-Forwarded-For' : ''}. Ctrl-C to stop.`);
+
+let stopping = false;
+async function shutdown(): Promise<void> {
+  if (stopping) process.exit(130);
+  stopping = true;
+  await server.stop();
+  const { flushes, records, flushMs } = server.store.journal.stats;
+  if (flushes > 0) console.log(`\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`);
+  process.exit(0);
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

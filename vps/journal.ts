@@ -1,0 +1,183 @@
+/**
+ * The VPS edition's durability: an append-only log on disk. A change is acknowledged only after
+ * its record is written and fdatasync'd; the records that arrive while a flush is under way are
+ * written together by the next one ("carpooling", applied to the disk). Each line carries a
+ * CRC-32 of its record, so a torn or corrupt line is found and skipped when the log is read.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { crc32 } from 'node:zlib';
+
+export interface Replayed<R> {
+  records: R[];
+  /** Lines that could not be read back: torn by a crash mid-write, or corrupt. */
+  skipped: number;
+}
+
+/** One line: 8 hex digits of CRC-32, a space, the record as JSON. */
+const encode = (record: unknown): string => {
+  const json = JSON.stringify(record);
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+};
+
+/** Reads a log: every intact record in order, and how many lines were not. */
+export function readLog<R>(path: string, isRecord: (value: unknown) => value is R): Replayed<R> {
+  if (!existsSync(path)) return { records: [], skipped: 0 };
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  // A last line without its newline was cut short by a crash.
+  const last = lines.pop()!;
+  let skipped = last === '' ? 0 : 1;
+  const records: R[] = [];
+  for (const line of lines) {
+    const match = /^([0-9a-f]{8}) (.*)$/.exec(line);
+    let record: unknown;
+    try {
+      record = match && crc32(match[2]) === parseInt(match[1], 16) ? JSON.parse(match[2]) : undefined;
+    } catch {
+      record = undefined;
+    }
+    if (isRecord(record)) records.push(record);
+    else skipped++;
+  }
+  return { records, skipped };
+}
+
+/** Writes records as a whole new log, durably: a temporary file, fsync, rename over the old one, fsync of the folder. */
+export function writeLog(path: string, records: readonly unknown[]): number {
+  const temporary = `${path}.tmp`;
+  const fd = openSync(temporary, 'w');
+  let bytes = 0;
+  try {
+    const text = records.map(encode).join('');
+    bytes = Buffer.byteLength(text);
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+  const folder = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
+  return bytes;
+}
+
+interface Pending {
+  line: string;
+  /** Applies the record to memory once it is on disk, in log order. */
+  apply: () => void;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+export interface FlushStats {
+  flushes: number;
+  records: number;
+  /** Total time in write + fdatasync, ms. */
+  flushMs: number;
+}
+
+export interface Compaction {
+  /** Given the log's size now and right after its last compaction. */
+  due: (size: number, compactedSize: number) => boolean;
+  snapshot: () => unknown[];
+  failed: (error: Error) => void;
+}
+
+export class Journal {
+  private pending: Pending[] = [];
+  private flushing = false;
+  private closed = false;
+  readonly stats: FlushStats = { flushes: 0, records: 0, flushMs: 0 };
+
+  private constructor(
+    private readonly path: string,
+    private handle: FileHandle,
+    /** Bytes in the file now. */
+    private size: number,
+    /** Between flushes: whether to rewrite the log from a snapshot first, the snapshot, and who hears of a failure. */
+    private readonly compaction: Compaction,
+  ) {}
+
+  /** The file's size right after the last compaction (or when opened). */
+  private compactedSize = this.size;
+
+  /** After a failed compaction the log keeps growing rather than failing votes; the next start compacts it. */
+  private compactionBroken = false;
+
+  static async open(path: string, compaction: Compaction): Promise<Journal> {
+    const handle = await open(path, 'a');
+    return new Journal(path, handle, (await handle.stat()).size, compaction);
+  }
+
+  /** Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then). */
+  append(record: unknown, apply: () => void = () => undefined): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the journal is closed'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ line: encode(record), apply, resolve, reject });
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        // Everything applied so far is on disk, and nothing is half-applied: a safe moment to compact.
+        if (!this.compactionBroken && this.compaction.due(this.size, this.compactedSize)) await this.compact();
+        const batch = this.pending;
+        this.pending = [];
+        const data = Buffer.from(batch.map((p) => p.line).join(''));
+        const started = performance.now();
+        try {
+          await this.handle.write(data);
+          await this.handle.datasync();
+        } catch (error) {
+          // Cut off whatever part of the batch reached the file, so the next batch starts on a clean line.
+          await this.handle.truncate(this.size).catch(() => undefined);
+          for (const p of batch) p.reject(error as Error);
+          continue;
+        }
+        this.size += data.length;
+        this.stats.flushes++;
+        this.stats.records += batch.length;
+        this.stats.flushMs += performance.now() - started;
+        for (const p of batch) {
+          p.apply();
+          p.resolve();
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async compact(): Promise<void> {
+    let size: number;
+    try {
+      size = writeLog(this.path, this.compaction.snapshot());
+    } catch (error) {
+      this.compactionBroken = true;
+      this.compaction.failed(error as Error);
+      return;
+    }
+    // The old file is gone from the folder; appends go to the new one from here.
+    await this.handle.close();
+    this.handle = await open(this.path, 'a');
+    this.size = size;
+    this.compactedSize = size;
+  }
+
+  /** Waits for what is pending, then closes the file. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.flushing || this.pending.length > 0) await new Promise((r) => setTimeout(r, 5));
+    await this.handle.close();
+  }
+}

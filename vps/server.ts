@@ -1,0 +1,154 @@
+/**
+ * The VPS edition: the same API (routes, handlers, validation, error shape, rate limits) and
+ * the same site as the serverless edition, served by one Node process, as the seed platform
+ * runs on its VPS. The handlers are lambdas/handlers/, built from in-process ports (./poll-state.ts)
+ * instead of DynamoDB and SQS; this file is only the node:http adapter around them.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { POLL_LIMITS, RATE_LIMITS, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../config/app-config';
+import type { Site } from '../frontend/build';
+import { siteServer } from '../frontend/serve';
+import { captchaVerifier } from '../lambdas/handlers/captcha';
+import { noCaptcha } from '../lambdas/domain/captcha';
+import { PollError } from '../lambdas/domain/errors';
+import { castVoteHandler } from '../lambdas/handlers/cast-vote';
+import { createPollHandler } from '../lambdas/handlers/create-poll';
+import { getPollHandler } from '../lambdas/handlers/get-poll';
+import { getResultsHandler } from '../lambdas/handlers/get-results';
+import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute, type Log } from '../lambdas/handlers/http';
+import { openStore, type Store } from './store';
+
+export interface VpsOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Per-address limits on create and vote, as on AWS (default); benchmarks turn them off. */
+  rateLimits?: boolean;
+  /** The provider's secret comes from the caller (an environment variable), never the command line. */
+  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  /** Behind a reverse proxy (TLS on a VPS): the client's address is the last one in X-Forwarded-For. */
+  trustProxy?: boolean;
+  site: Site;
+  log?: Log;
+  compactAtBytes?: number;
+}
+
+export interface VpsServer {
+  url: string;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+const consoleLog: Log = {
+  error: (message, ...details) => console.error(`[vps] ${message}`, ...details),
+  warn: (message, ...details) => console.warn(`[vps] ${message}`, ...details),
+};
+
+function sendJson(res: ServerResponse, response: ApiResponse, extra: Record<string, string> = {}): void {
+  const body = Buffer.from(JSON.stringify(response.body));
+  res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), ...response.headers, ...extra });
+  res.end(body);
+}
+
+/** The request's path as sent; undefined when it is not a path (a malformed request line). */
+function pathOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  if (url.startsWith('/')) return url.split('?')[0];
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads at most `limit` bytes of body; more is refused before it is all read. */
+function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        resolve('too-large');
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
+  const log = options.log ?? consoleLog;
+  const store = await openStore({ dataDir: options.dataDir, compactAtBytes: options.compactAtBytes, onCompactionError: (error) => log.error('could not compact the log', error) });
+  const polls = store.state;
+  const limit = (fn: keyof typeof RATE_LIMITS) => (options.rateLimits === false ? undefined : RATE_LIMITS[fn]);
+  const captcha = options.captcha
+    ? captchaVerifier({ provider: options.captcha.provider, secret: async () => options.captcha!.secret, verifyUrl: options.captcha.verifyUrl, log })
+    : noCaptcha;
+  const handlers: Record<ApiFunctionName, ApiRoute> = {
+    createPoll: createPollHandler({ polls, rateLimit: limit('createPoll'), captcha }),
+    getPoll: getPollHandler({ polls }),
+    castVote: castVoteHandler({ polls, votes: polls, log, rateLimit: limit('castVote'), captcha }),
+    getResults: getResultsHandler({ polls }),
+  };
+  const match = routeMatcher(ROUTES);
+  const serveSite = siteServer(options.site, { apiUrl: '', ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}) });
+
+  const sourceIp = (req: IncomingMessage): string => {
+    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
+    return forwarded || (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  };
+
+  async function serveApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const found = match(method, path);
+    if (found === undefined) return sendJson(res, errorResponse(new PollError('not_found', 'No such API route.')));
+    if (found === 'method-not-allowed') {
+      const allowed = [...new Set(ROUTES.map((r) => r.method))].filter((m) => typeof match(m, path) === 'object');
+      return sendJson(res, errorResponse(new PollError('method_not_allowed', `Use ${allowed.join(' or ')} here.`)), { allow: allowed.join(', ') });
+    }
+    const body = await readBody(req, POLL_LIMITS.maxBodyBytes);
+    if (body === 'too-large') {
+      // The rest of the body is not read: the connection closes after the answer.
+      return sendJson(res, errorResponse(new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`)), { connection: 'close' });
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    const route = found.route;
+    const response = await answer(handlers[route.fn], { method, route: route.path, pathParameters: found.pathParameters, headers, body: body || undefined, sourceIp: sourceIp(req) }, log);
+    sendJson(res, response);
+  }
+
+  const server: Server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+    const path = pathOf(req.url);
+    const isApi = path !== undefined && (path === '/api' || path.startsWith('/api/'));
+    const work = isApi ? serveApi(req, res, path) : Promise.resolve(serveSite(req, res));
+    work.catch((error: Error) => {
+      // Nothing a request sends may stop the server: answer what can be answered, log the rest.
+      log.error('request failed', error);
+      if (!res.headersSent) sendJson(res, errorResponse(new PollError('internal_error', 'Something went wrong on our side.')));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n>.`) : error),
+    );
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    store,
+    async stop() {
+      const closed = new Promise((r) => server.close(r));
+      server.closeAllConnections();
+      await closed;
+      await store.close();
+    },
+  };
+}

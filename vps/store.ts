@@ -1,0 +1,54 @@
+/**
+ * The VPS edition's data folder: replay the log into memory (whatever is intact), drop expired
+ * polls, compact, and from then on make every change durable through the journal.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Journal, readLog, writeLog } from './journal';
+import { isStateRecord, PollState } from './poll-state';
+
+export const LOG_FILE = 'polls.log';
+
+export interface StoreOptions {
+  dataDir: string;
+  clock?: () => number;
+  /** Compact when the log grows past this many bytes, or past 4x its last compacted size. */
+  compactAtBytes?: number;
+  onCompactionError?: (error: Error) => void;
+}
+
+export interface Store {
+  state: PollState;
+  journal: Journal;
+  /** What the start found in the log. */
+  loaded: { records: number; skipped: number; polls: number; votes: number; expiredDropped: number };
+  close(): Promise<void>;
+}
+
+export async function openStore({ dataDir, clock = Date.now, compactAtBytes = 64 * 1024 * 1024, onCompactionError = () => undefined }: StoreOptions): Promise<Store> {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, LOG_FILE);
+  const replayed = readLog(path, isStateRecord);
+  const state = new PollState();
+  for (const record of replayed.records) state.apply(record);
+  const expiredDropped = state.sweep(clock());
+  // Start from a clean, compact log: torn lines and expired polls are gone from disk too.
+  writeLog(path, state.snapshot());
+  const journal = await Journal.open(path, {
+    due: (size, compactedSize) => size > Math.max(compactAtBytes, 4 * compactedSize),
+    snapshot: () => state.snapshot(),
+    failed: onCompactionError,
+  });
+  state.persistWith((record, apply) => journal.append(record, apply));
+  const sweeper = setInterval(() => state.sweep(clock()), 60_000);
+  sweeper.unref();
+  return {
+    state,
+    journal,
+    loaded: { records: replayed.records.length, skipped: replayed.skipped, expiredDropped, ...state.size },
+    async close() {
+      clearInterval(sweeper);
+      await journal.close();
+    },
+  };
+}
