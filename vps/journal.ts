@@ -102,10 +102,12 @@ export class Journal {
     private size: number,
     /** Between flushes: whether to rewrite the log from a snapshot first, the snapshot, and who hears of a failure. */
     private readonly compaction: Compaction,
-  ) {}
+  ) {
+    this.compactedSize = size;
+  }
 
   /** The file's size right after the last compaction (or when opened). */
-  private compactedSize = this.size;
+  private compactedSize: number;
 
   /** After a failed compaction the log keeps growing rather than failing votes; the next start compacts it. */
   private compactionBroken = false;

@@ -33,6 +33,8 @@ export interface VpsOptions {
   site: Site;
   log?: Log;
   compactAtBytes?: number;
+  /** Tests move time; the default is the real clock. */
+  clock?: () => number;
 }
 
 export interface VpsServer {
@@ -82,17 +84,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
 
 export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
   const log = options.log ?? consoleLog;
-  const store = await openStore({ dataDir: options.dataDir, compactAtBytes: options.compactAtBytes, onCompactionError: (error) => log.error('could not compact the log', error) });
+  const clock = options.clock ?? Date.now;
+  const store = await openStore({ dataDir: options.dataDir, clock, compactAtBytes: options.compactAtBytes, onCompactionError: (error) => log.error('could not compact the log', error) });
   const polls = store.state;
   const limit = (fn: keyof typeof RATE_LIMITS) => (options.rateLimits === false ? undefined : RATE_LIMITS[fn]);
   const captcha = options.captcha
     ? captchaVerifier({ provider: options.captcha.provider, secret: async () => options.captcha!.secret, verifyUrl: options.captcha.verifyUrl, log })
     : noCaptcha;
   const handlers: Record<ApiFunctionName, ApiRoute> = {
-    createPoll: createPollHandler({ polls, rateLimit: limit('createPoll'), captcha }),
-    getPoll: getPollHandler({ polls }),
-    castVote: castVoteHandler({ polls, votes: polls, log, rateLimit: limit('castVote'), captcha }),
-    getResults: getResultsHandler({ polls }),
+    createPoll: createPollHandler({ polls, clock, rateLimit: limit('createPoll'), captcha }),
+    getPoll: getPollHandler({ polls, clock }),
+    castVote: castVoteHandler({ polls, votes: polls, log, clock, rateLimit: limit('castVote'), captcha }),
+    getResults: getResultsHandler({ polls, clock }),
   };
   const match = routeMatcher(ROUTES);
   const serveSite = siteServer(options.site, { apiUrl: '', ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}) });

@@ -23,9 +23,10 @@ export async function scanTable(runtime: LocalRuntime): Promise<Record<string, u
   return items;
 }
 
-export function api(runtime: LocalRuntime) {
+/** A client of the API at `server.url` (the local runtime, the VPS edition, anything serving it). */
+export function api(server: { url: string }) {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(runtime.url + path, {
+    const response = await fetch(server.url + path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -47,7 +48,8 @@ export function api(runtime: LocalRuntime) {
       return res.json as { id: string; options: string[] };
     },
     vote: (id: string, option: number) => call('POST', `/api/poll/${id}/vote`, { option }),
-    results: (id: string) => call('GET', `/api/poll/${id}/results`),
+    // Tests want the counts as they are, not as a 2-second cache last saw them.
+    results: (id: string) => call('GET', `/api/poll/${id}/results`, undefined, { 'cache-control': 'no-cache' }),
   };
 }
 
