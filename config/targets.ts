@@ -9,8 +9,13 @@ import { STACK_NAME, type DeployTarget } from './app-config';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** Where the serverless edition runs. */
 export const TARGETS = ['local', 'localstack', 'aws'] as const;
 export type Target = (typeof TARGETS)[number];
+
+/** What the load tests run against: the serverless edition's targets, and the VPS edition (npm run vps). */
+export const LOAD_TARGETS = [...TARGETS, 'vps'] as const;
+export type LoadTarget = (typeof LOAD_TARGETS)[number];
 
 /** Where `cdk deploy --outputs-file` put each deployed target's outputs. */
 export const OUTPUTS_FILES: Record<DeployTarget, string> = {

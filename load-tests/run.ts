@@ -11,8 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import type { DeployTarget } from '../config/app-config';
-import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
+import { LOAD_TARGETS, OUTPUTS_FILES, stackOutputs, type LoadTarget } from '../config/targets';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
@@ -39,14 +38,16 @@ export function apiUrlFromOutputs(file: string): string {
 }
 
 /** A deployed target's API URL, from its outputs file; LocalStack's is rewritten to a path on its own port. */
-export function deployedApiUrl(target: DeployTarget, file: string = OUTPUTS_FILES[target]): string {
+export function deployedApiUrl(target: LoadTarget, file?: string): string {
+  if (target === 'local' || target === 'vps') throw new LoadTestError(`The ${target} target needs no outputs file.`);
+  file ??= OUTPUTS_FILES[target];
   const url = apiUrlFromOutputs(file);
   return target === 'localstack' ? localstackApiUrl(url) : url;
 }
 
 export interface Summary {
   scenario: string;
-  target: Target;
+  target: LoadTarget;
   url: string;
   requests: number;
   durationSeconds: number;
@@ -61,8 +62,8 @@ export interface Summary {
 
 export interface LoadRunOptions {
   scenario: string;
-  target: Target;
-  /** The API base URL; for `local` the runtime's, for the others the stack outputs' unless given. */
+  target: LoadTarget;
+  /** The API base URL; for `local` the runtime's, for `vps` the one it starts (or a VPS of yours), for the others the stack outputs' unless given. */
   url?: string;
   /** A running local runtime to use (tests); otherwise `local` starts one. */
   runtime?: LocalRuntime;
@@ -144,7 +145,7 @@ export async function checkApi(url: string): Promise<void> {
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
   const { scenario, target } = options;
   if (!scenarioNames().includes(scenario)) throw new LoadTestError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
-  if (!TARGETS.includes(target)) throw new LoadTestError(`Unknown target "${target}". Targets: ${TARGETS.join(', ')}.`);
+  if (!LOAD_TARGETS.includes(target)) throw new LoadTestError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
 
   let runtime = options.runtime;
   const ownRuntime = target === 'local' && !runtime;
@@ -152,8 +153,10 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     const { startLocalRuntime } = await import('../local/runtime');
     runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0, rateLimits: false });
   }
+  // The VPS edition on this machine, unless --url names a VPS of yours.
+  const ownVps = target === 'vps' && !options.url ? await startOwnVps() : undefined;
   try {
-    const url = (target === 'local' ? runtime!.url : (options.url ?? deployedApiUrl(target))).replace(/\/$/, '');
+    const url = (target === 'local' ? runtime!.url : (options.url ?? ownVps?.url ?? deployedApiUrl(target))).replace(/\/$/, '');
     await checkApi(url);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
@@ -177,7 +180,9 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
 
     const accepted = acceptedVotes(counters);
     if (runtime) await runtime.waitForDrain(options.drainTimeoutMs ?? 60_000);
-    const conservation = compareTallies(accepted, await countedVotes(url, accepted, runtime ? 0 : (options.drainTimeoutMs ?? 60_000)));
+    // The VPS edition counts a vote before it answers; a deployed stack counts through its queue, a little later.
+    const settleMs = runtime || target === 'vps' ? 0 : (options.drainTimeoutMs ?? 60_000);
+    const conservation = compareTallies(accepted, await countedVotes(url, accepted, settleMs));
     if (runtime) writeFileSync(join(dir, 'usage.json'), JSON.stringify(runtime.usage(), null, 2));
 
     const latency = aggregate.summaries?.['http.response_time'] ?? {};
@@ -202,7 +207,22 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     return { dir, summary, conservation, ok: exitCode === 0 && conservation.ok };
   } finally {
     if (ownRuntime) await runtime!.stop();
+    await ownVps?.stop();
   }
+}
+
+/** The VPS edition with a throwaway data folder, rate limits off as for the local target. */
+async function startOwnVps(): Promise<{ url: string; stop(): Promise<void> }> {
+  const [{ startVpsServer }, { loadSite }, { mkdtempSync, rmSync }, { tmpdir }] = await Promise.all([import('../vps/server'), import('../vps/site'), import('node:fs'), import('node:os')]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'load-vps-'));
+  const server = await startVpsServer({ dataDir, port: 0, rateLimits: false, site: await loadSite() });
+  return {
+    url: server.url,
+    async stop() {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function formatSummary(result: LoadRunResult): string {
@@ -232,8 +252,8 @@ const SPEC = {
   positionals: '<scenario>',
   summary: 'Runs an artillery scenario against a target, then checks that every vote that got a 202 was counted once.',
   options: {
-    target: { type: 'string', default: 'local', value: TARGETS.join('|'), description: 'local starts the embedded runtime itself; the others read their outputs file' },
-    url: { type: 'string', value: '<api url>', description: 'the API base URL of a deployed stack, instead of its outputs file' },
+    target: { type: 'string', default: 'local', value: LOAD_TARGETS.join('|'), description: 'local and vps start the app themselves; localstack and aws read their outputs file' },
+    url: { type: 'string', value: '<api url>', description: 'the API base URL of a deployed stack (instead of its outputs file), or of your VPS with --target vps' },
     quiet: { type: 'boolean', default: false, description: "less of artillery's own output" },
   },
   details: [`Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`, 'Results go to load-tests/results/<scenario>-<target>-<time>/; npm run cost -- --from <that folder> prices a local run.'],
@@ -244,7 +264,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   await runCommand(SPEC, async () => {
     try {
       if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
-      const result = await runLoadTest({ scenario: positionals[0], target: values.target as Target, url: values.url, quiet: values.quiet });
+      const result = await runLoadTest({ scenario: positionals[0], target: values.target as LoadTarget, url: values.url, quiet: values.quiet });
       console.log(`\n${formatSummary(result)}`);
       process.exit(result.ok ? 0 : 1);
     } catch (error) {
