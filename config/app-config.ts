@@ -193,8 +193,30 @@ export const isSitePage = (path: string): boolean => SITE_PAGES.create.test(path
  */
 export const SITE_CACHE_CONTROL = 'public, max-age=0, s-maxage=31536000, must-revalidate';
 
-/** Results are polled often; let browsers and CloudFront reuse them briefly. */
+/** Results are polled often; let browsers, CloudFront and the results function itself reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;
+
+/**
+ * How the page reads results, the request that dominates the bill (`-c results=<design>`; the
+ * same flag for the stack, `npm start -- --results`, and the cost model's designs):
+ *  - `api`: through API Gateway, like every other route.
+ *  - `function-url`: from the results function's own Lambda function URL (no API Gateway charge).
+ *  - `cloudfront`: through the site's CloudFront distribution, cached for the results max-age.
+ * Votes, creates and poll reads go through API Gateway in every design.
+ */
+export const RESULTS_DELIVERIES = ['api', 'function-url', 'cloudfront'] as const;
+export type ResultsDelivery = (typeof RESULTS_DELIVERIES)[number];
+export const DEFAULT_RESULTS_DELIVERY: ResultsDelivery = 'api';
+
+/** The path CloudFront sends to the API (results=cloudfront): only results are cached there. */
+export const RESULTS_PATH_PATTERN = '/api/poll/*/results';
+
+/**
+ * A function URL has no API Gateway throttling in front of it: reserved concurrency caps what a
+ * flood can run up (`-c resultsConcurrency=<n>|off`). Lambda serves about 10 requests a second
+ * per unit of concurrency, so 200 serves the stack's 2,000 req/s throttle.
+ */
+export const RESULTS_URL = { reservedConcurrency: 200, requestsPerSecondPerConcurrency: 10 } as const;
 
 /**
  * How the results page refreshes. Every refresh is a billed API request, so it

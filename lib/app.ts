@@ -1,6 +1,6 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
-import { DEFAULT_API_KIND, STACK_NAME, type ApiKind, type DeployTarget } from '../config/app-config';
+import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_DELIVERIES, RESULTS_URL, STACK_NAME, type ApiKind, type DeployTarget, type ResultsDelivery } from '../config/app-config';
 import { addNagChecks } from './nag';
 import { PollStack, type CaptchaSettings } from './poll-stack';
 
@@ -32,6 +32,25 @@ function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
   return 'rest';
 }
 
+/** `-c results=api|function-url|cloudfront`: how the page reads results (config/app-config.ts RESULTS_DELIVERIES). */
+export function resultsFrom(value: unknown, target: DeployTarget = 'aws'): ResultsDelivery {
+  const results = value ?? DEFAULT_RESULTS_DELIVERY;
+  if (!RESULTS_DELIVERIES.includes(results as ResultsDelivery)) {
+    throw new Error(`results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${JSON.stringify(results)}); e.g. npx cdk synth -c results=function-url`);
+  }
+  if (target === 'localstack' && results === 'cloudfront') throw new Error('LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there.');
+  return results as ResultsDelivery;
+}
+
+/** `-c resultsConcurrency=<n>|off`: the results function's reserved concurrency when it has a function URL. */
+export function resultsConcurrencyFrom(value: unknown): number | undefined {
+  if (value === undefined) return RESULTS_URL.reservedConcurrency;
+  if (value === 'off') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new Error(`resultsConcurrency must be a whole number from 1 to 10000, or off (got ${JSON.stringify(value)})`);
+  return n;
+}
+
 /** `-c captcha=recaptcha|turnstile -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
 export function captchaFrom(context: (key: string) => unknown): CaptchaSettings | undefined {
   const provider = context('captcha');
@@ -39,7 +58,7 @@ export function captchaFrom(context: (key: string) => unknown): CaptchaSettings 
   if (provider !== 'recaptcha' && provider !== 'turnstile') throw new Error(`captcha must be "recaptcha", "turnstile" or "off" (got ${JSON.stringify(provider)})`);
   const siteKey = context('captchaSiteKey');
   const secretParameter = context('captchaSecretParameter');
-  if (typeof siteKey !== 'string' || !siteKey) throw new Error('captcha needs -c captchaSiteKey=<the site key the page uses>');
+  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey)) throw new Error('captcha needs -c captchaSiteKey=<the site key the page uses> (letters, digits, - and _)');
   if (typeof secretParameter !== 'string' || !secretParameter.startsWith('/')) {
     throw new Error('captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)');
   }
@@ -67,6 +86,8 @@ export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
     retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
     rateLimits: !['off', 'false', false].includes(app.node.tryGetContext('rateLimits')),
     captcha: captchaFrom((key) => app.node.tryGetContext(key)),
+    results: resultsFrom(app.node.tryGetContext('results'), target),
+    resultsConcurrency: resultsConcurrencyFrom(app.node.tryGetContext('resultsConcurrency')),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   });
   addNagChecks(app);

@@ -32,6 +32,8 @@ export interface AppFunctionProps {
   timeoutSeconds?: number;
   /** The CloudWatch custom metrics it publishes (recorded in the template for the cost model). */
   customMetrics?: readonly string[];
+  /** Caps how many run at once (and so the requests per second a public URL can run up). */
+  reservedConcurrency?: number;
 }
 
 /** An explicit log group so that retention (and deletion with the stack) is ours to set, not "never expire". */
@@ -58,6 +60,7 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
     applicationLogLevelV2: ApplicationLogLevel[FUNCTION_DEFAULTS.logLevel],
     systemLogLevelV2: SystemLogLevel[FUNCTION_DEFAULTS.systemLogLevel],
     logGroup,
+    reservedConcurrentExecutions: props.reservedConcurrency,
     environment: { POWERTOOLS_SERVICE_NAME: 'poll', ...props.environment },
     bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
   });

@@ -3,7 +3,7 @@
  * cheapest per request) or a REST API (`-c apiKind=rest`, for LocalStack's free
  * plan). Both pass the request to the same handlers; see lambdas/adapters/http.ts.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
@@ -16,6 +16,8 @@ import { acknowledge } from './nag';
  * Browsers may call the API only from the site. Preflights are cached for two
  * hours (Chromium's cap), so a voter pays for about one OPTIONS request.
  */
+const REST_STAGE = 'prod';
+
 const CORS = { methods: ['GET', 'POST'] as const, headers: ['content-type'], maxAge: Duration.hours(2) };
 
 export interface PollApiProps {
@@ -27,10 +29,15 @@ export interface PollApiProps {
 
 export class PollApi extends Construct {
   readonly url: string;
+  /** Where CloudFront reaches the API (results=cloudfront): its host, and the stage path a REST API puts first. */
+  readonly origin: { domainName: string; path?: string };
 
   constructor(scope: Construct, id: string, props: PollApiProps) {
     super(scope, id);
-    this.url = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
+    const { url, apiId } = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
+    this.url = url;
+    const stack = Stack.of(this);
+    this.origin = { domainName: `${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, path: props.kind === 'rest' ? `/${REST_STAGE}` : undefined };
     acknowledge(this, ['AwsSolutions-APIG4', 'AwsSolutions-COG4'], 'A public poll: anyone with the link may read and vote, as on the VPS platform. Abuse is bounded by stage throttling and per-voter claims.');
     acknowledge(
       this,
@@ -39,7 +46,7 @@ export class PollApi extends Construct {
     );
   }
 
-  private httpApi({ functions, siteOrigin }: PollApiProps): string {
+  private httpApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
     const api = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
       corsPreflight: {
@@ -60,12 +67,12 @@ export class PollApi extends Construct {
       if (!integrations.has(route.fn)) integrations.set(route.fn, new HttpLambdaIntegration(`${route.fn}Integration`, functions[route.fn]));
       api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });
     }
-    return stage.url.replace(/\/$/, '');
+    return { url: stage.url.replace(/\/$/, ''), apiId: api.apiId };
   }
 
-  private restApi({ functions, siteOrigin }: PollApiProps): string {
+  private restApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
     const api = new RestApi(this, 'RestApi', {
-      deployOptions: { stageName: 'prod', throttlingRateLimit: API_THROTTLE.rateLimit, throttlingBurstLimit: API_THROTTLE.burstLimit },
+      deployOptions: { stageName: REST_STAGE, throttlingRateLimit: API_THROTTLE.rateLimit, throttlingBurstLimit: API_THROTTLE.burstLimit },
       // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
       cloudWatchRole: false,
       defaultCorsPreflightOptions: {
@@ -86,6 +93,6 @@ export class PollApi extends Construct {
     }
     acknowledge(api, ['AwsSolutions-APIG2'], 'The handlers validate every body and answer with the API’s one JSON error shape; a gateway request validator would answer in another.');
     acknowledge(api, ['AwsSolutions-APIG3'], 'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; stage throttling caps the rate. Add a web ACL for a public deployment that needs one.');
-    return api.url.replace(/\/$/, '');
+    return { url: api.url.replace(/\/$/, ''), apiId: api.restApiId };
   }
 }

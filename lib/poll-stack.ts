@@ -3,12 +3,13 @@
  * (queue -> consumer), the API functions, the API. Settings come from
  * config/app-config.ts; handlers live in lambdas/.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider } from '../config/app-config';
+import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
+import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -35,6 +36,10 @@ export interface PollStackProps extends StackProps {
   /** Per-address limits on create and vote (RATE_LIMITS); `-c rateLimits=off` for load-testing a deployment. */
   rateLimits?: boolean;
   captcha?: CaptchaSettings;
+  /** How the page reads results (config RESULTS_DELIVERIES); `api` by default. */
+  results?: ResultsDelivery;
+  /** results=function-url: the results function's reserved concurrency; none when undefined. */
+  resultsConcurrency?: number;
 }
 
 export class PollStack extends Stack {
@@ -67,7 +72,12 @@ export class PollStack extends Stack {
         entry: 'cast-vote.ts',
         environment: { ...env, ...captchaEnv, QUEUE_URL: votes.queue.queueUrl, RATE_LIMIT: rateLimit(RATE_LIMITS.castVote) },
       }),
-      getResults: appFunction(this, 'GetResults', { entry: 'get-results.ts', environment: env }),
+      getResults: appFunction(this, 'GetResults', {
+        entry: 'get-results.ts',
+        environment: env,
+        // Behind its own public URL nothing throttles it but this.
+        reservedConcurrency: props.results === 'function-url' ? props.resultsConcurrency : undefined,
+      }),
     };
 
     // Least privilege: each function gets the actions it calls, nothing more.
@@ -93,7 +103,20 @@ export class PollStack extends Stack {
     }
 
     const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: site.origin });
-    site.deploy({ apiUrl: api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } });
+    const config: SiteConfig = { apiUrl: api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } };
+    if (props.results === 'function-url') {
+      const url = functions.getResults.addFunctionUrl({
+        authType: FunctionUrlAuthType.NONE,
+        cors: { allowedOrigins: [site.origin], allowedMethods: [HttpMethod.GET], maxAge: Duration.hours(2) },
+      });
+      config.resultsUrl = url.url;
+      new CfnOutput(this, 'ResultsUrl', { value: url.url, description: 'Where the page reads results (results=function-url)' });
+    } else if (props.results === 'cloudfront') {
+      site.cacheResults(api.origin);
+      // The page reads results from its own origin, through the distribution.
+      config.resultsUrl = '';
+    }
+    site.deploy(config);
     acknowledgeCdkDeploymentFunction(this, site.bucket);
     if (!props.retainData) {
       acknowledge(table, ['AwsSolutions-DDB3'], 'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.');
@@ -103,6 +126,7 @@ export class PollStack extends Stack {
     new CfnOutput(this, 'SiteBucketName', { value: site.bucket.bucketName });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
     new CfnOutput(this, 'ApiKind', { value: props.apiKind });
+    new CfnOutput(this, 'Results', { value: props.results ?? 'api', description: 'How the page reads results (-c results=...)' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'VoteQueueUrl', { value: votes.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: votes.deadLetterQueue.queueUrl });

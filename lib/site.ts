@@ -4,9 +4,12 @@
  * deploy time; a CloudFront Function routes the page paths to it and answers any other path
  * with a 404 page, so a visit is one request.
  */
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
+  AllowedMethods,
+  CachePolicy,
   Distribution,
+  OriginProtocolPolicy,
   Function as EdgeFunction,
   FunctionCode,
   FunctionEventType,
@@ -15,11 +18,11 @@ import {
   PriceClass,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
+import { RESULTS_CACHE_SECONDS, RESULTS_PATH_PATTERN, SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
 import { buildSite, pageWithConfig, type Site } from '../frontend/build';
 import { retainedLogGroup } from './functions';
 import { acknowledge } from './nag';
@@ -124,6 +127,29 @@ export class PollSite extends Construct {
       ['AwsSolutions-CFR4'],
       'The default *.cloudfront.net certificate cannot set a minimum TLS version; with a custom domain and certificate, set minimumProtocolVersion to TLSv1.2_2021.',
     );
+  }
+
+  /**
+   * results=cloudfront: the results path goes to the API through the distribution, cached for the
+   * results max-age, so the page reads results from its own origin and most of them never reach
+   * API Gateway. Nothing else of the API is cached or routed here.
+   */
+  cacheResults(api: { domainName: string; path?: string }): void {
+    if (!this.distribution) throw new Error('results=cloudfront needs the CloudFront-hosted site');
+    const seconds = Duration.seconds(RESULTS_CACHE_SECONDS);
+    this.distribution.addBehavior(RESULTS_PATH_PATTERN, new HttpOrigin(api.domainName, { originPath: api.path, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }), {
+      cachePolicy: new CachePolicy(this, 'ResultsCache', {
+        comment: 'Poll results: at most the results max-age; one cached answer per poll',
+        minTtl: Duration.seconds(0),
+        defaultTtl: seconds,
+        maxTtl: seconds,
+        enableAcceptEncodingGzip: true,
+        enableAcceptEncodingBrotli: true,
+      }),
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      compress: true,
+    });
   }
 
   /** Deploys the page with its config written in (CloudFront hosting only; LocalStack's deploy uploads it itself). */

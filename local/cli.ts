@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { apiKindFrom } from '../lib/app';
+import { RESULTS_DELIVERIES } from '../config/app-config';
+import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
 import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from './runtime';
 
@@ -17,6 +18,7 @@ const SPEC = {
   options: {
     port: { type: 'string', default: process.env.PORT ?? '3000', value: '<port>', description: 'where to listen on 127.0.0.1; 0 picks a free port (or PORT)' },
     'api-kind': { type: 'string', value: 'http|rest', description: 'the API Gateway flavour to emulate (default: http)' },
+    results: { type: 'string', value: RESULTS_DELIVERIES.join('|'), description: 'how the page reads results, as -c results= deploys it (default: api)' },
     'data-dir': { type: 'string', value: '<dir>', description: 'keep the table and queued votes here across restarts (default: in memory)' },
     'log-level': { type: 'string', default: 'WARN', value: '<level>', description: `the functions' log level: ${LOG_LEVELS.join(', ')}` },
     'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json'), value: '<file>', description: 'where the metered usage goes on exit' },
@@ -39,7 +41,13 @@ function options() {
   } catch {
     throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`);
   }
-  return { port, logLevel, apiKind, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaOption() };
+  let results;
+  try {
+    results = resultsFrom(values.results);
+  } catch {
+    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`);
+  }
+  return { port, logLevel, apiKind, results, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaOption() };
 }
 
 /** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET (not on the command line). */
@@ -67,10 +75,12 @@ try {
   process.exit(1);
 }
 
-console.log(`Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  open ${runtime.url} in a browser to create a poll`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
+if (runtime.resultsUrl) console.log(`  results function URL (its own origin, as on AWS): ${runtime.resultsUrl}`);
+if (chosen.results === 'cloudfront') console.log(`  results are cached for the results max-age on this origin, as the CloudFront distribution does`);
 console.log(`  usage as AWS would bill it: ${runtime.url}${USAGE_PATH}`);
 console.log('  votes that could not be counted: npm run dlq -- inspect');
 console.log(values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)');

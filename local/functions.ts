@@ -8,13 +8,15 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { RESULTS_URL } from '../config/app-config';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
 import type { Meter } from './metering';
 import type { FunctionModel } from './template-model';
 
 export interface InvokeResult {
-  outcome: 'ok' | 'error' | 'timeout';
+  /** `throttled`: refused before it ran, past its reserved concurrency (nothing billed). */
+  outcome: 'ok' | 'error' | 'timeout' | 'throttled';
   result?: any;
   error?: Error;
   durationMs: number;
@@ -64,9 +66,49 @@ export async function loadFunctions(
     options.meter.fn(model.name, model.memoryMb).initMs += Math.ceil(performance.now() - started);
     const handler = mod[model.handler];
     if (typeof handler !== 'function') throw new Error(`${model.entry} does not export ${model.handler}()`);
-    loaded.set(model.logicalId, { model, invoke: (event) => invoke(model, handler, event, options.meter) });
+    const throttle = model.reservedConcurrency === undefined ? undefined : concurrencyLimit(model.reservedConcurrency);
+    loaded.set(model.logicalId, {
+      model,
+      async invoke(event) {
+        if (throttle && !throttle.enter()) {
+          options.meter.recordInvocation(model.name, model.memoryMb, 0, 'throttled');
+          return { outcome: 'throttled', durationMs: 0 };
+        }
+        try {
+          return await invoke(model, handler, event, options.meter);
+        } finally {
+          throttle?.leave();
+        }
+      },
+    });
   }
   return { functions: loaded, bundleDir: outdir };
+}
+
+/**
+ * Reserved concurrency as Lambda applies it: no more than `reserved` at once, and no more than
+ * 10 requests a second per unit of it (RESULTS_URL.requestsPerSecondPerConcurrency).
+ */
+function concurrencyLimit(reserved: number) {
+  let running = 0;
+  let second = 0;
+  let started = 0;
+  return {
+    enter(): boolean {
+      const now = Math.floor(Date.now() / 1000);
+      if (now !== second) {
+        second = now;
+        started = 0;
+      }
+      if (running >= reserved || started >= reserved * RESULTS_URL.requestsPerSecondPerConcurrency) return false;
+      running++;
+      started++;
+      return true;
+    },
+    leave(): void {
+      running--;
+    },
+  };
 }
 
 async function invoke(model: FunctionModel, handler: (event: unknown, context: unknown) => Promise<unknown>, event: unknown, meter: Meter): Promise<InvokeResult> {

@@ -1,19 +1,148 @@
 /**
- * API Gateway, locally: serves exactly the routes the template declares, builds
- * the event of the template's API kind (HTTP API payload 2.0, or REST payload
- * 1.0), and answers gateway-level errors as each kind does on AWS.
+ * HTTP in front of the functions, locally, as AWS does it: API Gateway (the template's routes
+ * only, the event of its API kind, its own answers for what no function handles) and Lambda
+ * function URLs (payload 2.0 for any path, CORS from the template, 429 past reserved
+ * concurrency). Each returns a response object, so a cache (local/cloudfront.ts) can keep it.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { ApiKind } from '../config/app-config';
-import { routeMatcher } from '../lambdas/handlers/http';
 import { EMULATED_ACCOUNT } from '../config/emulated-aws';
+import { routeMatcher } from '../lambdas/handlers/http';
 import type { LoadedFunction } from './functions';
-import type { Meter } from './metering';
 import type { RouteModel } from './template-model';
 
-/** API Gateway's own payload limit. Larger bodies never reach a function. */
+/** API Gateway's (and a function URL's) payload limit. Larger bodies never reach a function. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+export interface LocalResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request as read off the socket: never throws for what a client may send. */
+export interface IncomingRequest {
+  method: string;
+  /** Path as sent (still percent-encoded) and the query string without '?'. */
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body: Buffer | 'too-large';
+  sourceIp: string;
+}
+
+export async function readRequest(req: IncomingMessage): Promise<IncomingRequest> {
+  let path = '/';
+  let query = '';
+  try {
+    const url = new URL(req.url ?? '/', 'http://local');
+    path = url.pathname;
+    query = url.search.slice(1);
+  } catch {
+    // Not a path a browser would send: served as '/' is wrong, so keep the raw text where it cannot match a route.
+    path = `/${encodeURIComponent(req.url ?? '')}`;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = [value].flat().join(',');
+  // Before the body: stopping early on an oversized one detaches the socket.
+  const sourceIp = (req.socket?.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let body: Buffer | 'too-large' = Buffer.alloc(0);
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) {
+      body = 'too-large';
+      break;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  if (body !== 'too-large') body = Buffer.concat(chunks);
+  return { method: req.method ?? 'GET', path, query, headers, body, sourceIp };
+}
+
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|javascript)|text\/)/i;
+
+/** The event Lambda receives: payload 2.0 (HTTP API, function URL) or 1.0 (REST API). */
+export function lambdaEvent(
+  kind: ApiKind | 'function-url',
+  request: IncomingRequest & { body: Buffer },
+  route?: { method: string; path: string; pathParameters: Record<string, string> },
+): unknown {
+  const raw = request.body;
+  const isText = raw.length === 0 || TEXT_TYPES.test(request.headers['content-type'] ?? '') || kind === 'rest';
+  const body = raw.length === 0 ? undefined : isText ? raw.toString('utf8') : raw.toString('base64');
+  const query = Object.fromEntries(new URLSearchParams(request.query));
+  const pathParameters = route && Object.keys(route.pathParameters).length ? route.pathParameters : undefined;
+  const requestId = randomUUID();
+  const now = Date.now();
+  if (kind === 'rest') {
+    return {
+      resource: route!.path,
+      path: request.path,
+      httpMethod: request.method,
+      headers: request.headers,
+      multiValueHeaders: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, [v]])),
+      queryStringParameters: Object.keys(query).length ? query : null,
+      multiValueQueryStringParameters: null,
+      pathParameters: pathParameters ?? null,
+      stageVariables: null,
+      requestContext: {
+        accountId: EMULATED_ACCOUNT,
+        apiId: 'local',
+        resourcePath: route!.path,
+        httpMethod: request.method,
+        path: `/prod${request.path}`,
+        stage: 'prod',
+        protocol: 'HTTP/1.1',
+        requestId,
+        requestTimeEpoch: now,
+        identity: { sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? '' },
+      },
+      body: body ?? null,
+      isBase64Encoded: false,
+    };
+  }
+  // A function URL has no router: its route key is $default and the path is the function's to read.
+  const routeKey = kind === 'function-url' ? '$default' : `${route!.method} ${route!.path}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: request.path,
+    rawQueryString: request.query,
+    headers: request.headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters,
+    requestContext: {
+      accountId: kind === 'function-url' ? 'anonymous' : EMULATED_ACCOUNT,
+      apiId: 'local',
+      domainName: request.headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? '' },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    body,
+    isBase64Encoded: !isText,
+  };
+}
+
+/** A proxy integration's result as the HTTP response; undefined when it is not one. */
+function responseOf(result: any): LocalResponse | undefined {
+  if (typeof result?.statusCode !== 'number') return undefined;
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(String(result.body), result.isBase64Encoded ? 'base64' : 'utf8');
+  return { status: result.statusCode, headers: { ...(result.headers ?? {}) }, body };
+}
+
+const json = (status: number, value: unknown, headers: Record<string, string> = {}): LocalResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: Buffer.from(JSON.stringify(value)),
+});
 
 /** What each API kind answers when it, not a function, handles a request. */
 const GATEWAY_ERRORS: Record<ApiKind, Record<'notFound' | 'tooLarge' | 'failed' | 'timeout', [number, string]>> = {
@@ -31,116 +160,57 @@ const GATEWAY_ERRORS: Record<ApiKind, Record<'notFound' | 'tooLarge' | 'failed' 
   },
 };
 
-const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|javascript)|text\/)/i;
-
-async function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 export interface Gateway {
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The route key it matched ('unmatched' for none), for metering, and the answer. */
+  respond(request: IncomingRequest): Promise<{ routeKey: string; response: LocalResponse }>;
 }
 
-export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; functions: Map<string, LoadedFunction>; meter: Meter }): Gateway {
+export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; functions: Map<string, LoadedFunction> }): Gateway {
   const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
-
-  function send(res: ServerResponse, route: string, status: number, headers: Record<string, string>, body: Buffer): void {
-    res.writeHead(status, { ...headers, 'content-length': String(body.length) });
-    res.end(body);
-    options.meter.recordApi(route, status, body.length);
-  }
-  const gatewayError = (res: ServerResponse, route: string, [status, message]: [number, string]) =>
-    send(res, route, status, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ message })));
+  const gatewayError = ([status, message]: [number, string]) => json(status, { message });
 
   return {
-    async handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const method = req.method ?? 'GET';
+    async respond(request) {
       // Both kinds answer an unknown path and a wrong method alike.
-      const matched = match(method, url.pathname);
-      if (!matched || matched === 'method-not-allowed') return gatewayError(res, 'unmatched', errors.notFound);
+      const matched = match(request.method, request.path);
+      if (!matched || matched === 'method-not-allowed') return { routeKey: 'unmatched', response: gatewayError(errors.notFound) };
       const { route, pathParameters } = matched;
       const routeKey = `${route.method} ${route.path}`;
-
-      const raw = await readLimited(req, MAX_PAYLOAD_BYTES);
-      if (raw === 'too-large') return gatewayError(res, routeKey, errors.tooLarge);
-
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = [value].flat().join(',');
-      const isText = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? '') || options.kind === 'rest';
-      const body = raw.length === 0 ? undefined : isText ? raw.toString('utf8') : raw.toString('base64');
-      const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-      const query = Object.fromEntries(url.searchParams);
-      const requestId = randomUUID();
-      const now = Date.now();
-
-      const event =
-        options.kind === 'http'
-          ? {
-              version: '2.0',
-              routeKey,
-              rawPath: url.pathname,
-              rawQueryString: url.search.slice(1),
-              headers,
-              queryStringParameters: Object.keys(query).length ? query : undefined,
-              pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
-              requestContext: {
-                accountId: EMULATED_ACCOUNT,
-                apiId: 'local',
-                domainName: headers.host ?? 'localhost',
-                domainPrefix: 'local',
-                http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp, userAgent: headers['user-agent'] ?? '' },
-                requestId,
-                routeKey,
-                stage: '$default',
-                time: new Date(now).toUTCString(),
-                timeEpoch: now,
-              },
-              body,
-              isBase64Encoded: !isText,
-            }
-          : {
-              resource: route.path,
-              path: url.pathname,
-              httpMethod: method,
-              headers,
-              multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-              queryStringParameters: Object.keys(query).length ? query : null,
-              multiValueQueryStringParameters: null,
-              pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
-              stageVariables: null,
-              requestContext: {
-                accountId: EMULATED_ACCOUNT,
-                apiId: 'local',
-                resourcePath: route.path,
-                httpMethod: method,
-                path: `/prod${url.pathname}`,
-                stage: 'prod',
-                protocol: 'HTTP/1.1',
-                requestId,
-                requestTimeEpoch: now,
-                identity: { sourceIp, userAgent: headers['user-agent'] ?? '' },
-              },
-              body: body ?? null,
-              isBase64Encoded: false,
-            };
-
+      if (request.body === 'too-large') return { routeKey, response: gatewayError(errors.tooLarge) };
       const fn = options.functions.get(route.functionLogicalId);
-      if (!fn) return gatewayError(res, routeKey, errors.failed);
-      const outcome = await fn.invoke(event);
-      if (outcome.outcome === 'timeout') return gatewayError(res, routeKey, errors.timeout);
-      const result = outcome.result;
-      if (outcome.outcome === 'error' || typeof result?.statusCode !== 'number') return gatewayError(res, routeKey, errors.failed);
-      const responseBody = result.body === undefined ? Buffer.alloc(0) : Buffer.from(String(result.body), result.isBase64Encoded ? 'base64' : 'utf8');
-      send(res, routeKey, result.statusCode, { ...(result.headers ?? {}) }, responseBody);
+      if (!fn) return { routeKey, response: gatewayError(errors.failed) };
+      const outcome = await fn.invoke(lambdaEvent(options.kind, { ...request, body: request.body }, { method: route.method, path: route.path, pathParameters }));
+      if (outcome.outcome === 'timeout') return { routeKey, response: gatewayError(errors.timeout) };
+      // A throttled function, like a failed one, is a 5xx from API Gateway: it does not pass Lambda's 429 on.
+      const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
+      return { routeKey, response: response ?? gatewayError(errors.failed) };
     },
+  };
+}
+
+/** A Lambda function URL: any path and method go to the function; CORS and throttling are the URL's. */
+export function functionUrlResponder(fn: LoadedFunction, cors: { allowOrigins: string[]; allowMethods: string[]; maxAge?: number }) {
+  const allowedOrigin = (origin: string | undefined) => (origin && (cors.allowOrigins.includes(origin) || cors.allowOrigins.includes('*')) ? origin : undefined);
+  return async (request: IncomingRequest): Promise<LocalResponse> => {
+    const origin = allowedOrigin(request.headers.origin);
+    const corsHeaders: Record<string, string> = origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+    // Lambda answers the preflight itself, from the URL's CORS settings: the function never sees it.
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      const methodAllowed = cors.allowMethods.includes(request.headers['access-control-request-method']) || cors.allowMethods.includes('*');
+      return {
+        status: 200,
+        headers: origin && methodAllowed ? { ...corsHeaders, 'access-control-allow-methods': cors.allowMethods.join(','), 'access-control-max-age': String(cors.maxAge ?? 0) } : {},
+        body: Buffer.alloc(0),
+      };
+    }
+    if (request.body === 'too-large') return json(413, { message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' }, corsHeaders);
+    const outcome = await fn.invoke(lambdaEvent('function-url', { ...request, body: request.body }));
+    if (outcome.outcome === 'throttled') return json(429, { Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', Type: 'User', message: 'Rate Exceeded.' }, corsHeaders);
+    const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
+    if (!response) return json(502, { Message: null }, corsHeaders);
+    // The URL's CORS settings win over whatever the function said.
+    for (const name of Object.keys(response.headers)) if (name.toLowerCase().startsWith('access-control-')) delete response.headers[name];
+    return { ...response, headers: { ...response.headers, ...corsHeaders } };
   };
 }

@@ -8,6 +8,8 @@ export interface FunctionUsage {
   billedMs: number;
   errors: number;
   timeouts: number;
+  /** Refused past reserved concurrency: not billed (Lambda's Throttles metric). */
+  throttles: number;
   /** Module load (cold start) time; Lambda bills INIT for managed runtimes since 2025-08. */
   initMs: number;
   memoryMb: number;
@@ -36,9 +38,18 @@ export interface ApiUsage {
   bytesOut: number;
 }
 
-/** The static site, as CloudFront would serve it (requests and bytes to viewers). */
+/** What CloudFront would serve: the site, and the API paths it caches (requests and bytes to viewers). */
 export interface SiteUsage {
   requests: number;
+  bytesOut: number;
+  /** Of those, API answers served from the cache without asking API Gateway. */
+  cacheHits: number;
+}
+
+/** Requests to Lambda function URLs (no charge of their own: the invocations and the bytes out are billed). */
+export interface FunctionUrlUsage {
+  requests: number;
+  byStatus: Record<string, number>;
   bytesOut: number;
 }
 
@@ -51,6 +62,7 @@ export interface Usage {
   queues: Record<string, QueueUsage>;
   api: ApiUsage;
   site: SiteUsage;
+  functionUrls: FunctionUrlUsage;
 }
 
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
@@ -63,16 +75,21 @@ export class Meter {
   readonly tables: Record<string, TableUsage> = {};
   readonly queues: Record<string, QueueUsage> = {};
   readonly api: ApiUsage = { requests: 0, byStatus: {}, byRoute: {}, bytesOut: 0 };
-  readonly site: SiteUsage = { requests: 0, bytesOut: 0 };
+  readonly site: SiteUsage = { requests: 0, bytesOut: 0, cacheHits: 0 };
+  readonly functionUrls: FunctionUrlUsage = { requests: 0, byStatus: {}, bytesOut: 0 };
 
   constructor(private readonly apiKind: string) {}
 
   fn(name: string, memoryMb: number): FunctionUsage {
-    return (this.functions[name] ??= { invocations: 0, billedMs: 0, errors: 0, timeouts: 0, initMs: 0, memoryMb });
+    return (this.functions[name] ??= { invocations: 0, billedMs: 0, errors: 0, timeouts: 0, throttles: 0, initMs: 0, memoryMb });
   }
 
-  recordInvocation(name: string, memoryMb: number, durationMs: number, outcome: 'ok' | 'error' | 'timeout'): void {
+  recordInvocation(name: string, memoryMb: number, durationMs: number, outcome: 'ok' | 'error' | 'timeout' | 'throttled'): void {
     const usage = this.fn(name, memoryMb);
+    if (outcome === 'throttled') {
+      usage.throttles++;
+      return;
+    }
     usage.invocations++;
     usage.billedMs += Math.max(1, Math.ceil(durationMs));
     if (outcome === 'error') usage.errors++;
@@ -102,9 +119,16 @@ export class Meter {
     bump(this.api.byRoute, route);
   }
 
-  recordSite(bytesOut: number): void {
+  recordCdn(bytesOut: number, cacheHit = false): void {
     this.site.requests++;
     this.site.bytesOut += bytesOut;
+    if (cacheHit) this.site.cacheHits++;
+  }
+
+  recordFunctionUrl(status: number, bytesOut: number): void {
+    this.functionUrls.requests++;
+    this.functionUrls.bytesOut += bytesOut;
+    bump(this.functionUrls.byStatus, String(status));
   }
 
   snapshot(): Usage {
@@ -117,6 +141,7 @@ export class Meter {
       queues: this.queues,
       api: this.api,
       site: this.site,
+      functionUrls: this.functionUrls,
     });
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The embedded local runtime: the synthesized stack, served on one machine with
- * no Docker and no AWS account. Start it with startLocalRuntime() (tests) or
- * `npm start` (local/cli.ts).
+ * The embedded local runtime: the synthesized stack, served on one machine with no Docker and no
+ * AWS account. Start it with startLocalRuntime() (tests) or `npm start` (local/cli.ts). Read
+ * assemble() for the order things come up in; each step is a function below it.
  */
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,25 +9,28 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { API_BASE_PATH, type ApiKind, type CaptchaProvider } from '../config/app-config';
-import { synthesizeTemplate } from '../lib/app';
-import { startEmulators } from './emulators';
+import { API_BASE_PATH, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
+import { buildSite } from '../frontend/build';
+import { siteServer } from '../frontend/serve';
+import { synthesizeTemplate } from '../lib/app';
+import { cdnCache } from './cloudfront';
+import { startEmulators, type Emulators } from './emulators';
 import { emulatorClientConfig, RESOURCES_PATH, USAGE_PATH, type LocalResources } from './endpoints';
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
-import { loadFunctions, type InvokeResult } from './functions';
-import { createGateway } from './gateway';
+import { loadFunctions, type InvokeResult, type LoadedFunction } from './functions';
+import { createGateway, functionUrlResponder, readRequest, type LocalResponse } from './gateway';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
-import { buildSite } from '../frontend/build';
-import { siteServer } from '../frontend/serve';
-import { readTemplate, resolveValue, type AppModel, type PhysicalIds, type Template } from './template-model';
+import { readTemplate, resolveValue, type AppModel, type FunctionUrlModel, type PhysicalIds, type Template } from './template-model';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LocalRuntimeOptions {
   apiKind?: ApiKind;
+  /** How the page reads results, as `-c results=` deploys it (default `api`). */
+  results?: ResultsDelivery;
   /** 0 picks a free port. */
   port?: number;
   host?: string;
@@ -46,6 +49,8 @@ export interface LocalRuntimeOptions {
    * the secret into a local SSM parameter. `verifyUrl` replaces the provider's siteverify (tests).
    */
   captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  /** results=function-url: the results function's reserved concurrency (`-c resultsConcurrency`). */
+  resultsConcurrency?: number | 'off';
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   pollers?: number;
@@ -53,6 +58,8 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   url: string;
+  /** Where the results function's URL answers (results=function-url), on its own origin. */
+  resultsUrl?: string;
   model: AppModel;
   faults: Faults;
   resources: LocalResources;
@@ -68,139 +75,64 @@ export interface LocalRuntime {
   stop(): Promise<void>;
 }
 
+type Router = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Where the CAPTCHA secret lives in the local SSM stand-in. */
+const CAPTCHA_PARAMETER = '/poll-local/captcha-secret';
+
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   // Listen first: a taken port fails in milliseconds, and the site's origin (which the functions' environment names) is known.
   let route: Router | undefined;
-  const server: Server = createServer((req, res) => {
+  const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', (req, res) => {
     if (route) route(req, res);
     else res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"Starting"}');
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
-    );
-    server.listen(options.port ?? 0, host, () => resolveListen());
-  });
-  const localHost = `${host}:${(server.address() as AddressInfo).port}`;
-
   try {
-    return await assemble(server, localHost, options, (handler) => (route = handler));
+    return await assemble(server, options, (handler) => (route = handler));
   } catch (error) {
     server.close();
     throw error;
   }
 }
 
-type Router = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** Everything behind the listening server: emulators, functions, event sources, gateway and site. */
-async function assemble(server: Server, localHost: string, options: LocalRuntimeOptions, setRoute: (route: Router) => void): Promise<LocalRuntime> {
-  const url = `http://${localHost}`;
-  const captchaParameter = '/poll-local/captcha-secret';
-  const captcha = options.captcha;
-  const template = synthesizeTemplate({
-    ...(options.apiKind ? { apiKind: options.apiKind } : {}),
-    ...(captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: captchaParameter } : {}),
-  }) as Template;
-  const model = readTemplate(template);
-  if (options.visibilityTimeoutSeconds !== undefined) {
-    for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;
-  }
+/** Everything behind the listening server, in the order it comes up. */
+async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: (route: Router) => void): Promise<LocalRuntime> {
+  const url = originOf(server);
+  const model = appModel(options);
   const faults: Faults = options.faults ?? {};
   const meter = new Meter(model.apiKind);
   const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
-
-  // What every SDK client in this process (the handlers') talks to.
-  const credentials = { AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey, AWS_REGION: REGION, AWS_DEFAULT_REGION: REGION };
-  const ssm = captcha ? await startSsm({ [captchaParameter]: captcha.secret }) : undefined;
-  const endpoints = {
-    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
-    AWS_ENDPOINT_URL_SQS: emulators.sqsEndpoint,
-    ...(ssm ? { AWS_ENDPOINT_URL_SSM: ssm.endpoint } : {}),
-  };
-  const previousEnv = Object.fromEntries(Object.keys({ ...credentials, ...endpoints }).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, credentials, endpoints);
-
-  const physical: PhysicalIds = {
-    ref: (logicalId) => (model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId)),
-    getAtt(logicalId, attribute) {
-      if (attribute === 'Arn') return emulators.queueArn(logicalId);
-      // The site is served by this server. (Its origin is http here; same-origin pages never consult CORS headers.)
-      if (attribute === 'DomainName' && model.distributions.includes(logicalId)) return localHost;
-      throw new Error(`The local runtime cannot resolve ${logicalId}.${attribute}`);
-    },
-  };
+  const ssm = options.captcha ? await startSsm({ [CAPTCHA_PARAMETER]: options.captcha.secret }) : undefined;
+  const restoreEnvironment = pointSdkClientsAt({ dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint });
+  const resolveRef = resolverFor(model, emulators, url);
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
     meter,
-    environment: (fn) => ({
-      ...Object.fromEntries(Object.entries(fn.environment).map(([key, value]) => [key, resolveValue(value, physical)])),
-      AWS_LAMBDA_FUNCTION_NAME: fn.name,
-      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
-      POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
-      // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
-      ...(captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: captcha.verifyUrl } : {}),
-    }),
+    environment: (fn) => functionEnvironment(fn.environment, resolveRef, options, { name: fn.name, memoryMb: fn.memoryMb }),
   });
-
   const sqs = new SQSClient(emulatorClientConfig(emulators.sqsEndpoint));
-  const eventSources = model.eventSources.map((mapping) =>
-    startEventSource({
-      mapping,
-      sqs,
-      queueUrl: emulators.queueUrl(mapping.queueLogicalId),
-      queueArn: emulators.queueArn(mapping.queueLogicalId),
-      fn: functions.get(mapping.functionLogicalId)!,
-      faults,
-      maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
-      pollers: options.pollers,
-      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
-    }),
-  );
-
-  const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions, meter });
-  const serveSite = siteServer(buildSite(), { apiUrl: '', ...(captcha ? { captcha: { provider: captcha.provider, siteKey: captcha.siteKey } } : {}) }, (_status, bytes) =>
-    meter.recordSite(bytes),
-  );
-  const isApiPath = (path: string) => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
-  const voteQueue = model.queues.find((q) => q.redrive)!;
-  const resources: LocalResources = {
-    dynamoEndpoint: emulators.dynamoEndpoint,
-    sqsEndpoint: emulators.sqsEndpoint,
-    tableName: emulators.tableName(model.tables[0].logicalId),
-    voteQueueUrl: emulators.queueUrl(voteQueue.logicalId),
-    deadLetterQueueUrl: emulators.queueUrl(voteQueue.redrive!.deadLetterLogicalId),
+  const eventSources = startEventSources(model, functions, emulators, sqs, faults, options);
+  const functionUrls = await startFunctionUrls(model.functionUrls, functions, resolveRef, meter, options.host ?? '127.0.0.1');
+  const resultsUrl = functionUrls.find((u) => u.functionName === 'GetResults')?.url;
+  const siteConfig: SiteConfig = {
+    apiUrl: '',
+    ...(resultsUrl ? { resultsUrl } : model.apiCacheBehaviors.length > 0 ? { resultsUrl: '' } : {}),
+    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
   };
-  const localEndpoints: Record<string, () => unknown> = { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources };
-  setRoute((req, res) => {
-    const path = new URL(req.url ?? '/', url).pathname;
-    if (req.method === 'GET' && Object.hasOwn(localEndpoints, path)) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(localEndpoints[path](), null, 2));
-    } else if (isApiPath(path)) {
-      gateway.handle(req, res).catch((error) => {
-        console.error('[local] gateway error', error);
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-    } else {
-      serveSite(req, res);
-    }
-  });
+  const resources = localResources(model, emulators);
+  setRoute(router({ model, functions, meter, siteConfig, localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources } }));
 
   const consumedQueues = model.eventSources.map((m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name);
   const queueDepths = () =>
     Object.fromEntries(
       model.queues.map((q) => {
         const info = emulators.fauxqs.inspectQueue(q.name);
-        const depth = info ? info.messages.ready.length + info.messages.delayed.length + info.messages.inflight.length : 0;
-        return [q.name, depth];
+        return [q.name, info ? info.messages.ready.length + info.messages.delayed.length + info.messages.inflight.length : 0];
       }),
     );
-
   return {
     url,
+    resultsUrl,
     model,
     faults,
     resources,
@@ -224,20 +156,207 @@ async function assemble(server: Server, localHost: string, options: LocalRuntime
       }
     },
     async stop() {
-      // A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s.
-      const closed = new Promise((r) => server.close(r));
-      server.closeAllConnections();
-      await closed;
+      await Promise.all([closeServer(server), ...functionUrls.map((u) => closeServer(u.server))]);
       await Promise.all(eventSources.map((source) => source.stop()));
       sqs.destroy();
       await emulators.stop();
       await ssm?.stop();
       rmSync(bundleDir, { recursive: true, force: true });
-      for (const [key, value] of Object.entries(previousEnv)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
+      restoreEnvironment();
     },
   };
 }
 
+// ---------- the steps ----------
+
+function listen(port: number, host: string, handler: Router): Promise<Server> {
+  const server = createServer(handler);
+  return new Promise((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
+    );
+    server.listen(port, host, () => resolveListen(server));
+  });
+}
+
+function originOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  return `http://${address}:${port}`;
+}
+
+/** A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s. */
+function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeAllConnections();
+  return closed;
+}
+
+/** The template, synthesized in this process with the options a deployment would pass as context. */
+function appModel(options: LocalRuntimeOptions): AppModel {
+  const { captcha } = options;
+  const template = synthesizeTemplate({
+    ...(options.apiKind ? { apiKind: options.apiKind } : {}),
+    ...(options.results ? { results: options.results } : {}),
+    ...(options.resultsConcurrency !== undefined ? { resultsConcurrency: String(options.resultsConcurrency) } : {}),
+    ...(captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER } : {}),
+  }) as Template;
+  const model = readTemplate(template);
+  if (options.visibilityTimeoutSeconds !== undefined) {
+    for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;
+  }
+  return model;
+}
+
+/** Points every AWS SDK client this process makes (the handlers') at the emulators; returns how to undo it. */
+function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string }): () => void {
+  const variables: Record<string, string> = {
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_REGION: REGION,
+    AWS_DEFAULT_REGION: REGION,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoEndpoint,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqsEndpoint,
+    ...(endpoints.ssmEndpoint ? { AWS_ENDPOINT_URL_SSM: endpoints.ssmEndpoint } : {}),
+  };
+  const previous = Object.fromEntries(Object.keys(variables).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, variables);
+  return () => {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
+
+/**
+ * Resolves a template value ({Ref}, {Fn::GetAtt}, {Fn::Join}) to the emulated resource. The site
+ * is this server: the distribution's domain is its host, and `https://` + it is its http origin.
+ */
+function resolverFor(model: AppModel, emulators: Emulators, url: string): (value: unknown) => string {
+  const host = new URL(url).host;
+  const physical: PhysicalIds = {
+    ref: (logicalId) => (model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId)),
+    getAtt(logicalId, attribute) {
+      if (attribute === 'Arn') return emulators.queueArn(logicalId);
+      if (attribute === 'DomainName' && model.distributions.includes(logicalId)) return host;
+      throw new Error(`The local runtime cannot resolve ${logicalId}.${attribute}`);
+    },
+  };
+  return (value) => resolveValue(value, physical).replace(`https://${host}`, url);
+}
+
+/** A function's environment as Lambda sets it, with the runtime's own settings over the template's. */
+function functionEnvironment(
+  template: Record<string, unknown>,
+  resolveRef: (value: unknown) => string,
+  options: LocalRuntimeOptions,
+  fn: { name: string; memoryMb: number },
+): Record<string, string> {
+  return {
+    ...Object.fromEntries(Object.entries(template).map(([key, value]) => [key, resolveRef(value)])),
+    AWS_LAMBDA_FUNCTION_NAME: fn.name,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+    POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
+    // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
+    ...(options.captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: options.captcha.verifyUrl } : {}),
+  };
+}
+
+function startEventSources(model: AppModel, functions: Map<string, LoadedFunction>, emulators: Emulators, sqs: SQSClient, faults: Faults, options: LocalRuntimeOptions) {
+  return model.eventSources.map((mapping) =>
+    startEventSource({
+      mapping,
+      sqs,
+      queueUrl: emulators.queueUrl(mapping.queueLogicalId),
+      queueArn: emulators.queueArn(mapping.queueLogicalId),
+      fn: functions.get(mapping.functionLogicalId)!,
+      faults,
+      maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
+      pollers: options.pollers,
+      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
+    }),
+  );
+}
+
+/** Each function URL on its own port: its own origin, as on AWS (…lambda-url.<region>.on.aws). */
+async function startFunctionUrls(urls: FunctionUrlModel[], functions: Map<string, LoadedFunction>, resolveRef: (value: unknown) => string, meter: Meter, host: string) {
+  return Promise.all(
+    urls.map(async (model) => {
+      const fn = functions.get(model.functionLogicalId)!;
+      const respond = functionUrlResponder(fn, { ...model.cors, allowOrigins: model.cors.allowOrigins.map(resolveRef) });
+      const server = await listen(0, host, (req, res) => {
+        void readRequest(req)
+          .then(respond)
+          .then((response) => {
+            send(res, response, req.method === 'HEAD');
+            meter.recordFunctionUrl(response.status, response.body.length);
+          })
+          .catch((error: Error) => failed(res, error));
+      });
+      return { functionName: fn.model.name, url: `${originOf(server)}/`, server };
+    }),
+  );
+}
+
+function localResources(model: AppModel, emulators: Emulators): LocalResources {
+  const voteQueue = model.queues.find((q) => q.redrive)!;
+  return {
+    dynamoEndpoint: emulators.dynamoEndpoint,
+    sqsEndpoint: emulators.sqsEndpoint,
+    tableName: emulators.tableName(model.tables[0].logicalId),
+    voteQueueUrl: emulators.queueUrl(voteQueue.logicalId),
+    deadLetterQueueUrl: emulators.queueUrl(voteQueue.redrive!.deadLetterLogicalId),
+  };
+}
+
+function send(res: ServerResponse, response: LocalResponse, head = false): void {
+  res.writeHead(response.status, { ...response.headers, 'content-length': String(response.body.length) });
+  res.end(head ? undefined : response.body);
+}
+
+/** Nothing a request sends may stop the runtime: what could not be answered is a logged 500. */
+function failed(res: ServerResponse, error: Error): void {
+  console.error('[local] request failed', error);
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Internal Server Error"}');
+  else res.destroy();
+}
+
+/**
+ * The one origin, as CloudFront and API Gateway split it on AWS: /api/* to the API (through a
+ * cache for the paths the distribution caches), the runtime's own endpoints, and the site.
+ */
+function router(parts: { model: AppModel; functions: Map<string, LoadedFunction>; meter: Meter; siteConfig: SiteConfig; localEndpoints: Record<string, () => unknown> }): Router {
+  const { model, meter } = parts;
+  const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions: parts.functions });
+  const cdn = cdnCache(model.apiCacheBehaviors);
+  const serveSite = siteServer(buildSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));
+  return (req, res) => {
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://local').pathname;
+    } catch {
+      path = '';
+    }
+    if (req.method === 'GET' && Object.hasOwn(parts.localEndpoints, path)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(parts.localEndpoints[path](), null, 2));
+      return;
+    }
+    if (path !== API_BASE_PATH && !path.startsWith(`${API_BASE_PATH}/`)) return serveSite(req, res);
+    void (async () => {
+      const request = await readRequest(req);
+      const fromApi = async () => {
+        const { routeKey, response } = await gateway.respond(request);
+        meter.recordApi(routeKey, response.status, response.body.length);
+        return response;
+      };
+      if (cdn.covers(request.path)) {
+        const { response, hit } = await cdn.respond(request, fromApi);
+        meter.recordCdn(response.body.length, hit);
+        return send(res, response, req.method === 'HEAD');
+      }
+      send(res, await fromApi(), req.method === 'HEAD');
+    })().catch((error: Error) => failed(res, error));
+  };
+}

@@ -41,6 +41,25 @@ export interface FunctionModel {
   memoryMb: number;
   /** Values may still reference other resources ({Ref}, {Fn::GetAtt}): see resolveValue. */
   environment: Record<string, Json>;
+  /** At most this many at once; more get 429 (and Lambda allows 10 requests a second per unit). */
+  reservedConcurrency?: number;
+}
+
+/** A Lambda function URL: a public HTTPS endpoint for one function, with its own CORS settings. */
+export interface FunctionUrlModel {
+  logicalId: string;
+  functionLogicalId: string;
+  authType: string;
+  cors: { allowOrigins: Json[]; allowMethods: string[]; maxAge?: number };
+}
+
+/** A CloudFront cache behavior that sends a path pattern to the API (not to the site's bucket). */
+export interface ApiCacheBehaviorModel {
+  pathPattern: string;
+  /** Seconds, from its cache policy. */
+  minTtl: number;
+  defaultTtl: number;
+  maxTtl: number;
 }
 
 export interface RouteModel {
@@ -67,6 +86,9 @@ export interface AppModel {
   eventSources: EventSourceModel[];
   /** CloudFront distributions: the local runtime serves the site itself, on its own origin. */
   distributions: string[];
+  functionUrls: FunctionUrlModel[];
+  /** Behaviors of the distribution that cache the API (results=cloudfront). */
+  apiCacheBehaviors: ApiCacheBehaviorModel[];
 }
 
 const ofType = (template: Template, type: string) =>
@@ -128,6 +150,21 @@ function customResourceProviders(template: Template): Set<string> {
   );
 }
 
+/** Cache behaviors whose origin is an API Gateway domain, with their cache policy's TTLs. */
+function apiCacheBehaviors(template: Template): ApiCacheBehaviorModel[] {
+  const policies = new Map(ofType(template, 'AWS::CloudFront::CachePolicy'));
+  return ofType(template, 'AWS::CloudFront::Distribution').flatMap(([, distribution]) => {
+    const config = distribution.Properties.DistributionConfig;
+    const apiOrigins = new Set<string>((config.Origins ?? []).filter((o: Json) => JSON.stringify(o.DomainName).includes('execute-api')).map((o: Json) => o.Id));
+    return (config.CacheBehaviors ?? [])
+      .filter((b: Json) => apiOrigins.has(b.TargetOriginId))
+      .map((b: Json) => {
+        const policy = policies.get(refTarget(b.CachePolicyId) ?? '')?.Properties.CachePolicyConfig ?? {};
+        return { pathPattern: b.PathPattern, minTtl: policy.MinTTL ?? 0, defaultTtl: policy.DefaultTTL ?? 0, maxTtl: policy.MaxTTL ?? 0 };
+      });
+  });
+}
+
 export function readTemplate(template: Template): AppModel {
   const providers = customResourceProviders(template);
   const functions = ofType(template, 'AWS::Lambda::Function')
@@ -144,6 +181,7 @@ export function readTemplate(template: Template): AppModel {
       timeoutSeconds: fn.Properties.Timeout ?? 3,
       memoryMb: fn.Properties.MemorySize ?? 128,
       environment: fn.Properties.Environment?.Variables ?? {},
+      reservedConcurrency: fn.Properties.ReservedConcurrentExecutions,
     };
   });
 
@@ -176,10 +214,19 @@ export function readTemplate(template: Template): AppModel {
     reportBatchItemFailures: (esm.Properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
   }));
 
+  const functionUrls = ofType(template, 'AWS::Lambda::Url').map(([logicalId, url]) => ({
+    logicalId,
+    functionLogicalId: getAttTarget(url.Properties.TargetFunctionArn)!,
+    authType: url.Properties.AuthType,
+    cors: { allowOrigins: url.Properties.Cors?.AllowOrigins ?? [], allowMethods: url.Properties.Cors?.AllowMethods ?? [], maxAge: url.Properties.Cors?.MaxAge },
+  }));
+
   const isHttp = ofType(template, 'AWS::ApiGatewayV2::Api').length > 0;
   return {
     apiKind: isHttp ? 'http' : 'rest',
     distributions: ofType(template, 'AWS::CloudFront::Distribution').map(([logicalId]) => logicalId),
+    functionUrls,
+    apiCacheBehaviors: apiCacheBehaviors(template),
     tables,
     queues,
     functions,

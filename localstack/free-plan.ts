@@ -15,6 +15,8 @@ export const FREE_PLAN_RESOURCE_TYPES = new Set([
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',
   'AWS::Lambda::EventSourceMapping',
+  // results=function-url: function URLs are on the free plan.
+  'AWS::Lambda::Url',
   'AWS::IAM::Role',
   'AWS::IAM::Policy',
   'AWS::Logs::LogGroup',

@@ -42,6 +42,10 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
     }
     const json = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
     if (response.ok) return { ok: true, status: response.status, data: json as T };
+    if (response.status === 429 && !json?.error) {
+      // Not our rate limit (that has our error shape): the results function URL at its concurrency cap.
+      return { ok: false, kind: 'server', status: 429, message: 'Many people are watching: results will catch up in a moment.' };
+    }
     if (response.status >= 500 || !json?.error) {
       return { ok: false, kind: 'server', status: response.status, message: `The server had a problem (${response.status}). Try again in a moment.` };
     }

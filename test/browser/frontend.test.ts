@@ -1,14 +1,16 @@
 /**
- * The site in a real browser (Debian's chromium via playwright-core) against
- * the local runtime: create, share, vote, live results, and the error states.
- * Screenshots of each page go to test-artifacts/ for a person to look at.
+ * The site in a real browser (Debian's chromium via playwright-core): create, share, vote, live
+ * results and the error states, against every server of it: the local runtime in each results
+ * design, and the VPS edition. Screenshots of each page go to test-artifacts/ for a person to look at.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultsDelivery } from '../../config/app-config';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { startEdition } from '../support/editions';
 import { api } from '../support/local';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,12 +20,49 @@ if (!haveBrowser) {
   console.warn(`SKIPPED: browser tests need chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
 }
 
-let runtime: LocalRuntime;
+/** A server of the site and its API, and how to read counts once every accepted vote is counted. */
+interface SiteServer {
+  url: string;
+  /** Where the page must read results from: the site's origin, or the function URL's. */
+  resultsOrigin: string;
+  counts(pollId: string): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+async function localRuntime(results: ResultsDelivery): Promise<SiteServer & { runtime: LocalRuntime }> {
+  const runtime = await startLocalRuntime({ rateLimits: false, results });
+  return {
+    runtime,
+    url: runtime.url,
+    resultsOrigin: runtime.resultsUrl ? new URL(runtime.resultsUrl).origin : runtime.url,
+    async counts(id) {
+      await runtime.waitForDrain();
+      return (await api(runtime).results(id)).json.counts;
+    },
+    stop: () => runtime.stop(),
+  };
+}
+
+const SERVERS: Array<[string, string, () => Promise<SiteServer>]> = [
+  ['the serverless edition with results through the API', 'api', () => localRuntime('api')],
+  ['the serverless edition with results from a function URL', 'function-url', () => localRuntime('function-url')],
+  ['the serverless edition with results cached at CloudFront', 'cloudfront', () => localRuntime('cloudfront')],
+  [
+    'the VPS edition',
+    'vps',
+    async () => {
+      const edition = await startEdition('vps');
+      return { url: edition.url, resultsOrigin: edition.url, counts: async (id) => (await api(edition).results(id)).json.counts, stop: () => edition.stop() };
+    },
+  ],
+];
+
+let server: SiteServer;
 let browser: Browser;
 
 /** A fresh browser profile: its own storage, as a different person's browser would be. */
 async function newVisitor(viewport = { width: 1000, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: runtime.url });
+  const context = await browser.newContext({ viewport, baseURL: server.url });
   return context.newPage();
 }
 // One chromium for the whole file; each visitor gets a fresh context.
@@ -36,14 +75,16 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true, animations: 'disabled' });
+let slug = '';
+const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${slug}-${name}.png`, fullPage: true, animations: 'disabled' });
 
-describe.skipIf(!haveBrowser)('the site in chromium', () => {
+describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s', (_name, id, start) => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    runtime = await startLocalRuntime({ rateLimits: false });
+    slug = id;
+    server = await start();
   });
-  afterAll(async () => runtime?.stop());
+  afterAll(async () => server?.stop());
 
   it('creates a poll, shares its link, votes from a second browser, and the first sees the results change', async () => {
     const creator = await newVisitor();
@@ -58,10 +99,14 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     await creator.getByRole('button', { name: 'Create poll' }).click();
 
     const link = await creator.getByLabel('Share this link').inputValue();
-    expect(link).toMatch(new RegExp(`^${runtime.url}/poll/[A-Za-z0-9_-]{21}$`));
+    expect(link).toMatch(new RegExp(`^${server.url}/poll/[A-Za-z0-9_-]{21}$`));
     await shot(creator, '2-share');
 
-    // The creator watches the results live.
+    // The creator watches the results live, read from where this design serves them.
+    const resultsRequests: string[] = [];
+    creator.on('request', (request) => {
+      if (request.url().endsWith('/results')) resultsRequests.push(new URL(request.url()).origin);
+    });
     await creator.getByRole('link', { name: 'Open the poll' }).click();
     await creator.getByRole('button', { name: 'See results' }).click();
     await expect.poll(() => creator.locator('.total').textContent()).toBe('0 votes');
@@ -85,8 +130,9 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     await shot(creator, '5-results-live');
 
     // What the browser showed is what the API counted.
-    const id = link.split('/').pop()!;
-    expect((await api(runtime).results(id)).json.counts).toEqual([0, 1, 0]);
+    expect(await server.counts(link.split('/').pop()!)).toEqual([0, 1, 0]);
+    expect(resultsRequests.length).toBeGreaterThan(1);
+    expect(new Set(resultsRequests)).toEqual(new Set([server.resultsOrigin]));
   });
 
   it('keeps the poll’s link in the address bar, says when it closes and what a voter is, and leads from results back to voting', async () => {
@@ -130,7 +176,7 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
   });
 
   it('refuses a second vote from the same voter with a clear message', async () => {
-    const poll = await api(runtime).createPoll({ title: 'One each', options: ['Yes', 'No'], oneVotePerVoter: true });
+    const poll = await api(server).createPoll({ title: 'One each', options: ['Yes', 'No'], oneVotePerVoter: true });
     const first = await newVisitor();
     await first.goto(`/poll/${poll.id}`);
     await first.getByRole('radio', { name: 'Yes' }).check();
@@ -153,6 +199,19 @@ describe.skipIf(!haveBrowser)('the site in chromium', () => {
     await page.getByRole('heading', { name: 'Poll not found' }).waitFor();
     await shot(page, '7-not-found');
   });
+
+});
+
+describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
+  let runtime: LocalRuntime;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    slug = 'errors';
+    const local = await localRuntime('api');
+    runtime = local.runtime;
+    server = local;
+  });
+  afterAll(async () => server?.stop());
 
   it('explains network and server failures and recovers on retry', async () => {
     const poll = await api(runtime).createPoll({ title: 'Flaky', options: ['A', 'B'] });

@@ -44,7 +44,9 @@ describe('with a CAPTCHA configured', () => {
   const create = (extra: Record<string, unknown>) => api(runtime).call('POST', '/api/poll', { title: 'Captcha?', options: ['a', 'b'], ...extra });
 
   it('tells the page which CAPTCHA to load', async () => {
-    expect((await api(runtime).call('GET', '/config.json')).json).toEqual({ apiUrl: '', captcha: { provider: 'turnstile', siteKey: 'site-key' } });
+    const page = (await api(runtime).call('GET', '/')).text;
+    const config = /<script id="site-config" type="application\/json">(.*?)<\/script>/.exec(page)![1];
+    expect(JSON.parse(config)).toEqual({ apiUrl: '', captcha: { provider: 'turnstile', siteKey: 'site-key' } });
   });
 
   it('creates and votes with a good token, verified with the secret from SSM and the voter’s address', async () => {

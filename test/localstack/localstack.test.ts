@@ -17,8 +17,9 @@ import { templateFor } from '../support/synth';
 const localstackTemplate = synthesizeTemplate({ target: 'localstack' });
 
 describe('the LocalStack variant', () => {
-  it('uses only what LocalStack’s free plan deploys', () => {
+  it('uses only what LocalStack’s free plan deploys, also with results from a function URL', () => {
     expect(freePlanViolations(localstackTemplate)).toEqual([]);
+    expect(freePlanViolations(synthesizeTemplate({ target: 'localstack', results: 'function-url' }))).toEqual([]);
   });
 
   it('is caught by the same check when it is not (the AWS variant needs CloudFront, API Gateway v2 and the site upload)', () => {

@@ -6,7 +6,17 @@ import { buildApp, SKIP_BUNDLING } from '../../lib/app';
 const app = (context: Record<string, unknown>) => buildApp({ context: { ...context, ...SKIP_BUNDLING } });
 
 describe('cdk-nag (AwsSolutionsChecks)', () => {
-  it.each([{}, { apiKind: 'rest' }, { target: 'localstack' }, { retainData: 'true' }])('finds nothing unacknowledged in %j', (context) => {
+  it.each([
+    {},
+    { apiKind: 'rest' },
+    { target: 'localstack' },
+    { retainData: 'true' },
+    { results: 'function-url' },
+    { results: 'function-url', resultsConcurrency: 'off' },
+    { results: 'cloudfront' },
+    { results: 'cloudfront', apiKind: 'rest' },
+    { target: 'localstack', results: 'function-url' },
+  ])('finds nothing unacknowledged in %j', (context) => {
     expect(() => app(context).app.synth()).not.toThrow();
   });
 

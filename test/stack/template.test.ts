@@ -324,3 +324,73 @@ describe('CAPTCHA (optional)', () => {
     expect(() => synthesizeTemplate({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
   });
 });
+
+describe('results designs (-c results=)', () => {
+  const fnUrl = synthesizeTemplate({ results: 'function-url' });
+  const viaCloudFront = synthesizeTemplate({ results: 'cloudfront' });
+  const of = (template: { Resources: Record<string, any> }, type: string) => Object.entries<any>(template.Resources).filter(([, r]) => r.Type === type);
+  const fnByName = (template: { Resources: Record<string, any> }, name: string) => of(template, 'AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:function'] === name)!;
+  const distributionOrigin = (template: { Resources: Record<string, any> }) => ({
+    'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [of(template, 'AWS::CloudFront::Distribution')[0][0], 'DomainName'] }]],
+  });
+
+  it('function-url: a public URL on the results function only, GET only, CORS to the site, and its concurrency capped', () => {
+    const urls = of(fnUrl, 'AWS::Lambda::Url');
+    expect(urls).toHaveLength(1);
+    const [resultsId, results] = fnByName(fnUrl, 'GetResults');
+    expect(urls[0][1].Properties).toEqual({
+      AuthType: 'NONE',
+      TargetFunctionArn: { 'Fn::GetAtt': [resultsId, 'Arn'] },
+      Cors: { AllowMethods: ['GET'], AllowOrigins: [distributionOrigin(fnUrl)], MaxAge: 7200 },
+    });
+    expect(results.Properties.ReservedConcurrentExecutions).toBe(200);
+    // Every other function: no URL, no cap.
+    for (const [, fn] of of(fnUrl, 'AWS::Lambda::Function').filter(([id, r]) => r.Metadata?.['poll:entry'] && id !== resultsId)) {
+      expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+    // Anyone may invoke it, and only through the URL.
+    const grants = of(fnUrl, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === '*').map(([, p]) => p.Properties);
+    expect(grants).toEqual([
+      expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', FunctionUrlAuthType: 'NONE' }),
+      expect.objectContaining({ Action: 'lambda:InvokeFunction', InvokedViaFunctionUrl: true }),
+    ]);
+    expect(Object.keys(fnUrl.Outputs ?? {})).toEqual(expect.arrayContaining(['ResultsUrl']));
+    // The page reads results there: the URL is written into it at deploy time.
+    const [, deployment] = of(fnUrl, 'Custom::CDKBucketDeployment')[0];
+    expect(JSON.stringify(deployment.Properties.SourceMarkers)).toContain(urls[0][0]);
+    expect(synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'off' }).Resources[resultsId].Properties.ReservedConcurrentExecutions).toBeUndefined();
+  });
+
+  it('cloudfront: only the results path goes to the API through the distribution, cached for the results max-age', () => {
+    const [, distribution] = of(viaCloudFront, 'AWS::CloudFront::Distribution')[0];
+    const config = distribution.Properties.DistributionConfig;
+    expect(config.CacheBehaviors).toHaveLength(1);
+    const [behavior] = config.CacheBehaviors;
+    expect(behavior).toMatchObject({ PathPattern: '/api/poll/*/results', AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
+    const origin = config.Origins.find((o: any) => o.Id === behavior.TargetOriginId);
+    expect(JSON.stringify(origin.DomainName)).toContain('.execute-api.');
+    const [, policy] = of(viaCloudFront, 'AWS::CloudFront::CachePolicy')[0];
+    expect(policy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 2, MaxTTL: 2 });
+    expect(policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+      QueryStringsConfig: { QueryStringBehavior: 'none' },
+      HeadersConfig: { HeaderBehavior: 'none' },
+      CookiesConfig: { CookieBehavior: 'none' },
+    });
+    expect(of(viaCloudFront, 'AWS::Lambda::Url')).toEqual([]);
+    // A REST API is reached at its stage.
+    const rest = of(synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }), 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig;
+    expect(rest.Origins.find((o: any) => o.Id === rest.CacheBehaviors[0].TargetOriginId).OriginPath).toBe('/prod');
+  });
+
+  it('api (the default): neither a function URL nor a cached API path', () => {
+    expect(of(http.toJSON() as { Resources: Record<string, any> }, 'AWS::Lambda::Url')).toEqual([]);
+    expect(of(http.toJSON() as { Resources: Record<string, any> }, 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig.CacheBehaviors).toBeUndefined();
+  });
+
+  it('refuses an unknown design or cap with one line naming the valid values, and CloudFront on LocalStack', () => {
+    expect(() => synthesizeTemplate({ results: 'websocket' })).toThrow(/^results must be one of api, function-url, cloudfront \(got "websocket"\)/);
+    expect(() => synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'lots' })).toThrow(/resultsConcurrency must be a whole number from 1 to 10000, or off/);
+    expect(() => synthesizeTemplate({ target: 'localstack', results: 'cloudfront' })).toThrow(/LocalStack’s free plan has no CloudFront/);
+    expect(of(synthesizeTemplate({ target: 'localstack', results: 'function-url' }), 'AWS::Lambda::Url')).toHaveLength(1);
+  });
+});
