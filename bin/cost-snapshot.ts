@@ -1,19 +1,21 @@
 /**
- * `npm run cost:snapshot`: rewrites cost/stack-config.json, what the cost model reads of the
- * stack when there is no cdk.out/ (a test fails when it differs from the current stack).
+ * `npm run cost:snapshot`: rewrites cost/designs.json, what the cost model reads of each
+ * deployable design's template when it prices them (a test fails when it differs from the stack).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DEPLOYABLE_DESIGNS } from '../cost/designs';
 import { readStackConfig } from '../cost/stack-config';
-import { parseCommandLine } from './command-line';
 import { synthesizeTemplate } from '../lib/app';
+import { parseCommandLine } from './command-line';
 
 parseCommandLine({
   command: 'npm run cost:snapshot --',
-  summary: 'Rewrites cost/stack-config.json from the current stack: what npm run cost prices when there is no cdk.out/.',
+  summary: 'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, as the cost model reads it.',
   options: {},
 });
 
-const STACK_SNAPSHOT = fileURLToPath(new URL('../cost/stack-config.json', import.meta.url));
-writeFileSync(STACK_SNAPSHOT, JSON.stringify(readStackConfig(synthesizeTemplate()), null, 2) + '\n');
-console.log(`Wrote ${STACK_SNAPSHOT}`);
+const DESIGNS_FILE = fileURLToPath(new URL('../cost/designs.json', import.meta.url));
+const designs = Object.fromEntries(DEPLOYABLE_DESIGNS.map((design) => [design.id, readStackConfig(synthesizeTemplate(design.context))]));
+writeFileSync(DESIGNS_FILE, JSON.stringify(designs, null, 2) + '\n');
+console.log(`Wrote ${DESIGNS_FILE} (${Object.keys(designs).join(', ')})`);

@@ -208,8 +208,12 @@ export const RESULTS_DELIVERIES = ['api', 'function-url', 'cloudfront'] as const
 export type ResultsDelivery = (typeof RESULTS_DELIVERIES)[number];
 export const DEFAULT_RESULTS_DELIVERY: ResultsDelivery = 'api';
 
-/** The path CloudFront sends to the API (results=cloudfront): only results are cached there. */
+/**
+ * results=cloudfront: the site's distribution fronts the whole API (so the page calls it on its
+ * own origin and needs no CORS), and caches only the results path.
+ */
 export const RESULTS_PATH_PATTERN = '/api/poll/*/results';
+export const API_PATH_PATTERN = '/api/*';
 
 /**
  * A function URL has no API Gateway throttling in front of it: reserved concurrency caps what a

@@ -11,10 +11,12 @@ import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
 import { buildReport, renderChart, renderHtml, renderMarkdown, renderText, type CostReport } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
+import type { VpsCapacity, VpsMeasurement } from './vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
-const STACK_SNAPSHOT = join(COST_DIR, 'stack-config.json');
+const DESIGNS_FILE = join(COST_DIR, 'designs.json');
+const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 
 const SPEC = {
@@ -23,7 +25,8 @@ const SPEC = {
   options: {
     profile: { type: 'string', default: 'seed', value: '<name|file.json>', description: `a preset (${Object.keys(PROFILES).join(', ')}) or a JSON file of fields over the seed preset` },
     from: { type: 'string', value: '<results folder>', description: 'per-vote and per-view usage measured by a local load test (npm run load writes the folder)' },
-    template: { type: 'string', value: '<file>', description: 'the synthesized template to price (default: cdk.out/ after npx cdk synth, else cost/stack-config.json)' },
+    template: { type: 'string', value: '<file>', description: 'the synthesized template to price (default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)' },
+    'vps-from': { type: 'string', value: '<file|folder>', description: 'this app\'s VPS capacity from your npm run bench:vps file, or a load-test folder of --target vps (default: cost/vps-capacity.json)' },
     'new-account': { type: 'boolean', default: false, description: 'count the free tiers only accounts in their first 12 months get' },
     out: { type: 'string', default: 'cost-report', value: '<folder>', description: 'where report.json, report.md, report.html and chart.svg go' },
   },
@@ -54,9 +57,12 @@ function loadProfile(value: string): TrafficProfile {
   }
 }
 
-function loadStack(template: string | undefined): { stack: StackConfig; source: string } {
+/** Each deployable design's template, read (cost/designs.json: npm run cost:snapshot writes it, a test keeps it equal to the stack). */
+const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
+
+function loadStack(template: string | undefined, designs: Record<string, StackConfig>): { stack: StackConfig; source: string } {
   const file = template ?? (existsSync(CDK_OUT_TEMPLATE) ? CDK_OUT_TEMPLATE : undefined);
-  if (!file) return { stack: JSON.parse(readFileSync(STACK_SNAPSHOT, 'utf8')), source: 'cost/stack-config.json (kept equal to the stack by the tests; `npx cdk synth` to read cdk.out/)' };
+  if (!file) return { stack: designs.api, source: 'cost/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy' };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {
     return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: file.replace(`${ROOT}/`, '') };
@@ -64,6 +70,37 @@ function loadStack(template: string | undefined): { stack: StackConfig; source: 
     throw new UsageError(`${file} is not this stack's template: ${(error as Error).message}`);
   }
 }
+
+/** This app's capacity on a VPS: a bench:vps file, or a load test's folder against the VPS edition (a floor). */
+function loadVpsCapacity(from: string | undefined): VpsCapacity {
+  const source = from ?? VPS_CAPACITY_FILE;
+  if (!existsSync(source)) throw new UsageError(`--vps-from ${source}: no such file or folder (npm run bench:vps writes one).`);
+  if (statSync(source).isDirectory()) {
+    const summaryFile = join(source, 'summary.json');
+    const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as { target?: string; ratePerSecond?: number; latencyMs?: RouteRateLatency }) : undefined;
+    if (summary?.target !== 'vps' || !summary.ratePerSecond) throw new UsageError(`--vps-from ${source} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`);
+    const rate = { method: 'mixed', path: 'the scenario', requestsPerSecond: summary.ratePerSecond, latencyMs: { p50: 0, p97_5: 0, p99: 0, max: 0, ...summary.latencyMs }, requests: 0, non2xx: 0, errors: 0 };
+    const measurement: VpsMeasurement = {
+      what: `npm run load against the VPS edition (${source})`,
+      date: 'see the run',
+      machine: { cpus: 0, model: 'the box the load test ran against', os: '', node: '' },
+      command: 'npm run load -- <scenario> --target vps',
+      bare: rate,
+      routes: { options: rate, page: rate, vote: rate, results: rate },
+      optionsShareOfBare: 0,
+      votes: { acknowledged: 0, counted: 0 },
+    };
+    return { measurement, source, lowerBound: true };
+  }
+  try {
+    const measurement = JSON.parse(readFileSync(source, 'utf8')) as VpsMeasurement;
+    if (!measurement.routes?.options?.requestsPerSecond) throw new Error('it has no routes.options.requestsPerSecond');
+    return { measurement, source: source.replace(`${ROOT}/`, ''), lowerBound: false };
+  } catch (error) {
+    throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`);
+  }
+}
+type RouteRateLatency = { p50: number; p97_5: number; p99: number; max: number };
 
 /** Per-operation usage measured by a load test's run folder. */
 function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {
@@ -87,16 +124,25 @@ function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable
 }
 
 const { values } = parseCommandLine(SPEC);
-let input!: { profile: TrafficProfile; stack: StackConfig; source: string; units: UnitCosts; measured?: CostReport['measured'] };
+let input!: Parameters<typeof buildReport>[0];
 await runCommand(SPEC, () => {
   const profile = loadProfile(values.profile);
-  const { stack, source } = loadStack(values.template);
+  const designStacks = loadDesigns();
+  const { stack, source } = loadStack(values.template, designStacks);
   const run = values.from ? loadMeasured(values.from) : undefined;
-  input = { profile, stack, source, units: run?.units ?? DEFAULT_UNIT_COSTS, measured: run?.measured };
+  input = {
+    profile,
+    stack,
+    stackSource: source,
+    designStacks,
+    vpsCapacity: loadVpsCapacity(values['vps-from']),
+    units: run?.units ?? DEFAULT_UNIT_COSTS,
+    options: { newAccount: values['new-account'] },
+    measured: run?.measured,
+  };
 });
-const { profile, stack, source, units, measured } = input;
 
-const report = buildReport({ profile, stack, stackSource: source, units, options: { newAccount: values['new-account'] }, measured });
+const report = buildReport(input);
 console.log(renderText(report));
 const out = resolve(values.out!);
 mkdirSync(out, { recursive: true });

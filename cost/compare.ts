@@ -1,18 +1,26 @@
 /**
- * The other side of the question: what VPSes the same month needs, and at what
- * volume the serverless bill overtakes each of them.
+ * The other side of the question: what the same month needs on a VPS running the VPS edition,
+ * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
 import { DAYS_PER_MONTH, estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
-import { VPS_MAX_UTILISATION, type VpsTier } from './vps';
+import { PROCESSES_PER_BOX, processCapacity, VPS_MAX_UTILISATION, type RequestMix, type VpsCapacity, type VpsTier } from './vps';
+
+const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
 
 export interface VpsCost {
   tier: VpsTier;
+  /** What one box serves of this month's mix, per second (the measured process). */
+  capacityRps: number;
   boxes: number;
+  /** The design rate's share of the boxes' capacity. */
+  utilisation: number;
   transferGb: number;
   overageUsd: number;
   totalUsd: number;
+  /** The tier's price per million requests when it runs at the utilisation ceiling. */
+  usdPerMillionAtCeiling: number;
 }
 
 /**
@@ -22,19 +30,38 @@ export interface VpsCost {
  */
 export const PEAK_TO_AVERAGE = 3;
 
+/** The month's requests as the VPS edition serves them: the site and the API on one origin, so no CORS preflights. */
+export function vpsMix(bill: Bill): RequestMix {
+  const u = bill.usage;
+  return { pages: u.pageLoads, pollReads: u.pageLoads - u.polls, votes: u.votes + u.polls, results: u.resultsRequests };
+}
+
+const requestsOf = (mix: RequestMix) => mix.pages + mix.pollReads + mix.votes + mix.results;
+
 /** Requests per second the VPS setup must carry for this month. */
 export function designRps(profile: TrafficProfile, bill: Bill): number {
-  const averageRps = (bill.usage.apiRequests + bill.usage.cloudFrontRequests) / (DAYS_PER_MONTH * 24 * 3600);
-  return Math.max(profile.peakRequestsPerSecond, averageRps * PEAK_TO_AVERAGE);
+  return Math.max(profile.peakRequestsPerSecond, (requestsOf(vpsMix(bill)) / SECONDS_PER_MONTH) * PEAK_TO_AVERAGE);
 }
 
 /** Boxes for the design rate (at the utilisation ceiling), plus transfer beyond what they include. */
-export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill): VpsCost {
-  const boxes = Math.max(1, Math.ceil(designRps(profile, bill) / (tier.capacityRps * VPS_MAX_UTILISATION)));
-  // The VPS serves the same bytes: the API's responses and the site.
-  const transferGb = bill.usage.apiTransferGb + bill.usage.cloudFrontGb;
+export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost {
+  const mix = vpsMix(bill);
+  const capacityRps = processCapacity(capacity, mix) * PROCESSES_PER_BOX;
+  const rate = designRps(profile, bill);
+  const boxes = Math.max(1, Math.ceil(rate / (capacityRps * VPS_MAX_UTILISATION)));
+  // The VPS sends the same bytes: the page, and each API answer.
+  const transferGb = (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
   const overageUsd = Math.max(0, transferGb - boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
-  return { tier, boxes, transferGb, overageUsd, totalUsd: boxes * tier.monthlyUsd + overageUsd };
+  return {
+    tier,
+    capacityRps,
+    boxes,
+    utilisation: rate / (boxes * capacityRps),
+    transferGb,
+    overageUsd,
+    totalUsd: boxes * tier.monthlyUsd + overageUsd,
+    usdPerMillionAtCeiling: tier.monthlyUsd / ((capacityRps * VPS_MAX_UTILISATION * SECONDS_PER_MONTH) / 1e6),
+  };
 }
 
 /**
@@ -56,13 +83,13 @@ export interface BreakEven {
  * Scans monthly volume on a log grid (the VPS cost is a step function, the
  * serverless one nearly linear), then bisects the first crossing.
  */
-export function breakEven(tier: VpsTier, profile: TrafficProfile, stack: StackConfig, units?: UnitCosts, options?: BillOptions): BreakEven {
+export function breakEven(tier: VpsTier, profile: TrafficProfile, stack: StackConfig, capacity: VpsCapacity, units?: UnitCosts, options?: BillOptions): BreakEven {
   const baseVotes = profile.pollsPerDay * 30 * profile.votesPerPoll;
   if (baseVotes === 0) return { tier };
   const gap = (votes: number) => {
     const scaled = scaleProfile(profile, votes / baseVotes);
     const bill = estimate(scaled, stack, units, options);
-    return { diff: bill.totalUsd - vpsCost(tier, scaled, bill).totalUsd, usd: bill.totalUsd };
+    return { diff: bill.totalUsd - vpsCost(tier, scaled, bill, capacity).totalUsd, usd: bill.totalUsd };
   };
   let low = 1e3;
   if (gap(low).diff >= 0) return { tier, votes: low, usd: gap(low).usd };

@@ -58,6 +58,13 @@ export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts 
     units.readUnitsPerRead = byAction('GetItem') / requests('GetItem');
     units.sources.readUnitsPerRead = measured;
   }
+  // What the results function's cache leaves to the table, from its own reads (metered per function).
+  const resultsFn = fns.find(([name]) => functionRole(name) === 'getResults');
+  const resultsReads = resultsFn && tables.some((t) => t.byFunction) ? sum(tables.map((t) => t.byFunction?.[resultsFn[0]]?.readUnits ?? 0)) : undefined;
+  if (resultsFn && resultsFn[1].invocations > 0 && resultsReads !== undefined) {
+    units.readUnitsPerResultsRequest = resultsReads / resultsFn[1].invocations;
+    units.sources.readUnitsPerResultsRequest = measured;
+  }
   // Empty receives depend on how long the run idled, not on votes: keep the assumption for those.
   units.sqsRequestsPerVote = sum(queues.map((q) => q.billedRequests - q.emptyReceives)) / votes;
   units.sources.sqsRequestsPerVote = measured;

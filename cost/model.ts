@@ -28,6 +28,11 @@ export interface UnitCosts {
   counterWriteUnitsPerVote: number;
   /** An eventually consistent GetItem of an item under 4 KB. */
   readUnitsPerRead: number;
+  /**
+   * What one results request reads, with the results function keeping each poll's counts in
+   * memory for the results max-age (lambdas/domain/results-cache.ts): most requests read nothing.
+   */
+  readUnitsPerResultsRequest: number;
   /** A create writes the poll and its counter item (BatchWriteItem, both under 1 KB). */
   writeUnitsPerCreate: number;
   /** The conditional PutItem that claims a voter, when a poll allows one vote per voter. */
@@ -53,12 +58,13 @@ export interface UnitCosts {
 }
 
 export const DEFAULT_UNIT_COSTS: UnitCosts = {
-  billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 12, countVotes: 40 },
+  billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
   coldStartShare: 0.005,
   initMs: 250,
   votesPerBatch: 10,
   counterWriteUnitsPerVote: 0.125,
   readUnitsPerRead: 0.5,
+  readUnitsPerResultsRequest: 0.0106,
   writeUnitsPerCreate: 2,
   writeUnitsPerVoterClaim: 1,
   sqsRequestsPerVote: 1.2,
@@ -71,7 +77,10 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   storedBytesPerPoll: 1_500,
   storedBytesPerVoterClaim: 120,
   sources: {
-    billedMs: 'assumption: warm Node.js 22 on arm64, one DynamoDB or SQS call per request (~10-40 ms)',
+    billedMs:
+      'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local)',
+    readUnitsPerResultsRequest:
+      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
     votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
     counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
@@ -98,6 +107,10 @@ export interface MonthlyUsage {
   resultsRequests: number;
   preflights: number;
   apiRequests: number;
+  /** Results read from a function URL (results=function-url): billed as Lambda requests only. */
+  functionUrlRequests: number;
+  /** What browsers send, whatever answers it: pages, creates, poll reads, votes, preflights, results. */
+  clientRequests: number;
   invocations: Record<FunctionRole, number>;
   gbSeconds: { arm64: number; x86_64: number };
   sqsRequests: number;
@@ -155,20 +168,27 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
   let cloudFrontRequests = pageLoads * units.siteRequestsPerPageLoad;
   let cloudFrontBytes = pageLoads * profile.pageBytes;
   let apiBytes = 0;
+  /** Answers of a function URL: Lambda's data transfer out, at the EC2 internet rate. */
+  let functionUrlBytes = 0;
   let webSocketMessages = 0;
   let webSocketConnectionMinutes = 0;
 
   const watchSeconds = profile.watchMinutes * 60;
-  if (stack.resultsDelivery === 'direct') {
+  if (stack.results === 'api') {
     work.push({ role: 'getResults', invocations: resultsRequests, billedMs: units.billedMs.getResults });
     apiRequests += resultsRequests;
-    readUnits += resultsRequests * units.readUnitsPerRead;
-  } else if (stack.resultsDelivery === 'cloudfront-cache') {
+    readUnits += resultsRequests * units.readUnitsPerResultsRequest;
+  } else if (stack.results === 'function-url') {
+    // Only Lambda's own request and duration: no API Gateway request, and a GET with no custom header needs no preflight.
+    work.push({ role: 'getResults', invocations: resultsRequests, billedMs: units.billedMs.getResults });
+    readUnits += resultsRequests * units.readUnitsPerResultsRequest;
+    functionUrlBytes += resultsRequests * profile.apiResponseBytes;
+  } else if (stack.results === 'cloudfront') {
     // Viewers ask CloudFront; each regional cache asks the API at most once per cache period.
     const originRequests = Math.min(resultsRequests, polls * CACHE_ORIGINS_PER_POLL * Math.ceil(watchSeconds / RESULTS_CACHE_SECONDS));
     work.push({ role: 'getResults', invocations: originRequests, billedMs: units.billedMs.getResults });
     apiRequests += originRequests;
-    readUnits += originRequests * units.readUnitsPerRead;
+    readUnits += originRequests * units.readUnitsPerResultsRequest;
     cloudFrontRequests += resultsRequests;
     cloudFrontBytes += resultsRequests * profile.apiResponseBytes;
   } else {
@@ -185,7 +205,15 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     writeUnits += 2 * viewers;
     apiBytes += webSocketMessages * PUSH_MESSAGE_BYTES;
   }
-  apiBytes += apiRequests * profile.apiResponseBytes;
+  if (stack.apiThroughCloudFront) {
+    // Creates, poll reads and votes pass through the distribution (uncached) to API Gateway: a
+    // CloudFront request each, and their answers leave through CloudFront (its fetches from an AWS origin are free).
+    const passedThrough = pageLoads + votes;
+    cloudFrontRequests += passedThrough;
+    cloudFrontBytes += passedThrough * profile.apiResponseBytes;
+    // Every answer reaches viewers through CloudFront, billed there (cloudFrontBytes); API Gateway to CloudFront is free.
+    apiBytes += functionUrlBytes;
+  } else apiBytes += apiRequests * profile.apiResponseBytes + functionUrlBytes;
 
   const invocations = { createPoll: 0, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 } as Record<FunctionRole, number>;
   const gbSeconds = { arm64: 0, x86_64: 0 };
@@ -220,6 +248,8 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     resultsRequests,
     preflights,
     apiRequests,
+    functionUrlRequests: stack.results === 'function-url' ? resultsRequests : 0,
+    clientRequests: pageLoads * units.siteRequestsPerPageLoad + pageLoads + votes + preflights + (stack.results === 'websocket' ? 0 : resultsRequests),
     invocations,
     gbSeconds,
     sqsRequests: votes * units.sqsRequestsPerVote + units.emptyReceivesPerMonth,

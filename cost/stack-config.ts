@@ -3,7 +3,7 @@
  * memory, architecture, logging, tracing and custom metrics, the consumer's batching, alarms.
  * Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
-import { FUNCTION_METADATA } from '../config/app-config';
+import { API_PATH_PATTERN, FUNCTION_METADATA, RESULTS_PATH_PATTERN, type ResultsDelivery } from '../config/app-config';
 
 export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
 
@@ -27,10 +27,14 @@ export interface StackConfig {
   functions: Record<FunctionRole, FunctionConfig>;
   consumer: { batchSize: number; maxBatchingWindowSeconds: number };
   /**
-   * How viewers get results: `direct` (each refresh is an API request), `cloudfront-cache`
-   * (refreshes go through a CloudFront cache in front of the API), `websocket` (pushed).
+   * How viewers get results: the deployable designs (`-c results=`: through the API, from the
+   * results function's URL, cached at CloudFront) and `websocket` (pushed; an estimate, not built).
    */
-  resultsDelivery: 'direct' | 'cloudfront-cache' | 'websocket';
+  results: ResultsDelivery | 'websocket';
+  /** The results function's reserved concurrency, when capped (no monthly cost: a ceiling). */
+  resultsConcurrency?: number;
+  /** The site's distribution fronts the whole API (results=cloudfront): every API call is also a CloudFront request. */
+  apiThroughCloudFront: boolean;
   /** A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site request. */
   siteRouter: boolean;
   alarms: number;
@@ -49,9 +53,11 @@ export function readStackConfig(template: Json): StackConfig {
 
   const retentionByLogGroup = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
   const functions: Partial<Record<FunctionRole, FunctionConfig>> = {};
-  for (const [, fn] of ofType('AWS::Lambda::Function')) {
+  const logicalIds: Partial<Record<FunctionRole, string>> = {};
+  for (const [logicalId, fn] of ofType('AWS::Lambda::Function')) {
     const role = functionRole(fn.Metadata?.[FUNCTION_METADATA.name] ?? '');
     if (!role) continue;
+    logicalIds[role] = logicalId;
     const p = fn.Properties;
     const logGroupId = p.LoggingConfig?.LogGroup?.Ref;
     functions[role] = {
@@ -80,11 +86,17 @@ export function readStackConfig(template: Json): StackConfig {
       batchSize: mapping.Properties.BatchSize ?? 10,
       maxBatchingWindowSeconds: mapping.Properties.MaximumBatchingWindowInSeconds ?? 0,
     },
-    resultsDelivery: ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET')
+    results: ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET')
       ? 'websocket'
-      : ofType('AWS::CloudFront::Distribution').some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => String(b.PathPattern).startsWith('/api')))
-        ? 'cloudfront-cache'
-        : 'direct',
+      : ofType('AWS::Lambda::Url').some(([, url]) => url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === logicalIds.getResults)
+        ? 'function-url'
+        : ofType('AWS::CloudFront::Distribution').some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === RESULTS_PATH_PATTERN))
+          ? 'cloudfront'
+          : 'api',
+    resultsConcurrency: template.Resources[logicalIds.getResults!]?.Properties?.ReservedConcurrentExecutions,
+    apiThroughCloudFront: ofType('AWS::CloudFront::Distribution').some(([, d]) =>
+      (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === API_PATH_PATTERN),
+    ),
     siteRouter: ofType('AWS::CloudFront::Distribution').some(([, d]) =>
       (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some((f: Json) => f.EventType === 'viewer-request'),
     ),

@@ -1,7 +1,7 @@
 /**
- * The VPS baseline: what the poll platform usually runs on, as dated data.
- * Capacity is requests per second a box serves for this app, from the seeds'
- * published benchmarks (../shared/seeds/go-poll-redis.md, poll-vps-baseline.md).
+ * The other side of the question: the VPS the poll platform usually runs on, as dated price
+ * data, and what this app serves on it, as measured by npm run bench:vps (cost/vps-capacity.json,
+ * or --vps-from a run of yours). Other programs' figures are kept as labelled references.
  */
 
 /** One route's figures from npm run bench:vps. */
@@ -37,27 +37,11 @@ export interface VpsTier {
   /** Transfer included per month, in GB; overage is charged per GB. */
   includedTransferGb: number;
   overageUsdPerGb: number;
-  /** Peak requests per second one box serves. */
-  capacityRps: number;
-  /** Where the capacity comes from: a measurement or how it was derived. */
-  capacitySource: string;
   priceSource: string;
   checked: string;
 }
 
-/**
- * GO Poll (Go + Redis with AOF, wrk) on a 1 vCPU droplet: ~5,800 votes/s. Current
- * tiers are rated per vCPU from it: conservative, since the seed measured less
- * per vCPU on its 3-vCPU box (12,000/s) and more on its 6-vCPU box (68,600/s).
- */
-export const MEASURED_RPS_PER_VCPU = 5800;
-const PER_VCPU = `${MEASURED_RPS_PER_VCPU} req/s per vCPU (GO Poll, 1 vCPU droplet, wrk) x vCPUs`;
 const DO_PRICES = 'DigitalOcean Basic droplets 2026 (../shared/research/aws-prices-2026.md); overage $0.01/GiB';
-/**
- * A benchmark's maximum is not an operating point: size boxes so the profile's
- * peak uses at most this share of their measured capacity.
- */
-export const VPS_MAX_UTILISATION = 0.5;
 
 const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb: number): VpsTier => ({
   name: `DO $${monthlyUsd} (${vcpu} vCPU, ${memoryGb} GB)`,
@@ -67,8 +51,6 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   memoryGb,
   includedTransferGb: transferTb * 1000,
   overageUsdPerGb: 0.01,
-  capacityRps: vcpu * MEASURED_RPS_PER_VCPU,
-  capacitySource: PER_VCPU,
   priceSource: DO_PRICES,
   checked: '2026-11',
 });
@@ -84,8 +66,6 @@ export const VPS_TIERS: VpsTier[] = [
     memoryGb: 1,
     includedTransferGb: 3000,
     overageUsdPerGb: 0.01,
-    capacityRps: 12_000,
-    capacitySource: 'GO Poll measured ~12,000 req/s on a $15/mo 3 vCPU droplet (wrk)',
     priceSource: 'poll-vps-baseline.md "Why not AWS?"; go-poll-redis.md',
     checked: '2026-11',
   },
@@ -95,3 +75,51 @@ export const VPS_TIERS: VpsTier[] = [
 
 /** The seed's headline comparison: the $15 box. */
 export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
+
+/**
+ * A benchmark's maximum is not an operating point: size boxes so the profile's peak uses at
+ * most this share of their measured capacity.
+ */
+export const VPS_MAX_UTILISATION = 0.5;
+
+/** Other programs' published figures: shown beside this app's own, never used to size it. */
+export const CAPACITY_REFERENCES = [
+  { name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk', requestsPerSecond: 5800, source: '../shared/seeds/go-poll-redis.md' },
+  { name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)', requestsPerSecond: 18_671, source: '../shared/seeds/poll-vps-baseline.md' },
+] as const;
+
+/** How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one origin, no CORS preflights. */
+export interface RequestMix {
+  pages: number;
+  pollReads: number;
+  votes: number;
+  results: number;
+}
+
+/** Where the VPS capacity comes from, and what it is worth. */
+export interface VpsCapacity {
+  measurement: VpsMeasurement;
+  /** The file it was read from. */
+  source: string;
+  /** A load test runs at its arrival rate: what it reached is a floor, not the box's maximum. */
+  lowerBound: boolean;
+}
+
+/**
+ * What one process of the VPS edition serves of this mix, per second: each kind at its measured
+ * rate, weighted by its share (creates are few, and cost about a vote).
+ */
+export function processCapacity(capacity: VpsCapacity, mix: RequestMix): number {
+  const { routes } = capacity.measurement;
+  const total = mix.pages + mix.pollReads + mix.votes + mix.results;
+  if (total === 0) return routes.options.requestsPerSecond;
+  const seconds = mix.pages / routes.page.requestsPerSecond + mix.pollReads / routes.options.requestsPerSecond + mix.votes / routes.vote.requestsPerSecond + mix.results / routes.results.requestsPerSecond;
+  return total / seconds;
+}
+
+/**
+ * The VPS edition is one Node process holding polls in memory, as the seed's platform is: it
+ * uses one vCPU whatever the box has (the others serve the OS and a TLS proxy). More than one
+ * box would need polls sharded across them, which is not built.
+ */
+export const PROCESSES_PER_BOX = 1;

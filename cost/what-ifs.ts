@@ -1,6 +1,7 @@
 /**
- * What-ifs: the same month with one design choice changed, to show which
- * choices dominate the bill.
+ * What-ifs: the same month with one setting changed, to show which settings matter. (Which
+ * AWS design serves the app, the API kind and how results are read, is cost/designs.ts: those
+ * are deployable stacks, each priced from its own template.)
  */
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { TrafficProfile } from './profiles';
@@ -13,12 +14,6 @@ export interface WhatIf {
   deltaUsd: number;
 }
 
-const RESULTS_DELIVERY_NAMES: Record<StackConfig['resultsDelivery'], string> = {
-  direct: 'results polled straight from the API',
-  'cloudfront-cache': 'results cached at CloudFront for 2 s',
-  websocket: 'results pushed over a WebSocket API',
-};
-
 type Variant = { name: string; profile?: TrafficProfile; stack?: StackConfig; units?: UnitCosts };
 
 const everyFunction = (stack: StackConfig, change: Partial<FunctionConfig>): StackConfig => ({
@@ -28,7 +23,6 @@ const everyFunction = (stack: StackConfig, change: Partial<FunctionConfig>): Sta
 
 function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts): Variant[] {
   return [
-    { name: stack.apiKind === 'http' ? 'REST API instead of HTTP API' : 'HTTP API instead of REST API', stack: { ...stack, apiKind: stack.apiKind === 'http' ? 'rest' : 'http' } },
     { name: 'x86_64 instead of arm64', stack: everyFunction(stack, { architecture: 'x86_64' }) },
     ...[128, 512, 1024]
       .filter((mb) => mb !== stack.functions.getResults.memoryMb)
@@ -40,9 +34,6 @@ function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts)
     },
     { name: 'plain-text logs (START/END/REPORT lines kept)', stack: everyFunction(stack, { logFormat: 'Text', systemLogLevel: 'INFO' }) },
     { name: 'X-Ray tracing on (default sampling)', stack: everyFunction(stack, { tracing: true }) },
-    ...(['direct', 'cloudfront-cache', 'websocket'] as const)
-      .filter((delivery) => delivery !== stack.resultsDelivery)
-      .map((resultsDelivery) => ({ name: RESULTS_DELIVERY_NAMES[resultsDelivery], stack: { ...stack, resultsDelivery } })),
     { name: profile.oneVotePerVoter ? 'one vote per voter off' : 'one vote per voter on', profile: { ...profile, oneVotePerVoter: !profile.oneVotePerVoter } },
     { name: 'viewers refresh every 5 s regardless (no back-off)', profile: { ...profile, refresh: 5 } },
     { name: 'nobody watches live results (votes and page loads only)', profile: { ...profile, resultsViewersPerPoll: 0 } },

@@ -77,8 +77,14 @@ export function synthesizeTemplate(context: Record<string, unknown> = {}): { Res
   return app.synth().getStackByName(stack.stackName).template;
 }
 
+/**
+ * CDK checks every template against CloudFormation's own rules (a circular dependency among
+ * them, which would fail the deploy): as errors, so a synth stops on them as it does on cdk-nag.
+ */
+const STRICT_VALIDATION = { '@aws-cdk/core:validateAgainstDefaultRules': true } as const;
+
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
-  const app = new App(props);
+  const app = new App({ ...props, context: { ...STRICT_VALIDATION, ...props.context } });
   const target = targetFrom(app.node.tryGetContext('target'));
   const stack = new PollStack(app, STACK_NAME, {
     apiKind: apiKindFor(target, app.node.tryGetContext('apiKind')),

@@ -23,8 +23,8 @@ const CORS = { methods: ['GET', 'POST'] as const, headers: ['content-type'], max
 export interface PollApiProps {
   kind: ApiKind;
   functions: Record<ApiFunctionName, IFunction>;
-  /** The site's origin: the only one allowed by CORS. */
-  siteOrigin: string;
+  /** The site's origin: the only one allowed by CORS. None when the site fronts the API on its own origin (results=cloudfront). */
+  siteOrigin?: string;
 }
 
 export class PollApi extends Construct {
@@ -49,12 +49,9 @@ export class PollApi extends Construct {
   private httpApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
     const api = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
-      corsPreflight: {
-        allowOrigins: [siteOrigin],
-        allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]),
-        allowHeaders: CORS.headers,
-        maxAge: CORS.maxAge,
-      },
+      corsPreflight: siteOrigin
+        ? { allowOrigins: [siteOrigin], allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]), allowHeaders: CORS.headers, maxAge: CORS.maxAge }
+        : undefined,
     });
     const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: api,
@@ -75,12 +72,7 @@ export class PollApi extends Construct {
       deployOptions: { stageName: REST_STAGE, throttlingRateLimit: API_THROTTLE.rateLimit, throttlingBurstLimit: API_THROTTLE.burstLimit },
       // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
       cloudWatchRole: false,
-      defaultCorsPreflightOptions: {
-        allowOrigins: [siteOrigin],
-        allowMethods: [...CORS.methods],
-        allowHeaders: CORS.headers,
-        maxAge: CORS.maxAge,
-      },
+      defaultCorsPreflightOptions: siteOrigin ? { allowOrigins: [siteOrigin], allowMethods: [...CORS.methods], allowHeaders: CORS.headers, maxAge: CORS.maxAge } : undefined,
     });
     const integrations = new Map<ApiFunctionName, LambdaIntegration>();
     for (const route of ROUTES) {

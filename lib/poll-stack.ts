@@ -60,7 +60,9 @@ export class PollStack extends Stack {
     const votes = new VotePipeline(this, 'Votes', { table });
     const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
-    const env = { TABLE_NAME: table.tableName, SITE_ORIGIN: site.origin };
+    // The API answers CORS for the site's origin, unless the site fronts it on its own (results=cloudfront).
+    const sameOrigin = props.results === 'cloudfront';
+    const env: Record<string, string> = { TABLE_NAME: table.tableName, ...(sameOrigin ? {} : { SITE_ORIGIN: site.origin }) };
     const captchaEnv: Record<string, string> = props.captcha
       ? { CAPTCHA_PROVIDER: props.captcha.provider, CAPTCHA_SECRET_PARAMETER: props.captcha.secretParameter }
       : {};
@@ -102,8 +104,8 @@ export class PollStack extends Stack {
       for (const fn of [functions.createPoll, functions.castVote]) fn.addToRolePolicy(readSecret);
     }
 
-    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: site.origin });
-    const config: SiteConfig = { apiUrl: api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } };
+    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: sameOrigin ? undefined : site.origin });
+    const config: SiteConfig = { apiUrl: sameOrigin ? '' : api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } };
     if (props.results === 'function-url') {
       const url = functions.getResults.addFunctionUrl({
         authType: FunctionUrlAuthType.NONE,
@@ -111,10 +113,8 @@ export class PollStack extends Stack {
       });
       config.resultsUrl = url.url;
       new CfnOutput(this, 'ResultsUrl', { value: url.url, description: 'Where the page reads results (results=function-url)' });
-    } else if (props.results === 'cloudfront') {
-      site.cacheResults(api.origin);
-      // The page reads results from its own origin, through the distribution.
-      config.resultsUrl = '';
+    } else if (sameOrigin) {
+      site.frontApi(api.origin);
     }
     site.deploy(config);
     acknowledgeCdkDeploymentFunction(this, site.bucket);

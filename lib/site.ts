@@ -9,6 +9,7 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  OriginRequestPolicy,
   OriginProtocolPolicy,
   Function as EdgeFunction,
   FunctionCode,
@@ -22,7 +23,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { RESULTS_CACHE_SECONDS, RESULTS_PATH_PATTERN, SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
+import { API_PATH_PATTERN, RESULTS_CACHE_SECONDS, RESULTS_PATH_PATTERN, SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
 import { buildSite, pageWithConfig, type Site } from '../frontend/build';
 import { retainedLogGroup } from './functions';
 import { acknowledge } from './nag';
@@ -130,14 +131,16 @@ export class PollSite extends Construct {
   }
 
   /**
-   * results=cloudfront: the results path goes to the API through the distribution, cached for the
-   * results max-age, so the page reads results from its own origin and most of them never reach
-   * API Gateway. Nothing else of the API is cached or routed here.
+   * results=cloudfront: the distribution fronts the API, so the page calls it on its own origin
+   * (no CORS, no preflights) and results are cached for the results max-age: most of them never
+   * reach API Gateway. Everything else under /api passes through uncached, every header but Host.
    */
-  cacheResults(api: { domainName: string; path?: string }): void {
+  frontApi(api: { domainName: string; path?: string }): void {
     if (!this.distribution) throw new Error('results=cloudfront needs the CloudFront-hosted site');
     const seconds = Duration.seconds(RESULTS_CACHE_SECONDS);
-    this.distribution.addBehavior(RESULTS_PATH_PATTERN, new HttpOrigin(api.domainName, { originPath: api.path, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }), {
+    const origin = new HttpOrigin(api.domainName, { originPath: api.path, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    // CloudFront takes the first behavior that matches: results before the rest of the API.
+    this.distribution.addBehavior(RESULTS_PATH_PATTERN, origin, {
       cachePolicy: new CachePolicy(this, 'ResultsCache', {
         comment: 'Poll results: at most the results max-age; one cached answer per poll',
         minTtl: Duration.seconds(0),
@@ -149,6 +152,12 @@ export class PollSite extends Construct {
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       compress: true,
+    });
+    this.distribution.addBehavior(API_PATH_PATTERN, origin, {
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
     });
   }
 

@@ -35,7 +35,11 @@ const readBody = (stream: IncomingMessage) =>
     stream.on('error', reject);
   });
 
-type Exchange = (action: string, request: any, status: number, response: any) => void;
+/** A request's exchange, and the function that made it (from the `/fn/<name>` path its endpoint has), if it said. */
+type Exchange = (action: string, request: any, status: number, response: any, fn?: string) => void;
+
+/** The endpoint path that names the calling function: `${endpoint}/fn/<name>`, so usage is metered per function. */
+export const functionEndpoint = (endpoint: string, fn: string) => `${endpoint}/fn/${encodeURIComponent(fn)}`;
 
 /**
  * A JSON-protocol proxy: reads the X-Amz-Target action, lets `rewrite` change the
@@ -50,6 +54,9 @@ async function startProxy(
     try {
       const raw = await readBody(req);
       const action = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+      const caller = /^\/fn\/([^/]+)/.exec(req.url ?? '');
+      const fn = caller ? decodeURIComponent(caller[1]) : undefined;
+      const path = caller ? req.url!.slice(caller[0].length) || '/' : req.url;
       let body: any;
       try {
         body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
@@ -63,7 +70,7 @@ async function startProxy(
       }
       const payload = body ? Buffer.from(JSON.stringify(body)) : raw;
       const headers = { ...req.headers, 'content-length': String(payload.length) };
-      const upstream = httpRequest({ host: LOOPBACK, port: targetPort, method: req.method, path: req.url, headers }, async (up) => {
+      const upstream = httpRequest({ host: LOOPBACK, port: targetPort, method: req.method, path, headers }, async (up) => {
         const out = await readBody(up);
         res.writeHead(up.statusCode ?? 500, up.headers).end(out);
         let parsed: any;
@@ -72,7 +79,7 @@ async function startProxy(
         } catch {
           parsed = {};
         }
-        onExchange(action, body ?? {}, up.statusCode ?? 500, parsed);
+        onExchange(action, body ?? {}, up.statusCode ?? 500, parsed, fn);
       });
       upstream.on('error', (error) => res.writeHead(502).end(String(error)));
       upstream.end(payload);
@@ -125,10 +132,10 @@ export async function startEmulators(
         };
       }
     },
-    (action, request, _status, response) => {
+    (action, request, _status, response, fn) => {
       const units = sumCapacity(response.ConsumedCapacity);
       const table = request.TableName ?? Object.keys(request.RequestItems ?? {})[0] ?? 'unknown';
-      meter.recordTable(table, action, READS.has(action) ? units : 0, READS.has(action) ? 0 : units);
+      meter.recordTable(table, action, READS.has(action) ? units : 0, READS.has(action) ? 0 : units, fn);
     },
   );
 

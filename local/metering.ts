@@ -21,6 +21,8 @@ export interface TableUsage {
   requests: Record<string, number>;
   /** Capacity units (read or write, as the action consumes) by action, e.g. UpdateItem. */
   unitsByAction: Record<string, number>;
+  /** Read and write units by the function that used them (e.g. what the results cache saves). */
+  byFunction: Record<string, { readUnits: number; writeUnits: number }>;
 }
 
 export interface QueueUsage {
@@ -96,8 +98,13 @@ export class Meter {
     if (outcome === 'timeout') usage.timeouts++;
   }
 
-  recordTable(table: string, action: string, readUnits: number, writeUnits: number): void {
-    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {}, unitsByAction: {} });
+  recordTable(table: string, action: string, readUnits: number, writeUnits: number, fn?: string): void {
+    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {}, unitsByAction: {}, byFunction: {} });
+    if (fn) {
+      const byFn = (usage.byFunction[fn] ??= { readUnits: 0, writeUnits: 0 });
+      byFn.readUnits += readUnits;
+      byFn.writeUnits += writeUnits;
+    }
     usage.readUnits += readUnits;
     usage.writeUnits += writeUnits;
     bump(usage.requests, action);

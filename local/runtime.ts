@@ -15,7 +15,7 @@ import { buildSite } from '../frontend/build';
 import { siteServer } from '../frontend/serve';
 import { synthesizeTemplate } from '../lib/app';
 import { cdnCache } from './cloudfront';
-import { startEmulators, type Emulators } from './emulators';
+import { functionEndpoint, startEmulators, type Emulators } from './emulators';
 import { emulatorClientConfig, RESOURCES_PATH, USAGE_PATH, type LocalResources } from './endpoints';
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
@@ -108,7 +108,7 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
     meter,
-    environment: (fn) => functionEnvironment(fn.environment, resolveRef, options, { name: fn.name, memoryMb: fn.memoryMb }),
+    environment: (fn) => functionEnvironment(fn.environment, resolveRef, options, { name: fn.name, memoryMb: fn.memoryMb }, emulators.dynamoEndpoint),
   });
   const sqs = new SQSClient(emulatorClientConfig(emulators.sqsEndpoint));
   const eventSources = startEventSources(model, functions, emulators, sqs, faults, options);
@@ -251,10 +251,13 @@ function functionEnvironment(
   resolveRef: (value: unknown) => string,
   options: LocalRuntimeOptions,
   fn: { name: string; memoryMb: number },
+  dynamoEndpoint: string,
 ): Record<string, string> {
   return {
     ...Object.fromEntries(Object.entries(template).map(([key, value]) => [key, resolveRef(value)])),
     AWS_LAMBDA_FUNCTION_NAME: fn.name,
+    // Its own path on the table's metering proxy: reads and writes are metered per function.
+    AWS_ENDPOINT_URL_DYNAMODB: functionEndpoint(dynamoEndpoint, fn.name),
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
     // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.

@@ -15,6 +15,8 @@ import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import type { RouteRate, VpsMeasurement } from '../cost/vps';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Bare and options runs alternate this many times: a shared machine's drift hits both alike. */
+const ROUNDS = 3;
 
 const SPEC = {
   command: 'npm run bench:vps --',
@@ -24,7 +26,7 @@ const SPEC = {
     connections: { type: 'string', default: '100', value: '<n>', description: 'concurrent connections (the seed used 100)' },
     out: { type: 'string', value: '<file.json>', description: 'where the figures go (default: bench-results/vps-<time>.json); npm run cost -- --vps-from <file> prices a VPS with them' },
   },
-  details: ['Loopback only; rate limits are off for the run, as for load tests. It takes about 7 runs of --duration seconds.'],
+  details: ['Loopback only; rate limits are off for the run, as for load tests. A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).'],
 } as const;
 
 /** A fixed JSON body the size of the options answer, from node:http with nothing else: the ceiling. */
@@ -97,32 +99,45 @@ try {
     console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : ''} ${url}`);
     return autocannon({ url, connections, duration, ...extra, ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}) });
   };
-  const bareBefore = await run('bare', `${bare.url}/api/poll/${id}/options`);
-  const options = await run('options', `${app.url}/api/poll/${id}/options`);
+  // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run code the JIT has not compiled yet.
+  console.log('warm-up  every route for 2 s (not recorded)');
+  const warmUp = ((await (await fetch(`${app.url}/api/poll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Warm-up', options: ['a', 'b'] }) })).json()) as { id: string }).id;
+  for (const path of ['/api/poll/ID/options', '/poll/ID', '/api/poll/ID/results']) await autocannon({ url: app.url + path.replace('ID', warmUp), connections, duration: 2 });
+  await autocannon({ url: `${app.url}/api/poll/${warmUp}/vote`, connections, duration: 2, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"option":0}' });
+  await autocannon({ url: `${bare.url}/`, connections, duration: 2 });
+
+  // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
+  const pairs: Array<{ bare: Result; options: Result }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    pairs.push({ bare: await run('bare', `${bare.url}/api/poll/${id}/options`), options: await run('options', `${app.url}/api/poll/${id}/options`) });
+  }
   const page = await run('page', `${app.url}/poll/${id}`);
   const vote = await run('vote', `${app.url}/api/poll/${id}/vote`, { method: 'POST', body: '{"option":1}' });
   const results = await run('results', `${app.url}/api/poll/${id}/results`);
-  const bareAfter = await run('bare', `${bare.url}/api/poll/${id}/options`);
 
   // Every acknowledged vote is on disk and counted.
   const counted = ((await (await fetch(`${app.url}/api/poll/${id}/results`, { headers: { 'cache-control': 'no-cache' } })).json()) as { total: number }).total;
   await stop(app.child);
   const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(app.output());
 
-  const bareRate = Math.round((bareBefore.requests.average + bareAfter.requests.average) / 2);
+  const mean = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  const ratios = pairs.map((p) => p.options.requests.average / p.bare.requests.average).sort((a, b) => a - b);
+  const median = <T,>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
+  // The round whose ratio is the median stands for options and bare (its latencies are reported).
+  const middle = pairs.find((p) => p.options.requests.average / p.bare.requests.average === median(ratios))!;
   const measurement: VpsMeasurement = {
     what: 'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, with autocannon in another process',
     date: new Date().toISOString().slice(0, 10),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', os: `${type()} ${release()}`, node: process.version },
-    command: `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route`,
-    bare: { ...rate(bareBefore, '/api/poll/<id>/options (bare node:http, fixed body)'), requestsPerSecond: bareRate },
+    command: `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route; bare and options alternate ${ROUNDS} times`,
+    bare: { ...rate(middle.bare, '/api/poll/<id>/options (bare node:http, fixed body)'), requestsPerSecond: mean(pairs.map((p) => p.bare.requests.average)) },
     routes: {
-      options: rate(options, '/api/poll/<id>/options'),
+      options: { ...rate(middle.options, '/api/poll/<id>/options'), requestsPerSecond: mean(pairs.map((p) => p.options.requests.average)) },
       page: rate(page, '/poll/<id>'),
       vote: rate(vote, '/api/poll/<id>/vote', 'POST'),
       results: rate(results, '/api/poll/<id>/results'),
     },
-    optionsShareOfBare: Math.round((options.requests.average / bareRate) * 100) / 100,
+    optionsShareOfBare: Math.round(median(ratios) * 100) / 100,
     votes: { acknowledged: vote['2xx'], counted },
     journal: flushLine ? { records: Number(flushLine[1]), flushes: Number(flushLine[2]), recordsPerFlush: Number(flushLine[3]), msPerFlush: Number(flushLine[4]) } : undefined,
   };
@@ -133,7 +148,7 @@ try {
   for (const [name, r] of rows) {
     console.log(`${name.padEnd(16)}${String(r.requestsPerSecond).padStart(9)}${String(r.latencyMs.p50).padStart(9)}${String(r.latencyMs.p97_5).padStart(8)}${String(r.latencyMs.p99).padStart(8)}${String(r.non2xx + r.errors).padStart(9)}`);
   }
-  console.log(`\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (same run); the seed measured 18,671 req/s for its Node server on its own machine.`);
+  console.log(`\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (median of ${ROUNDS} paired rounds: ${ratios.map((r) => `${Math.round(r * 100)}%`).join(', ')}); the seed measured 18,671 req/s for its Node server on its own machine.`);
   // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
   const inFlight = counted - measurement.votes.acknowledged;
   const check = inFlight >= 0 && inFlight <= connections ? `none lost; ${inFlight} more were in flight when the run stopped` : 'MISMATCH';

@@ -67,6 +67,8 @@ function pathOf(url: string | undefined): string | undefined {
 
 /** Reads at most `limit` bytes of body; more is refused before it is all read. */
 function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
+  // Most requests (every GET) have none: answer without waiting a turn for its end.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

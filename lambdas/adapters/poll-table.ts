@@ -18,7 +18,9 @@ export class PollTable implements PollStore, CountStore {
 
   constructor(
     private readonly tableName: string,
-    client: DynamoDBClient = new DynamoDBClient({}),
+    // Read at cold start like every other setting (the SDK would read it at the first request):
+    // on AWS it is unset; the local runtime gives each function its own, to meter them apart.
+    client: DynamoDBClient = new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB }),
   ) {
     this.doc = DynamoDBDocumentClient.from(client);
   }

@@ -1,4 +1,5 @@
 /** cdk-nag's AWS Solutions checks: nothing unacknowledged in any variant, and a new finding stops synthesis. */
+import { CfnResource, Fn } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
 import { buildApp, SKIP_BUNDLING } from '../../lib/app';
@@ -18,6 +19,13 @@ describe('cdk-nag (AwsSolutionsChecks)', () => {
     { target: 'localstack', results: 'function-url' },
   ])('finds nothing unacknowledged in %j', (context) => {
     expect(() => app(context).app.synth()).not.toThrow();
+  });
+
+  it('stops synthesis on a circular dependency, which CloudFormation would refuse to deploy', () => {
+    const { app: cyclic, stack } = app({});
+    new CfnResource(stack, 'First', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: Fn.getAtt('Second', 'Value') } });
+    new CfnResource(stack, 'Second', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: Fn.getAtt('First', 'Value') } });
+    expect(() => cyclic.synth()).toThrow(/Circular Dependencies/);
   });
 
   it('stops synthesis on a finding nobody acknowledged', () => {

@@ -6,8 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_VPS, VPS_TIERS } from '../../cost/vps';
+import { BASELINE_VPS, VPS_TIERS, type VpsCapacity, type VpsMeasurement } from '../../cost/vps';
 import { breakEven, vpsCost } from '../../cost/compare';
+import { awsFloor, DEPLOYABLE_DESIGNS, priceDesigns } from '../../cost/designs';
+import { synthesizeTemplate } from '../../lib/app';
 import { MeasuredRunError, unitCostsFromUsage } from '../../cost/measured';
 import { DEFAULT_UNIT_COSTS, estimate, monthlyUsage, priceUsage, tieredCost, type MonthlyUsage } from '../../cost/model';
 import { PRICES } from '../../cost/prices';
@@ -17,6 +19,20 @@ import { templateFor } from '../support/synth';
 
 const stack: StackConfig = readStackConfig(templateFor('http').toJSON());
 const line = (bill: ReturnType<typeof estimate>, priceId: string) => bill.lines.find((l) => l.priceId === priceId)!;
+
+/** A measurement with round figures, so VPS sizing is arithmetic by hand (the committed one moves with each run). */
+const rate = (requestsPerSecond: number) => ({ method: 'GET', path: '', requestsPerSecond, latencyMs: { p50: 1, p97_5: 2, p99: 3, max: 4 }, requests: 0, non2xx: 0, errors: 0 });
+const measurement: VpsMeasurement = {
+  what: 'test',
+  date: '2026-11-22',
+  machine: { cpus: 2, model: 'test', os: 'test', node: 'v20' },
+  command: 'test',
+  bare: rate(40_000),
+  routes: { options: rate(20_000), page: rate(20_000), vote: rate(10_000), results: rate(20_000) },
+  optionsShareOfBare: 0.5,
+  votes: { acknowledged: 1, counted: 1 },
+};
+const capacity: VpsCapacity = { measurement, source: 'test', lowerBound: false };
 
 describe('tiered prices', () => {
   it('crosses the HTTP API tier at the 300-millionth request', () => {
@@ -77,16 +93,16 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'httpApiRequests').usd).toBeCloseTo(300 + 645.006 * 0.9, 4);
     // Lambda requests: 3,000 + 15 M + 15 M + 900 M + 1.5 M batches = 931.503 M, 1 M free, x $0.20
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(930.503 * 0.2, 4);
-    // GB-s = count x (billed ms + 0.5% x 250 ms INIT) / 1000 x 0.25 GB, summed; 400k free; x $0.0000133334
-    const gbs = [3000 * 31.25, 15e6 * 13.25, 15e6 * 26.25, 900e6 * 13.25, 1.5e6 * 41.25].reduce((a, b) => a + b, 0) / 1000 * 0.25;
+    // GB-s = count x (billed ms + 0.5% x 250 ms INIT) / 1000 x 0.25 GB, summed (results: 2 ms, mostly from the function's cache); 400k free; x $0.0000133334
+    const gbs = [3000 * 31.25, 15e6 * 13.25, 15e6 * 26.25, 900e6 * 3.25, 1.5e6 * 41.25].reduce((a, b) => a + b, 0) / 1000 * 0.25;
     expect(u.gbSeconds.arm64).toBeCloseTo(gbs, 3);
     expect(line(bill, 'lambdaArmGbSeconds').usd).toBeCloseTo((gbs - 400_000) * 0.0000133334, 4);
     // SQS: 15 M x 1.2 + 0.45 M idle receives, 1 M free, x $0.50
     expect(line(bill, 'sqsFifoRequests').usd).toBeCloseTo(17.45 * 0.5, 6);
     // Writes: 3,000 creates x 2 + 15 M x 0.125 counter writes = 1.881 M x $0.625
     expect(line(bill, 'dynamoWriteUnits').usd).toBeCloseTo(1.881 * 0.625, 6);
-    // Reads: (15 M poll loads + 15 M votes + 900 M results) x 0.5 RRU = 465 M x $0.125
-    expect(line(bill, 'dynamoReadUnits').usd).toBeCloseTo(465 * 0.125, 6);
+    // Reads: (15 M poll loads + 15 M votes) x 0.5 RRU + 900 M results x 0.0106 RRU (measured: the results function's cache) = 24.54 M x $0.125
+    expect(line(bill, 'dynamoReadUnits').usd).toBeCloseTo(24.54 * 0.125, 6);
     // CloudFront: 15.003 M page loads x 1 request (the page carries everything) = 15.003 M, 10 M free, x $0.01 per 10k
     expect(line(bill, 'cloudFrontRequests').usd).toBeCloseTo(500.3 * 0.01, 6);
     // The router function on each of those: 15.003 M, 2 M free, x $0.10 per M
@@ -99,15 +115,21 @@ describe('the seed profile, line by line', () => {
     // The consumer's 4 custom metrics and the 2 alarms (dead letters, consumer failures): inside the 10 free of each
     expect(line(bill, 'customMetrics')).toMatchObject({ usage: 4, usd: 0 });
     expect(line(bill, 'alarms')).toMatchObject({ usage: 2, usd: 0 });
-    expect(bill.totalUsd).toBeCloseTo(1206.88, 1);
+    expect(bill.totalUsd).toBeCloseTo(1121.82, 1);
     expect(bill.usdPerMillionVotes).toBeCloseTo(bill.totalUsd / 15, 6);
   });
 
-  it('sizes the VPS for the peak and finds where serverless overtakes the $15 box', () => {
-    const vps = vpsCost(BASELINE_VPS, PROFILES.seed, bill);
-    // 2,000 req/s peak (3 x the 365 average is less) / (12,000 x 50%) -> 1 box; 515 GB is within 3 TB
+  it('sizes the VPS from this app’s measured capacity for the month’s mix, and finds where serverless overtakes the $15 box', () => {
+    const vps = vpsCost(BASELINE_VPS, PROFILES.seed, bill, capacity);
+    // Mix: 15.003 M pages, 15 M poll reads, 15.003 M votes and creates, 900 M results (one origin: no preflights).
+    // Seconds per million: (15.003 + 15 + 900) / 20,000 + 15.003 / 10,000 = 0.04800045 -> 945.006 M / that = 19,687 req/s.
+    expect(vps.capacityRps).toBeCloseTo(945.006 / 0.04800045, 0);
+    // 2,000 req/s peak (3 x the 365 average is less) -> 1 box at 10% load; 515 GB is within 3 TB
     expect(vps).toMatchObject({ boxes: 1, overageUsd: 0, totalUsd: 15 });
-    const even = breakEven(BASELINE_VPS, PROFILES.seed, stack);
+    expect(vps.utilisation).toBeCloseTo(2000 / (945.006 / 0.04800045), 6);
+    // At 50% of capacity: $15 / (19,687 x 0.5 x 2,592,000 s) per request = $0.000588 per million
+    expect(vps.usdPerMillionAtCeiling).toBeCloseTo(15 / ((945.006 / 0.04800045) * 0.5 * 2.592), 9);
+    const even = breakEven(BASELINE_VPS, PROFILES.seed, stack, capacity);
     expect(even.votes).toBeGreaterThan(1e5);
     expect(even.votes).toBeLessThan(15e6);
     // At the break-even volume the two bills match.
@@ -115,10 +137,71 @@ describe('the seed profile, line by line', () => {
     expect(estimate(scaled, stack).totalUsd).toBeCloseTo(15, 2);
   });
 
-  it('needs more boxes when one hot poll peaks high', () => {
+  it('needs more boxes (sharded: not built) when one hot poll peaks past one process', () => {
     const tv = estimate(PROFILES['tv-show'], stack);
-    // 20,000 req/s / (5,800 x 1 vCPU x 50%) = 6.9 -> 7 boxes of the $6 tier
-    expect(vpsCost(VPS_TIERS[0], PROFILES['tv-show'], tv).boxes).toBe(7);
+    // Mix: 8 M pages, 8 M reads, 8 M votes, 600 M results: (616 / 20,000 + 8 / 10,000) = 0.0316 s per M -> 19,747 req/s;
+    // 20,000 req/s peak / (19,747 x 50%) = 2.03 -> 3 boxes
+    expect(vpsCost(VPS_TIERS[0], PROFILES['tv-show'], tv, capacity).boxes).toBe(3);
+  });
+
+  it('prices results from a function URL at Lambda’s request price only: under $300 for the seed', () => {
+    const fnUrl = readStackConfig(synthesizeTemplate({ results: 'function-url' }));
+    const b = estimate(PROFILES.seed, fnUrl);
+    // API Gateway: creates, poll reads, votes and their preflights only: 45.006 M x $1
+    expect(line(b, 'httpApiRequests').usage).toBe(45.006e6);
+    expect(line(b, 'httpApiRequests').usd).toBeCloseTo(45.006, 6);
+    // The 900 M results are Lambda requests, billed with the rest: 930.503 M x $0.20 (as the textbook design)
+    expect(line(b, 'lambdaRequests').usd).toBeCloseTo(930.503 * 0.2, 4);
+    expect(b.usage.functionUrlRequests).toBe(900e6);
+    // Their answers leave as Lambda's data transfer out: (45.006 M + 900 M) x 450 B = 425.25 GB, 100 GB free, x $0.09
+    expect(line(b, 'dataTransferOut').usd).toBeCloseTo((425.2527 - 100) * 0.09, 4);
+    // 45.01 + 186.10 + 29.27 + 8.73 SQS + 6.60 duration + 5.00 + 1.30 CloudFront + 3.07 reads + 1.18 writes + 0.06 S3 + 0.01 logs
+    expect(b.totalUsd).toBeCloseTo(286.32, 1);
+    expect(b.totalUsd).toBeLessThanOrEqual(300);
+  });
+
+  it('prices results cached at CloudFront with the whole API behind it: no preflights, every call a CloudFront request', () => {
+    const cf = readStackConfig(synthesizeTemplate({ results: 'cloudfront' }));
+    const b = estimate(PROFILES.seed, cf);
+    expect(b.usage.preflights).toBe(0);
+    // 15.003 M pages + 900 M results + 30.003 M creates, reads and votes passed through = 945.006 M
+    expect(b.usage.cloudFrontRequests).toBe(945.006e6);
+    // Each of 13 regional caches asks the API once per 2 s for each poll's 2 minutes: 3,000 x 13 x 60 = 2.34 M
+    expect(b.usage.apiRequests).toBe(30.003e6 + 2.34e6);
+    expect(b.lines.find((l) => l.priceId === 'dataTransferOut')).toBeUndefined();
+  });
+
+  it('puts the floor at every browser request at Lambda’s request price, nothing else', () => {
+    // 15.003 M pages + 15.003 M creates and reads + 15 M votes + 15.003 M preflights + 900 M results = 960.009 M x $0.20
+    expect(awsFloor(bill)).toEqual({ requests: 960.009e6, usd: expect.closeTo(192.0018, 4), pricePerMillion: 0.2 });
+  });
+});
+
+describe('the designs', () => {
+  const stacks = Object.fromEntries(DEPLOYABLE_DESIGNS.map((d) => [d.id, readStackConfig(synthesizeTemplate(d.context))]));
+
+  it('keeps cost/designs.json equal to each design’s synthesized template (npm run cost:snapshot)', () => {
+    expect(JSON.parse(readFileSync('cost/designs.json', 'utf8'))).toEqual(stacks);
+  });
+
+  it('knows each from its template', () => {
+    expect(stacks.api).toMatchObject({ results: 'api', apiKind: 'http', corsPreflight: true, apiThroughCloudFront: false });
+    expect(stacks['api-rest']).toMatchObject({ results: 'api', apiKind: 'rest' });
+    expect(stacks['function-url']).toMatchObject({ results: 'function-url', resultsConcurrency: 200, corsPreflight: true });
+    expect(stacks.cloudfront).toMatchObject({ results: 'cloudfront', apiThroughCloudFront: true, corsPreflight: false });
+  });
+
+  it('lists every deployable design with the flags that deploy it, cheapest first, and WebSocket as an estimate', () => {
+    const priced = priceDesigns(PROFILES.seed, stacks, DEFAULT_UNIT_COSTS, {});
+    expect(priced.map((d) => [d.id, d.deploy])).toEqual([
+      ['function-url', 'npx cdk deploy -c results=function-url'],
+      ['cloudfront', 'npx cdk deploy -c results=cloudfront'],
+      ['websocket', undefined],
+      ['api', 'npx cdk deploy'],
+      ['api-rest', 'npx cdk deploy -c apiKind=rest'],
+    ]);
+    const totals = priced.map((d) => d.bill.totalUsd);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
   });
 });
 
@@ -127,7 +210,7 @@ describe('the stack as the model reads it', () => {
     const config = readStackConfig(templateFor(kind).toJSON());
     expect(config.apiKind).toBe(kind);
     expect(config.corsPreflight).toBe(true);
-    expect(config.resultsDelivery).toBe('direct');
+    expect(config.results).toBe('api');
     expect(config.consumer).toEqual({ batchSize: 10, maxBatchingWindowSeconds: 0 });
     expect(Object.values(config.functions).every((f) => f.memoryMb === 256 && f.architecture === 'arm64' && f.logFormat === 'JSON' && f.systemLogLevel === 'WARN' && !f.tracing)).toBe(true);
   });
@@ -137,9 +220,6 @@ describe('the stack as the model reads it', () => {
     expect(line(estimate(PROFILES.seed, rest), 'restApiRequests').usd).toBeGreaterThan(line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd * 3);
   });
 
-  it('keeps cost/stack-config.json equal to the synthesized stack (npm run cost:snapshot)', () => {
-    expect(JSON.parse(readFileSync('cost/stack-config.json', 'utf8'))).toEqual(stack);
-  });
 });
 
 describe('measured mode', () => {
@@ -237,6 +317,30 @@ describe('npm run cost', () => {
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
+  });
+
+  it('opens with the cheapest design to deploy and its command, the AWS floor, and the VPS at this app’s measured capacity', () => {
+    const result = run('--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
+    expect(result.status, result.stderr).toBe(0);
+    // After the profile's name and a blank line.
+    const [first, second, third] = result.stdout.split('\n').slice(2, 5);
+    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a Lambda function URL, \$[\d,.]+ a month .* Deploy it: npx cdk deploy -c results=function-url$/);
+    expect(second).toMatch(/^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/);
+    expect(third).toMatch(/^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s \(npm run bench:vps on \d{4}-\d\d-\d\d/);
+    expect(result.stdout).toMatch(/results through the HTTP API \(the textbook design\) ← this stack/);
+    expect(result.stdout).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
+  });
+
+  it('takes VPS capacity from a bench file or, as a floor, from a load test of the VPS edition, and refuses other folders', () => {
+    const own = run('--vps-from', 'cost/vps-capacity.json', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
+    expect(own.status, own.stderr).toBe(0);
+    const load = run('--vps-from', 'test/fixtures/vps-load-run', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
+    expect(load.status, load.stderr).toBe(0);
+    expect(load.stdout).toMatch(/serves this profile's mix at 80 req\/s/);
+    expect(load.stdout).toMatch(/its rate is a floor on what the box serves, not its maximum/);
+    const wrong = run('--vps-from', 'test/fixtures/load-run');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/is not a load test of the VPS edition/);
   });
 
   it('says what the stack costs idle, and that a small measured run is rough', () => {

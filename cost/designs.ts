@@ -1,0 +1,71 @@
+/**
+ * The ways AWS can serve this app, each one you can deploy with the flags it names, priced from
+ * its own template (cost/designs.json, kept equal to the stack by the tests; cdk.out/ for the
+ * one you synthesized), plus WebSocket push as an estimate only: it is not built.
+ */
+import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import { PRICES } from './prices';
+import type { TrafficProfile } from './profiles';
+import type { StackConfig } from './stack-config';
+
+export interface DesignSpec {
+  id: string;
+  name: string;
+  /** The CDK context that deploys it (`-c key=value`); none for the default. */
+  context: Record<string, string>;
+}
+
+/** Every deployable design, cheapest first for the seed profile. */
+export const DEPLOYABLE_DESIGNS: readonly DesignSpec[] = [
+  { id: 'function-url', name: 'results from a Lambda function URL', context: { results: 'function-url' } },
+  { id: 'cloudfront', name: 'results cached at CloudFront', context: { results: 'cloudfront' } },
+  { id: 'api', name: 'results through the HTTP API (the textbook design)', context: {} },
+  { id: 'api-rest', name: 'everything through a REST API', context: { apiKind: 'rest' } },
+];
+
+/** The design a template is, by the two flags that tell them apart. */
+export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): DesignSpec | undefined {
+  return DEPLOYABLE_DESIGNS.find((d) => (d.context.results ?? 'api') === stack.results && (d.context.apiKind ?? 'http') === stack.apiKind);
+}
+
+export const deployCommand = (design: DesignSpec): string => `npx cdk deploy${Object.entries(design.context).map(([key, value]) => ` -c ${key}=${value}`).join('')}`;
+
+export interface PricedDesign {
+  id: string;
+  name: string;
+  /** How to deploy it; undefined for an estimate of something not built. */
+  deploy?: string;
+  stack: StackConfig;
+  bill: Bill;
+}
+
+/**
+ * Prices every design for a profile. `stacks` holds each deployable design's template, read;
+ * the WebSocket estimate is the HTTP API design with results pushed instead of polled.
+ */
+export function priceDesigns(profile: TrafficProfile, stacks: Record<string, StackConfig>, units: UnitCosts, options: BillOptions): PricedDesign[] {
+  const deployable = DEPLOYABLE_DESIGNS.filter((d) => stacks[d.id]).map((d) => ({
+    id: d.id,
+    name: d.name,
+    deploy: deployCommand(d),
+    stack: stacks[d.id],
+    bill: estimate(profile, stacks[d.id], units, options),
+  }));
+  const webSocket = stacks.api && { ...stacks.api, results: 'websocket' as const };
+  const estimates = webSocket ? [{ id: 'websocket', name: 'results pushed over a WebSocket API (estimate only: not built)', stack: webSocket, bill: estimate(profile, webSocket, units, options) }] : [];
+  return [...deployable, ...estimates].sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
+}
+
+/** The cheapest design that can be deployed. */
+export const cheapestDeployable = (designs: PricedDesign[]): PricedDesign => designs.find((d) => d.deploy)!;
+
+/**
+ * The AWS floor: every request a browser sends billed at the cheapest price AWS answers an HTTP
+ * request for (a Lambda request, as through a function URL), with no free tier and nothing else.
+ * How close a design comes to it says how much is left to save.
+ */
+export function awsFloor(bill: Bill): { requests: number; usd: number; pricePerMillion: number } {
+  const price = PRICES.lambdaRequests;
+  const pricePerMillion = (price.tiers[0].price * 1e6) / price.per;
+  return { requests: bill.usage.clientRequests, usd: (bill.usage.clientRequests / 1e6) * pricePerMillion, pricePerMillion };
+}
