@@ -12,7 +12,8 @@ import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
 import { acknowledge } from './nag';
 
 
-const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime);
+// The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
+const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && !r.isVariable);
 if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/app-config.ts`);
 
 /** How handlers are bundled: by NodejsFunction for AWS and by the local runtime alike. */

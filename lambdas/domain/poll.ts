@@ -30,6 +30,13 @@ export interface PublicPoll {
 
 const ALLOWED_FIELDS = new Set(['title', 'options', 'lifetimeMinutes', 'oneVotePerVoter']);
 
+/**
+ * Text as a reader sees it, to compare options: one Unicode form (café typed two ways is one
+ * word; a full-width ｆｕｌｌ is full), invisible format characters gone (a zero-width space, a
+ * direction mark), and one case. The joiner inside emoji sequences stays: it changes what is drawn.
+ */
+export const asSeen = (text: string): string => text.normalize('NFKC').replace(/(?!\u200d)\p{Cf}/gu, '').toLowerCase();
+
 function cleanText(value: unknown, field: string, maxLength: number): string {
   if (typeof value !== 'string') throw invalid('invalid_field', `${field} must be a string.`);
   // Control characters would corrupt logs and layouts; refuse rather than strip silently.
@@ -40,7 +47,7 @@ function cleanText(value: unknown, field: string, maxLength: number): string {
     throw invalid('invalid_field', `${field} must be valid Unicode text.`);
   }
   const text = value.trim();
-  if (text.length === 0) throw invalid('invalid_field', `${field} must not be empty.`);
+  if (asSeen(text).trim().length === 0) throw invalid('invalid_field', `${field} must not be empty.`);
   // Count code points, not UTF-16 units, so an emoji counts as one character.
   if ([...text].length > maxLength) throw invalid('invalid_field', `${field} is longer than ${maxLength} characters.`);
   return text;
@@ -62,7 +69,7 @@ export function createPoll(input: unknown, nowMs: number): Poll {
     throw invalid('invalid_field', `options must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries.`);
   }
   const options = body.options.map((option, i) => cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength));
-  if (new Set(options.map((o) => o.toLowerCase())).size !== options.length) {
+  if (new Set(options.map(asSeen)).size !== options.length) {
     throw invalid('invalid_field', 'options must be different from each other.');
   }
 

@@ -1,7 +1,7 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
-import { apiKindFrom, synthesizeTemplate } from '../../lib/app';
+import { apiKindFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -322,6 +322,15 @@ describe('CAPTCHA (optional)', () => {
     expect(() => synthesizeTemplate({ captcha: 'turnstile' })).toThrow(/captchaSiteKey/);
     expect(() => synthesizeTemplate({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' })).toThrow(/SSM SecureString/);
     expect(() => synthesizeTemplate({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
+  });
+});
+
+describe('synthesis', () => {
+  it('pins the runtime (no NODEJS_LATEST warning) and warns about nothing else either', () => {
+    const { app, stack } = buildApp({ context: SKIP_BUNDLING });
+    app.synth();
+    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    expect(warnings.map((w) => w.entry.data)).toEqual([]);
   });
 });
 

@@ -41,6 +41,10 @@ describe('createPoll', () => {
     expect(toPublicPoll(poll, NOW)).not.toHaveProperty('voterSalt');
   });
 
+  it('keeps options apart that look different: a joined emoji family, another accent', () => {
+    expect(createPoll({ ...valid, options: ['👨\u200d👩', '👨👩', 'résumé', 'resume'] }, NOW).options).toHaveLength(4);
+  });
+
   it('counts characters, not UTF-16 units', () => {
     const emoji = '🗳'.repeat(POLL_LIMITS.titleMaxLength);
     expect(createPoll({ ...valid, title: emoji }, NOW).title).toBe(emoji);
@@ -52,6 +56,10 @@ describe('createPoll', () => {
     ['null', null, 'invalid_body'],
     ['an unknown field', { ...valid, admin: true }, 'unknown_field'],
     ['a missing title', { options: valid.options }, 'invalid_field'],
+    ['options that differ only by an invisible character', { ...valid, options: ['a', 'a\u200b'] }, 'invalid_field'],
+    ['options that differ only by how an accent is written', { ...valid, options: ['café', 'cafe\u0301'] }, 'invalid_field'],
+    ['options that differ only in width', { ...valid, options: ['full', 'ｆｕｌｌ'] }, 'invalid_field'],
+    ['an option of invisible characters only', { ...valid, options: ['a', '\u200b\u200e'] }, 'invalid_field'],
     ['a numeric title', { ...valid, title: 5 }, 'invalid_field'],
     ['a blank title', { ...valid, title: '   ' }, 'invalid_field'],
     ['a control character', { ...valid, title: 'a\u0000b' }, 'invalid_field'],
