@@ -321,6 +321,11 @@ function send(res: ServerResponse, response: LocalResponse, head = false): void 
 
 /** Nothing a request sends may stop the runtime: what could not be answered is a logged 500. */
 function failed(res: ServerResponse, error: Error): void {
+  // The client hung up before its request was whole: nobody to answer, nothing wrong here.
+  if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || error.message === 'aborted') {
+    res.destroy();
+    return;
+  }
   console.error('[local] request failed', error);
   if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Internal Server Error"}');
   else res.destroy();

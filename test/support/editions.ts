@@ -30,7 +30,7 @@ export interface Edition {
   stop(): Promise<void>;
 }
 
-export async function startEdition(name: EditionName, options: Pick<LocalRuntimeOptions, 'rateLimits'> = { rateLimits: false }): Promise<Edition> {
+export async function startEdition(name: EditionName, options: Pick<LocalRuntimeOptions, 'rateLimits' | 'results'> = { rateLimits: false }): Promise<Edition> {
   if (name === 'serverless') {
     const runtime = await startLocalRuntime({ ...options, logLevel: 'SILENT' });
     return {
