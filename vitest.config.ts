@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // Most slow tests wait (redeliveries, retries, a browser): three files at once keep the 2 cores busy.
+    // Most slow tests wait (redeliveries, retries, a browser): three files at once keep the 2 cores
+    // busy; four overload them (functions then miss their own timeouts).
     maxWorkers: 3,
     projects: [
       {

@@ -115,21 +115,45 @@ export async function startEmulators(
   model: AppModel,
   options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string },
 ): Promise<Emulators> {
-  const { meter, faults } = options;
   await patchFauxqs(options.projectRoot);
+  const dynamo = await startDynamo(options);
+  const sqs = await startSqs(options);
+  const queueName = (logicalId: string) => model.queues.find((q) => q.logicalId === logicalId)!.name;
+  const queueUrl = (logicalId: string) => `${sqs.endpoint}/${ACCOUNT}/${queueName(logicalId)}`;
+  const queueArn = (logicalId: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${queueName(logicalId)}`;
+  createQueues(model, sqs, queueArn);
+  await createTables(model, dynamo.port);
+  // With a data directory the queues survive a restart too (the table does by itself).
+  const queuesFile = options.dataDir ? join(options.dataDir, QUEUES_FILE) : undefined;
+  if (queuesFile) restoreQueues(model, sqs.fauxqs, queuesFile);
 
-  const dynamo: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: options.dataDir });
-  const dynamoPort = await listen(dynamo);
-  const dynamoProxy = await startProxy(
-    dynamoPort,
+  return {
+    dynamoEndpoint: dynamo.endpoint,
+    sqsEndpoint: sqs.endpoint,
+    fauxqs: sqs.fauxqs,
+    tableName: (logicalId) => logicalId,
+    queueUrl,
+    queueArn,
+    async stop() {
+      if (queuesFile) saveQueues(model, sqs.fauxqs, queuesFile);
+      await Promise.all([dynamo.proxy, sqs.proxy].map((s) => new Promise((r) => s.close(r))));
+      await sqs.fauxqs.stop();
+      await new Promise((r) => dynamo.server.close(r));
+    },
+  };
+}
+
+/** dynalite, behind a proxy that asks for (and meters) consumed capacity, per calling function, and can throttle writes. */
+async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: Faults; dataDir?: string }) {
+  const server: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: dataDir });
+  const port = await listen(server);
+  const proxy = await startProxy(
+    port,
     (action, body) => {
       // Ask for what AWS bills: every response then carries its consumed capacity.
       body.ReturnConsumedCapacity = 'TOTAL';
       if (action === 'UpdateItem' && chance(faults, faults.throttleUpdates)) {
-        return {
-          status: 400,
-          body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'Injected throttle' },
-        };
+        return { status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'Injected throttle' } };
       }
     },
     (action, request, _status, response, fn) => {
@@ -138,11 +162,15 @@ export async function startEmulators(
       meter.recordTable(table, action, READS.has(action) ? units : 0, READS.has(action) ? 0 : units, fn);
     },
   );
+  return { server, port, proxy, endpoint: `http://${LOOPBACK}:${(proxy.address() as AddressInfo).port}` };
+}
 
+/** fauxqs, behind a proxy that meters billed requests and can drop sends; clients get queue URLs on the proxy. */
+async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
   const fauxqs = await startFauxqs({ port: 0, host: LOOPBACK, logger: false, defaultRegion: REGION });
-  // fauxqs knows queues by the URL it made; clients get URLs on the metering proxy instead.
-  const fauxqsUrls = new Map<string, string>();
-  const sqsProxy = await startProxy(
+  // fauxqs knows queues by the URL it made.
+  const urls = new Map<string, string>();
+  const proxy = await startProxy(
     fauxqs.port,
     (action, body) => {
       if (action === 'SendMessage' && chance(faults, faults.dropSends)) {
@@ -152,13 +180,12 @@ export async function startEmulators(
       }
       if (typeof body.QueueUrl !== 'string') return;
       const name = body.QueueUrl.split('/').pop();
-      let real = fauxqsUrls.get(name);
-      if (!real) {
-        // A queue created through the API rather than from the template.
-        real = fauxqs.inspectQueue(name)?.url;
-        if (real) fauxqsUrls.set(name, real);
+      // A queue created through the API rather than from the template is found by name.
+      const real = urls.get(name) ?? fauxqs.inspectQueue(name)?.url;
+      if (real) {
+        urls.set(name, real);
+        body.QueueUrl = real;
       }
-      if (real) body.QueueUrl = real;
     },
     (action, request, _status, response) => {
       const queue = String(request.QueueUrl ?? '').split('/').pop() ?? 'unknown';
@@ -170,67 +197,44 @@ export async function startEmulators(
       });
     },
   );
-  const dynamoEndpoint = `http://${LOOPBACK}:${(dynamoProxy.address() as AddressInfo).port}`;
-  const sqsEndpoint = `http://${LOOPBACK}:${(sqsProxy.address() as AddressInfo).port}`;
+  return { fauxqs, urls, proxy, endpoint: `http://${LOOPBACK}:${(proxy.address() as AddressInfo).port}` };
+}
 
-  const queueUrl = (logicalId: string) => `${sqsEndpoint}/${ACCOUNT}/${model.queues.find((q) => q.logicalId === logicalId)!.name}`;
-  const queueArn = (logicalId: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${model.queues.find((q) => q.logicalId === logicalId)!.name}`;
-
-  // Dead-letter queues first, so redrive policies can point at them.
-  const queues = [...model.queues].sort((a, b) => Number(!!a.redrive) - Number(!!b.redrive));
-  for (const queue of queues) {
+/** The template's queues with their settings; dead-letter queues first, so redrive policies can point at them. */
+function createQueues(model: AppModel, sqs: { fauxqs: FauxqsServer; urls: Map<string, string> }, queueArn: (logicalId: string) => string): void {
+  for (const queue of [...model.queues].sort((a, b) => Number(!!a.redrive) - Number(!!b.redrive))) {
     const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
     if (queue.fifo) attributes.FifoQueue = 'true';
     if (queue.redrive) {
-      attributes.RedrivePolicy = JSON.stringify({
-        deadLetterTargetArn: queueArn(queue.redrive.deadLetterLogicalId),
-        maxReceiveCount: queue.redrive.maxReceiveCount,
-      });
+      attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: queueArn(queue.redrive.deadLetterLogicalId), maxReceiveCount: queue.redrive.maxReceiveCount });
     }
-    fauxqsUrls.set(queue.name, fauxqs.createQueue(queue.name, { region: REGION, attributes }).queueUrl);
+    sqs.urls.set(queue.name, sqs.fauxqs.createQueue(queue.name, { region: REGION, attributes }).queueUrl);
   }
+}
 
+async function createTables(model: AppModel, dynamoPort: number): Promise<void> {
   const admin = new DynamoDBClient(emulatorClientConfig(`http://${LOOPBACK}:${dynamoPort}`));
-  for (const table of model.tables) {
-    try {
-      await admin.send(
-        new CreateTableCommand({
-          TableName: table.logicalId,
-          KeySchema: table.keySchema as any,
-          AttributeDefinitions: table.attributeDefinitions as any,
-          BillingMode: 'PAY_PER_REQUEST',
-        }),
-      );
-    } catch (error) {
-      // A persisted data directory already has it.
-      if ((error as Error).name !== 'ResourceInUseException') throw error;
+  try {
+    for (const table of model.tables) {
+      await admin
+        .send(new CreateTableCommand({ TableName: table.logicalId, KeySchema: table.keySchema as any, AttributeDefinitions: table.attributeDefinitions as any, BillingMode: 'PAY_PER_REQUEST' }))
+        // A persisted data directory already has it.
+        .catch((error: Error) => {
+          if (error.name !== 'ResourceInUseException') throw error;
+        });
     }
+  } finally {
+    admin.destroy();
   }
-  admin.destroy();
+}
 
-  // With a data directory the queues survive a restart too (the table does by itself).
-  const queuesFile = options.dataDir ? join(options.dataDir, QUEUES_FILE) : undefined;
-  if (queuesFile && existsSync(queuesFile)) {
-    const saved = JSON.parse(readFileSync(queuesFile, 'utf8')) as Record<string, QueueSnapshot>;
-    for (const [name, snapshot] of Object.entries(saved)) if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
-    rmSync(queuesFile);
-  }
+function restoreQueues(model: AppModel, fauxqs: FauxqsServer, file: string): void {
+  if (!existsSync(file)) return;
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, QueueSnapshot>;
+  for (const [name, snapshot] of Object.entries(saved)) if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
+  rmSync(file);
+}
 
-  return {
-    dynamoEndpoint,
-    sqsEndpoint,
-    fauxqs,
-    tableName: (logicalId) => logicalId,
-    queueUrl,
-    queueArn,
-    async stop() {
-      if (queuesFile) {
-        const snapshots = Object.fromEntries(model.queues.map((q) => [q.name, snapshotQueue(fauxqs, q.name)]));
-        writeFileSync(queuesFile, JSON.stringify(snapshots));
-      }
-      await Promise.all([dynamoProxy, sqsProxy].map((s) => new Promise((r) => s.close(r))));
-      await fauxqs.stop();
-      await new Promise((r) => dynamo.close(r));
-    },
-  };
+function saveQueues(model: AppModel, fauxqs: FauxqsServer, file: string): void {
+  writeFileSync(file, JSON.stringify(Object.fromEntries(model.queues.map((q) => [q.name, snapshotQueue(fauxqs, q.name)]))));
 }

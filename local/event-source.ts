@@ -31,6 +31,8 @@ export interface EventSourceOptions {
   holdWhileProcessingSeconds?: number;
 }
 
+type SqsRecord = ReturnType<typeof toRecord>;
+
 function toRecord(message: Message, queueArn: string) {
   return {
     messageId: message.MessageId!,
@@ -46,108 +48,26 @@ function toRecord(message: Message, queueArn: string) {
 }
 
 export function startEventSource(options: EventSourceOptions): { stop(): Promise<void> } {
-  const { mapping, sqs, faults } = options;
   const abort = new AbortController();
   let running = true;
-
-  async function receiveBatch(): Promise<Message[]> {
-    const batch: Message[] = [];
-    const windowEnds = Date.now() + mapping.maxBatchingWindowSeconds * 1000;
-    do {
-      const out = await sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: options.queueUrl,
-          MaxNumberOfMessages: Math.min(10, mapping.batchSize - batch.length),
-          // Lambda long-polls for 20 s; a shorter wait here only makes Ctrl-C snappier.
-          WaitTimeSeconds: batch.length === 0 ? 5 : 0,
-          MessageSystemAttributeNames: ['All'],
-        }),
-        { abortSignal: abort.signal },
-      );
-      batch.push(...(out.Messages ?? []));
-      if (!out.Messages?.length) break;
-    } while (batch.length < mapping.batchSize && Date.now() < windowEnds);
-    return batch;
-  }
-
-  /** Extends the batch's visibility every half timeout until the returned function is called. */
-  function holdInvisible(messages: Message[]): () => void {
-    const seconds = options.holdWhileProcessingSeconds;
-    if (!seconds) return () => undefined;
-    const timer = setInterval(() => {
-      const entries = messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: seconds }));
-      void sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: options.queueUrl, Entries: entries })).catch(() => undefined);
-    }, (seconds * 1000) / 2);
-    return () => clearInterval(timer);
-  }
-
-  async function processBatch(messages: Message[]): Promise<void> {
-    const release = holdInvisible(messages);
-    try {
-      await processRecords(messages);
-    } finally {
-      release();
-    }
-  }
-
-  async function processRecords(messages: Message[]): Promise<void> {
-    const records = messages.map((m) => toRecord(m, options.queueArn));
-    // A failed FIFO record fails the rest of its message group in the batch too (order must hold), as Lambda expects.
-    const failedGroups = new Set<string>();
-    const withheld = new Set<string>();
-    for (const record of records) {
-      const group = String(record.attributes.MessageGroupId ?? '');
-      if (failedGroups.has(group) || chance(faults, faults.failBeforeApply)) {
-        if (group) failedGroups.add(group);
-        withheld.add(record.messageId);
-      }
-    }
-    const invoked = await options.fn.invoke({ Records: records.filter((r) => !withheld.has(r.messageId)) });
-    // Injected post-write faults are transient: a record on its last delivery is left alone, so a
-    // counted vote is not dead-lettered by the injector (see README, "What exactly-once covers").
-    const lastDelivery = (r: (typeof records)[number]) => Number(r.attributes.ApproximateReceiveCount ?? 1) >= (options.maxReceiveCount ?? Infinity);
-    const crashed = !records.some(lastDelivery) && chance(faults, faults.crashAfterWrites);
-    if (invoked.outcome !== 'ok' || crashed) {
-      // A crash or timeout: nothing is deleted, the whole batch comes back after the visibility timeout.
-      options.onBatch?.({ records: records.length, failed: records.length, outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome });
-      return;
-    }
-    const failed = new Set(withheld);
-    if (mapping.reportBatchItemFailures) {
-      const reported = invoked.result?.batchItemFailures;
-      if (reported !== undefined && !Array.isArray(reported)) {
-        // Lambda treats a malformed response as a failure of the whole batch.
-        records.forEach((r) => failed.add(r.messageId));
-      } else {
-        for (const item of reported ?? []) failed.add(item.itemIdentifier);
-      }
-    }
-    for (const record of records) if (!lastDelivery(record) && chance(faults, faults.failAfterApply)) failed.add(record.messageId);
-    const done = records.filter((r) => !failed.has(r.messageId));
-    for (let i = 0; i < done.length; i += 10) {
-      await sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: options.queueUrl,
-          Entries: done.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle })),
-        }),
-      );
-    }
-    options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
-  }
-
   async function poll(): Promise<void> {
     while (running) {
       try {
-        const messages = await receiveBatch();
-        if (messages.length > 0) await processBatch(messages);
+        const messages = await receiveBatch(options, abort.signal);
+        if (messages.length === 0) continue;
+        const release = holdInvisible(options, messages);
+        try {
+          await processBatch(options, messages);
+        } finally {
+          release();
+        }
       } catch (error) {
         if (!running) return;
-        console.error(`[local] event source ${mapping.functionLogicalId}: ${(error as Error).message}`);
+        console.error(`[local] event source ${options.mapping.functionLogicalId}: ${(error as Error).message}`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
   }
-
   const pollers = Array.from({ length: options.pollers ?? 2 }, () => poll());
   return {
     async stop() {
@@ -156,4 +76,89 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
       await Promise.all(pollers);
     },
   };
+}
+
+/** Up to a batch, long-polling for the first message, then as long as the batching window lasts. */
+async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, signal: AbortSignal): Promise<Message[]> {
+  const batch: Message[] = [];
+  const windowEnds = Date.now() + mapping.maxBatchingWindowSeconds * 1000;
+  do {
+    const out = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: Math.min(10, mapping.batchSize - batch.length),
+        // Lambda long-polls for 20 s; a shorter wait here only makes Ctrl-C snappier.
+        WaitTimeSeconds: batch.length === 0 ? 5 : 0,
+        MessageSystemAttributeNames: ['All'],
+      }),
+      { abortSignal: signal },
+    );
+    batch.push(...(out.Messages ?? []));
+    if (!out.Messages?.length) break;
+  } while (batch.length < mapping.batchSize && Date.now() < windowEnds);
+  return batch;
+}
+
+/** Extends the batch's visibility every half timeout until the returned function is called (holdWhileProcessingSeconds). */
+function holdInvisible({ sqs, queueUrl, holdWhileProcessingSeconds: seconds }: EventSourceOptions, messages: Message[]): () => void {
+  if (!seconds) return () => undefined;
+  const timer = setInterval(() => {
+    const entries = messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: seconds }));
+    void sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries })).catch(() => undefined);
+  }, (seconds * 1000) / 2);
+  return () => clearInterval(timer);
+}
+
+/** One invocation as Lambda makes it: the batch in, the records it did not fail deleted, the rest left to come back. */
+async function processBatch(options: EventSourceOptions, messages: Message[]): Promise<void> {
+  const records = messages.map((m) => toRecord(m, options.queueArn));
+  const withheld = withheldByFaults(options.faults, records);
+  const invoked = await options.fn.invoke({ Records: records.filter((r) => !withheld.has(r.messageId)) });
+  const crashed = !records.some((r) => isLastDelivery(options, r)) && chance(options.faults, options.faults.crashAfterWrites);
+  if (invoked.outcome !== 'ok' || crashed) {
+    // A crash, an error or a timeout: nothing is deleted, the whole batch comes back after the visibility timeout.
+    options.onBatch?.({ records: records.length, failed: records.length, outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome });
+    return;
+  }
+  const failed = failedRecords(options, records, withheld, invoked.result);
+  await deleteDone(options, records.filter((r) => !failed.has(r.messageId)));
+  options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
+}
+
+/** Injected failures before applying; a failed FIFO record fails the rest of its group in the batch too (order must hold), as Lambda expects. */
+function withheldByFaults(faults: Faults, records: SqsRecord[]): Set<string> {
+  const failedGroups = new Set<string>();
+  const withheld = new Set<string>();
+  for (const record of records) {
+    const group = String(record.attributes.MessageGroupId ?? '');
+    if (failedGroups.has(group) || chance(faults, faults.failBeforeApply)) {
+      if (group) failedGroups.add(group);
+      withheld.add(record.messageId);
+    }
+  }
+  return withheld;
+}
+
+// Injected post-write faults are transient: a record on its last delivery is left alone, so a
+// counted vote is not dead-lettered by the injector (see README, "What exactly-once covers").
+const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SqsRecord) => Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
+
+/** The records this delivery failed: withheld ones, the ones the function reports, injected losses. */
+function failedRecords(options: EventSourceOptions, records: SqsRecord[], withheld: Set<string>, result: any): Set<string> {
+  const failed = new Set(withheld);
+  if (options.mapping.reportBatchItemFailures) {
+    const reported = result?.batchItemFailures;
+    // Lambda treats a malformed response as a failure of the whole batch.
+    if (reported !== undefined && !Array.isArray(reported)) records.forEach((r) => failed.add(r.messageId));
+    else for (const item of reported ?? []) failed.add(item.itemIdentifier);
+  }
+  for (const record of records) if (!isLastDelivery(options, record) && chance(options.faults, options.faults.failAfterApply)) failed.add(record.messageId);
+  return failed;
+}
+
+async function deleteDone({ sqs, queueUrl }: EventSourceOptions, done: SqsRecord[]): Promise<void> {
+  for (let i = 0; i < done.length; i += 10) {
+    const entries = done.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle }));
+    await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+  }
 }

@@ -53,6 +53,11 @@ export interface LocalRuntimeOptions {
   resultsConcurrency?: number | 'off';
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * Test-only: the AWS SDK's attempts per call (AWS_MAX_ATTEMPTS; its default is 3). Fault tests
+   * throttle writes on purpose, and the SDK's backoff between attempts only waits.
+   */
+  sdkMaxAttempts?: number;
   pollers?: number;
 }
 
@@ -103,7 +108,7 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
   const meter = new Meter(model.apiKind);
   const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
   const ssm = options.captcha ? await startSsm({ [CAPTCHA_PARAMETER]: options.captcha.secret }) : undefined;
-  const restoreEnvironment = pointSdkClientsAt({ dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint });
+  const restoreEnvironment = pointSdkClientsAt({ dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint }, options.sdkMaxAttempts);
   const resolveRef = resolverFor(model, emulators, url);
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
@@ -122,6 +127,23 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
   const resources = localResources(model, emulators);
   setRoute(router({ model, functions, meter, siteConfig, localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources } }));
 
+  return runtimeHandle({ url, resultsUrl, model, faults, resources, functions, meter, emulators }, async () => {
+    await Promise.all([closeServer(server), ...functionUrls.map((u) => closeServer(u.server))]);
+    await Promise.all(eventSources.map((source) => source.stop()));
+    sqs.destroy();
+    await emulators.stop();
+    await ssm?.stop();
+    rmSync(bundleDir, { recursive: true, force: true });
+    restoreEnvironment();
+  });
+}
+
+/** What a caller holds of a running runtime: where it is, what it metered, its queues, and how to stop it. */
+function runtimeHandle(
+  parts: { url: string; resultsUrl?: string; model: AppModel; faults: Faults; resources: LocalResources; functions: Map<string, LoadedFunction>; meter: Meter; emulators: Emulators },
+  stop: () => Promise<void>,
+): LocalRuntime {
+  const { model, emulators, functions, meter } = parts;
   const consumedQueues = model.eventSources.map((m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name);
   const queueDepths = () =>
     Object.fromEntries(
@@ -131,11 +153,11 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
       }),
     );
   return {
-    url,
-    resultsUrl,
+    url: parts.url,
+    resultsUrl: parts.resultsUrl,
     model,
-    faults,
-    resources,
+    faults: parts.faults,
+    resources: parts.resources,
     async invoke(functionName, event) {
       const fn = [...functions.values()].find((f) => f.model.name === functionName);
       if (!fn) throw new Error(`No function named ${functionName}`);
@@ -155,15 +177,7 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    async stop() {
-      await Promise.all([closeServer(server), ...functionUrls.map((u) => closeServer(u.server))]);
-      await Promise.all(eventSources.map((source) => source.stop()));
-      sqs.destroy();
-      await emulators.stop();
-      await ssm?.stop();
-      rmSync(bundleDir, { recursive: true, force: true });
-      restoreEnvironment();
-    },
+    stop,
   };
 }
 
@@ -208,7 +222,7 @@ function appModel(options: LocalRuntimeOptions): AppModel {
 }
 
 /** Points every AWS SDK client this process makes (the handlers') at the emulators; returns how to undo it. */
-function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string }): () => void {
+function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string }, maxAttempts?: number): () => void {
   const variables: Record<string, string> = {
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
@@ -217,6 +231,7 @@ function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: str
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoEndpoint,
     AWS_ENDPOINT_URL_SQS: endpoints.sqsEndpoint,
     ...(endpoints.ssmEndpoint ? { AWS_ENDPOINT_URL_SSM: endpoints.ssmEndpoint } : {}),
+    ...(maxAttempts ? { AWS_MAX_ATTEMPTS: String(maxAttempts) } : {}),
   };
   const previous = Object.fromEntries(Object.keys(variables).map((k) => [k, process.env[k]]));
   Object.assign(process.env, variables);

@@ -15,6 +15,7 @@ import { discard, inspect, redrive, type Queues } from '../../dlq/dead-letters';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { sqsRecord, voteBody } from '../support/factories';
+import { CAMPAIGN_RUNTIME } from '../support/campaign';
 import { api, clients, pool } from '../support/local';
 
 let runtime: LocalRuntime;
@@ -23,7 +24,7 @@ let queues: Queues;
 
 beforeAll(async () => {
   // Redeliveries after 1 s instead of 60 s, so votes reach their last delivery quickly.
-  runtime = await startLocalRuntime({ visibilityTimeoutSeconds: 1, rateLimits: false, logLevel: 'SILENT' });
+  runtime = await startLocalRuntime({ ...CAMPAIGN_RUNTIME });
   client = api(runtime);
   queues = { sqs: clients(runtime).sqs, voteQueueUrl: runtime.resources.voteQueueUrl, deadLetterQueueUrl: runtime.resources.deadLetterQueueUrl };
 });

@@ -34,13 +34,6 @@ describe('npm run load', () => {
     expect(usage.functions.CastVote.invocations).toBe(result.summary.votes.accepted);
   });
 
-  it('runs the same scenario against the VPS edition it starts itself, with the same conservation check', async () => {
-    const result = await runLoadTest({ scenario: 'smoke', target: 'vps', resultsRoot, quiet: true });
-    expect(result.summary).toMatchObject({ target: 'vps', artilleryExitCode: 0, vusersFailed: 0 });
-    expect(result.summary.votes.accepted).toBeGreaterThan(0);
-    expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
-  });
-
   it('fails the run and names the poll when accepted votes are lost', async () => {
     runtime.faults.dropSends = 1; // every SendMessage acknowledged, none enqueued
     try {

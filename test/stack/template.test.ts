@@ -370,14 +370,15 @@ describe('results designs (-c results=)', () => {
     expect(synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'off' }).Resources[resultsId].Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
-  it('cloudfront: only the results path goes to the API through the distribution, cached for the results max-age', () => {
+  it('cloudfront: the distribution fronts the API, caching only the results path, so the page needs no CORS', () => {
     const [, distribution] = of(viaCloudFront, 'AWS::CloudFront::Distribution')[0];
     const config = distribution.Properties.DistributionConfig;
-    expect(config.CacheBehaviors).toHaveLength(1);
-    const [behavior] = config.CacheBehaviors;
-    expect(behavior).toMatchObject({ PathPattern: '/api/poll/*/results', AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
-    const origin = config.Origins.find((o: any) => o.Id === behavior.TargetOriginId);
-    expect(JSON.stringify(origin.DomainName)).toContain('.execute-api.');
+    // CloudFront takes the first behavior that matches: results before the rest of the API.
+    expect(config.CacheBehaviors.map((b: any) => b.PathPattern)).toEqual(['/api/poll/*/results', '/api/*']);
+    const [results, rest] = config.CacheBehaviors;
+    expect(results).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
+    expect(rest).toMatchObject({ AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'], CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
+    for (const behavior of [results, rest]) expect(JSON.stringify(config.Origins.find((o: any) => o.Id === behavior.TargetOriginId).DomainName)).toContain('.execute-api.');
     const [, policy] = of(viaCloudFront, 'AWS::CloudFront::CachePolicy')[0];
     expect(policy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 2, MaxTTL: 2 });
     expect(policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
@@ -385,10 +386,15 @@ describe('results designs (-c results=)', () => {
       HeadersConfig: { HeaderBehavior: 'none' },
       CookiesConfig: { CookieBehavior: 'none' },
     });
+    // One origin for page and API: no CORS anywhere, and nothing refers back to the distribution (CloudFormation would find a cycle).
+    expect(of(viaCloudFront, 'AWS::ApiGatewayV2::Api')[0][1].Properties.CorsConfiguration).toBeUndefined();
+    for (const [, fn] of of(viaCloudFront, 'AWS::Lambda::Function').filter(([, r]) => r.Metadata?.['poll:entry'])) {
+      expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toBeUndefined();
+    }
     expect(of(viaCloudFront, 'AWS::Lambda::Url')).toEqual([]);
     // A REST API is reached at its stage.
-    const rest = of(synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }), 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig;
-    expect(rest.Origins.find((o: any) => o.Id === rest.CacheBehaviors[0].TargetOriginId).OriginPath).toBe('/prod');
+    const restConfig = of(synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }), 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig;
+    expect(restConfig.Origins.find((o: any) => o.Id === restConfig.CacheBehaviors[0].TargetOriginId).OriginPath).toBe('/prod');
   });
 
   it('api (the default): neither a function URL nor a cached API path', () => {

@@ -1,0 +1,21 @@
+/**
+ * The load tests against the VPS edition (npm run load -- <scenario> --target vps), in a file of
+ * its own so it runs beside the local target's: the same scenario, the same conservation check.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runLoadTest } from '../../load-tests/run';
+
+const resultsRoot = mkdtempSync(join(tmpdir(), 'load-results-'));
+
+describe('npm run load --target vps', () => {
+  it('runs the same scenario against the VPS edition it starts itself, with the same conservation check', async () => {
+    const result = await runLoadTest({ scenario: 'smoke', target: 'vps', resultsRoot, quiet: true });
+    expect(result.summary).toMatchObject({ target: 'vps', artilleryExitCode: 0, vusersFailed: 0 });
+    expect(result.summary.votes.accepted).toBeGreaterThan(0);
+    expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
+  });
+
+});
