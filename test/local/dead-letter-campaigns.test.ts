@@ -4,18 +4,10 @@
  * What must hold: the table never counts a vote twice, no vote is lost, and what the redrive
  * leaves is only what nobody can know was counted (`unknown` letters, for a person).
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
-import { CAMPAIGN_RUNTIME, campaign } from '../support/campaign';
+import { describe, it } from 'vitest';
+import { useCampaignRuntime } from '../support/campaign';
 
-let runtime: LocalRuntime;
-let check: ReturnType<typeof campaign>;
-
-beforeAll(async () => {
-  runtime = await startLocalRuntime(CAMPAIGN_RUNTIME);
-  check = campaign(runtime);
-});
-afterAll(async () => runtime?.stop());
+const file = useCampaignRuntime();
 
 describe('dead letters after a fault campaign, then a redrive', () => {
   it.each([
@@ -28,13 +20,13 @@ describe('dead letters after a fault campaign, then a redrive', () => {
     ],
     ['every fault at once: failures before and after applying, crashes after writes, throttled writes', { failBeforeApply: 0.1, failAfterApply: 0.1, crashAfterWrites: 0.1, throttleUpdates: 0.1 }, 400, 'bounded after redrive'],
   ] as const)('keeps every vote when %s', { timeout: 240_000 }, async (label, faults, votes, expectation) => {
-    const poll = await check.client.createPoll();
+    const poll = await file.check.client.createPoll();
     // Faults end with the incident; the redrive runs after it.
-    const accepted = await check.withFaults(faults, async () => {
-      const cast = await check.castVotes(poll.id, votes, 3);
-      await runtime.waitForDrain(180_000);
+    const accepted = await file.check.withFaults(faults, async () => {
+      const cast = await file.check.castVotes(poll.id, votes, 3);
+      await file.runtime.waitForDrain(180_000);
       return cast;
     });
-    await check.expectExactAfterRedrive(poll.id, accepted, label, expectation === 'exact after redrive');
+    await file.check.expectExactAfterRedrive(poll.id, accepted, label, expectation === 'exact after redrive');
   });
 });

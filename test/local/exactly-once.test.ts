@@ -5,25 +5,17 @@
  * test/local/dead-letter-campaigns.test.ts, which runs beside this file.)
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
-import { CAMPAIGN_RUNTIME, campaign } from '../support/campaign';
+import { describe, expect, it } from 'vitest';
+import { useCampaignRuntime } from '../support/campaign';
 import { clients } from '../support/local';
 
-let runtime: LocalRuntime;
-let check: ReturnType<typeof campaign>;
-
-beforeAll(async () => {
-  runtime = await startLocalRuntime(CAMPAIGN_RUNTIME);
-  check = campaign(runtime);
-});
-afterAll(async () => runtime?.stop());
+const file = useCampaignRuntime();
 
 describe('exactly once, end to end', () => {
   it('counts 1,000 concurrent votes exactly', async () => {
-    const poll = await check.client.createPoll();
-    const accepted = await check.castVotes(poll.id, 1000, 3);
-    await check.expectExactCounts(poll.id, accepted);
+    const poll = await file.check.client.createPoll();
+    const accepted = await file.check.castVotes(poll.id, 1000, 3);
+    await file.check.expectExactCounts(poll.id, accepted);
   });
 
   // Before-apply failures may dead-letter records (never applied): counted + held = accepted.
@@ -35,51 +27,51 @@ describe('exactly once, end to end', () => {
     ['invocations crash after their writes and whole batches come back', { crashAfterWrites: 0.3 }, 300, 2, 'exact'],
     ['30% of counter writes are throttled (beyond the SDK’s own retries)', { throttleUpdates: 0.3 }, 300, 3, 'conserved'],
   ] as const)('keeps every vote when %s', { timeout: 240_000 }, async (label, faults, votes, options, expectation) => {
-    const poll = await check.client.createPoll();
-    await check.withFaults(faults, async () => {
-      const accepted = await check.castVotes(poll.id, votes, options);
-      if (expectation === 'exact') return check.expectExactCounts(poll.id, accepted);
-      const { counted, held } = await check.expectConserved(poll.id, accepted);
+    const poll = await file.check.client.createPoll();
+    await file.check.withFaults(faults, async () => {
+      const accepted = await file.check.castVotes(poll.id, votes, options);
+      if (expectation === 'exact') return file.check.expectExactCounts(poll.id, accepted);
+      const { counted, held } = await file.check.expectConserved(poll.id, accepted);
       console.log(`${label}: accepted ${accepted}, counted ${counted}, dead-lettered ${held}`);
     });
   });
 
   it('moves a poison message to the dead-letter queue, where the alarm sees it, and keeps counting the rest', async () => {
-    const poll = await check.client.createPoll();
-    const { sqs } = clients(runtime);
+    const poll = await file.check.client.createPoll();
+    const { sqs } = clients(file.runtime);
     await sqs.send(
       new SendMessageCommand({
-        QueueUrl: runtime.resources.voteQueueUrl,
+        QueueUrl: file.runtime.resources.voteQueueUrl,
         MessageBody: '{"this is": "not a vote"}',
         MessageGroupId: `${poll.id}.0`,
         MessageDeduplicationId: 'poison-1',
       }),
     );
-    const dlqName = runtime.resources.deadLetterQueueUrl.split('/').pop()!;
-    const dlqBefore = runtime.queueDepths()[dlqName];
-    const accepted = await check.castVotes(poll.id, 40, 3);
-    await check.expectExactCounts(poll.id, accepted);
+    const dlqName = file.runtime.resources.deadLetterQueueUrl.split('/').pop()!;
+    const dlqBefore = file.runtime.queueDepths()[dlqName];
+    const accepted = await file.check.castVotes(poll.id, 40, 3);
+    await file.check.expectExactCounts(poll.id, accepted);
     // The DLQ alarm fires on ApproximateNumberOfMessagesVisible > 0 of this queue.
-    expect(runtime.queueDepths()[dlqName]).toBe(dlqBefore + 1);
-    expect(runtime.queueBodies(dlqName)).toContain('{"this is": "not a vote"}');
+    expect(file.runtime.queueDepths()[dlqName]).toBe(dlqBefore + 1);
+    expect(file.runtime.queueBodies(dlqName)).toContain('{"this is": "not a vote"}');
   });
 
   it('meters what AWS would bill for its own votes', async () => {
-    const queueName = runtime.resources.voteQueueUrl.split('/').pop()!;
-    const before = runtime.usage();
-    const poll = await check.client.createPoll();
-    const accepted = await check.castVotes(poll.id, 50, 3);
-    await check.expectExactCounts(poll.id, accepted);
-    const after = runtime.usage();
+    const queueName = file.runtime.resources.voteQueueUrl.split('/').pop()!;
+    const before = file.runtime.usage();
+    const poll = await file.check.client.createPoll();
+    const accepted = await file.check.castVotes(poll.id, 50, 3);
+    await file.check.expectExactCounts(poll.id, accepted);
+    const after = file.runtime.usage();
     const grew = (read: (u: typeof after) => number | undefined) => (read(after) ?? 0) - (read(before) ?? 0);
     expect(grew((u) => u.functions.CastVote?.invocations)).toBe(50);
     expect(grew((u) => u.queues[queueName]?.messagesSent)).toBe(50);
     expect(grew((u) => u.functions.CountVotes?.billedMs)).toBeGreaterThan(0);
-    expect(grew((u) => u.tables[runtime.resources.tableName]?.writeUnits)).toBeGreaterThan(0);
-    expect(grew((u) => u.tables[runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBe(25); // 50 eventually consistent poll reads
+    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.writeUnits)).toBeGreaterThan(0);
+    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBe(25); // 50 eventually consistent poll reads
     expect(grew((u) => u.queues[queueName]?.requests.ReceiveMessage)).toBeGreaterThan(0);
     expect(grew((u) => u.api.bytesOut)).toBeGreaterThan(0);
-    const served = await fetch(`${runtime.url}/_local/usage`).then((r) => r.json());
+    const served = await fetch(`${file.runtime.url}/_local/usage`).then((r) => r.json());
     expect(served.functions.CastVote.invocations).toBe(after.functions.CastVote.invocations);
   });
 });

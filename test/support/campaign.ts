@@ -2,14 +2,25 @@
  * The fault campaigns' checks, over a running local runtime: cast votes, then prove each one that
  * got a 202 is counted once, or held in the dead-letter queue, or (after a redrive) counted once.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { redrive } from '../../dlq/dead-letters';
 import type { Faults } from '../../local/faults';
-import type { LocalRuntime } from '../../local/runtime';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients, pool } from './local';
 
 /** A runtime for fault campaigns: redeliveries after 1 s instead of 60 s, and 2 SDK attempts per call (the backoff only waits). */
 export const CAMPAIGN_RUNTIME = { visibilityTimeoutSeconds: 1, sdkMaxAttempts: 2, rateLimits: false, logLevel: 'SILENT' } as const;
+
+/** A campaign runtime for the whole file (started before its tests, stopped after), with the checks bound to it. */
+export function useCampaignRuntime(): { runtime: LocalRuntime; check: ReturnType<typeof campaign> } {
+  const context = {} as { runtime: LocalRuntime; check: ReturnType<typeof campaign> };
+  beforeAll(async () => {
+    context.runtime = await startLocalRuntime(CAMPAIGN_RUNTIME);
+    context.check = campaign(context.runtime);
+  });
+  afterAll(async () => context.runtime?.stop());
+  return context;
+}
 
 export function campaign(runtime: LocalRuntime) {
   const client = api(runtime);
