@@ -8,18 +8,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import type { SiteConfig } from '../config/app-config';
+import { pageWithConfig, type Site } from './page';
+
+export type { Site };
 
 export const FRONTEND_DIR = dirname(fileURLToPath(import.meta.url));
-
-/** In the page, where its config goes (a JSON string literal until then). */
-export const CONFIG_PLACEHOLDER = '"__SITE_CONFIG__"';
-
-export interface Site {
-  /** index.html, with CONFIG_PLACEHOLDER where the config goes. */
-  page: string;
-  notFound: string;
-}
 
 /** Inline text must not end its <script> or <style> element early. */
 const inline = (text: string, element: 'script' | 'style') => text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
@@ -40,12 +33,6 @@ export function buildSite(options: { minify?: boolean } = {}): Site {
     .replace('/*app.css*/', () => inline(output('.css'), 'style'))
     .replace('/*app.js*/', () => inline(output('.js'), 'script'));
   return { page, notFound: readFileSync(join(FRONTEND_DIR, 'not-found.html'), 'utf8') };
-}
-
-/** The page with its config in place; `<` is escaped so no value can end the script element. */
-export function pageWithConfig(page: string, config: SiteConfig | string): string {
-  const json = typeof config === 'string' ? config : JSON.stringify(config).replace(/</g, '\\u003c');
-  return page.replace(CONFIG_PLACEHOLDER, () => json);
 }
 
 /** `npm run build:site`: writes frontend/dist and prints what a visit transfers. */

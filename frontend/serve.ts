@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { isSitePage, SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
-import { pageWithConfig, type Site } from './build';
+import { pageWithConfig, type Site } from './page';
 
 interface Body {
   raw: Buffer;

@@ -24,7 +24,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { API_PATH_PATTERN, RESULTS_CACHE_SECONDS, RESULTS_PATH_PATTERN, SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
-import { buildSite, pageWithConfig, type Site } from '../frontend/build';
+import { buildSite } from '../frontend/build';
+import { pageWithConfig, type Site } from '../frontend/page';
 import { retainedLogGroup } from './functions';
 import { acknowledge } from './nag';
 

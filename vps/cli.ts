@@ -3,23 +3,21 @@
  * disk. `npm run vps -- --help` for the options.
  */
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { LOG_FILE } from './store';
 import { startVpsServer, type VpsOptions, type VpsServer } from './server';
-import { loadSite } from './site';
+import { BUNDLED, loadSite } from './site';
 
 /** The seed platform's port. */
 export const VPS_PORT = 3081;
-const PROJECT_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 const SPEC = {
-  command: 'npm run vps --',
+  command: BUNDLED ? 'node poll-vps.mjs' : 'npm run vps --',
   summary: 'The VPS edition: the same API and site as the serverless edition, as one Node process, every acknowledged change on disk before it is acknowledged.',
   options: {
     port: { type: 'string', default: String(VPS_PORT), value: '<port>', description: '0 picks a free port' },
     host: { type: 'string', default: '127.0.0.1', value: '<address>', description: '0.0.0.0 to be reachable from other machines (put a TLS proxy in front)' },
-    'data-dir': { type: 'string', default: '.vps-data', value: '<dir>', description: `where the log (${LOG_FILE}) lives; restart with the same one and every poll and vote is back` },
+    'data-dir': { type: 'string', default: '.vps-data', value: '<dir>', description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back` },
     'rate-limits': { type: 'string', default: 'on', value: 'on|off', description: 'per-address limits on create and vote, as on AWS; off for benchmarks' },
     'trust-proxy': { type: 'boolean', default: false, description: "behind a reverse proxy: take the client's address from X-Forwarded-For" },
     captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET)' },
@@ -44,7 +42,7 @@ function options(): Omit<VpsOptions, 'site'> {
   return {
     port,
     host: values.host,
-    dataDir: resolve(PROJECT_ROOT, values['data-dir']),
+    dataDir: resolve(values['data-dir']),
     rateLimits: values['rate-limits'] === 'on',
     trustProxy: values['trust-proxy'],
     captcha,

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { POLL_LIMITS, RATE_LIMITS, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../config/app-config';
-import type { Site } from '../frontend/build';
+import type { Site } from '../frontend/page';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/handlers/captcha';
 import { noCaptcha } from '../lambdas/domain/captcha';

@@ -3,7 +3,7 @@
  * once; a torn or corrupt log is loaded as far as it is intact, with a count of what was not;
  * many requests share one flush; compaction and expiry keep the log small.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,30 +110,33 @@ describe('the VPS edition', () => {
   });
 });
 
-describe('a crash', () => {
-  let child: ChildProcess | undefined;
-  afterEach(() => {
-    child?.kill('SIGKILL');
+/** A VPS edition process as a person runs it; resolves with its URL and what it printed. */
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+});
+function runProcess(args: string[], cwd?: string): Promise<{ url: string; output: () => string }> {
+  child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the VPS edition did not start:\n${output}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ url: url.replace('0.0.0.0', '127.0.0.1'), output: () => output });
+      }
+    };
+    child!.stdout!.on('data', read);
+    child!.stderr!.on('data', read);
+    child!.on('exit', () => reject(new Error(`the VPS edition exited:\n${output}`)));
   });
+}
 
-  /** `npm run vps` as a person runs it, on a free port; resolves with its URL and what it printed. */
-  function runVps(dir: string): Promise<{ url: string; output: () => string }> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--rate-limits', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm run vps did not start:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-        if (url) {
-          clearTimeout(timer);
-          resolve({ url, output: () => output });
-        }
-      };
-      child!.stdout!.on('data', read);
-      child!.stderr!.on('data', read);
-    });
-  }
+describe('a crash', () => {
+  /** `npm run vps` on a free port. */
+  const runVps = (dir: string) => runProcess(['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--rate-limits', 'off']);
 
   it('SIGKILLed in the middle of a load loses no vote it acknowledged, and counts none twice', { timeout: 60_000 }, async () => {
     const dir = dataDir();
@@ -185,5 +188,47 @@ describe('a crash', () => {
     await expect.poll(output, { timeout: 15_000 }).toMatch(/1 poll\(s\), 1 vote\(s\)/);
     expect(output()).toMatch(/1 line\(s\) of the log could not be read \(torn by a crash or corrupt\) and were skipped/);
     expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
+  });
+});
+
+describe('the bundle a droplet or the container runs', () => {
+  /** The Dockerfile's CMD, as an argument list. */
+  const dockerfile = readFileSync('vps/Dockerfile', 'utf8');
+  const command = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
+  const option = (name: string) => command[command.indexOf(name) + 1];
+
+  it('is what the Dockerfile ships and the compose service runs, on one port', () => {
+    expect(dockerfile).toMatch(/RUN npm run build:vps -- --out \/out/);
+    expect(dockerfile).toMatch(new RegExp(`COPY --from=build /out/${command[1]} `));
+    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${option('--port')}$`, 'm'));
+    expect(dockerfile).toMatch(/^USER node$/m);
+    const compose = readFileSync('docker-compose.yml', 'utf8');
+    const service = compose.slice(compose.indexOf('\n  vps:'));
+    expect(service).toMatch(/dockerfile: vps\/Dockerfile/);
+    expect(service).toMatch(new RegExp(`"127\\.0\\.0\\.1:${option('--port')}:${option('--port')}"`));
+    expect(service).toMatch(new RegExp(`vps-data:${option('--data-dir')}`));
+  });
+
+  it('runs with nothing but Node, from a folder outside the project, with the CMD of the Dockerfile', { timeout: 90_000 }, async () => {
+    const droplet = dataDir();
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'vps/build.ts', '--out', droplet], { encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    // The container's command, on a free loopback port and a folder of this test's.
+    const args = command.slice(1).map((arg, i, all) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[all[i - 1]] ?? arg);
+    const first = await runProcess(args, droplet);
+    const page = await fetch(first.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<script[^>]*>[^<]*"apiUrl"/);
+    const client = api({ url: first.url });
+    const poll = await client.createPoll({ options: ['A', 'B'] });
+    await client.vote(poll.id, 1);
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child!.kill('SIGTERM'); // what `docker stop` sends
+    expect(await exited).toBe(0);
+    expect(first.output()).toMatch(/Stopped\. 2 change\(s\) written/);
+    expect(statSync(join(droplet, 'data', LOG_FILE)).size).toBeGreaterThan(0);
+
+    const second = await runProcess(args, droplet);
+    expect((await api({ url: second.url }).results(poll.id)).json.counts).toEqual([0, 1]);
   });
 });
