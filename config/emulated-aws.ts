@@ -8,8 +8,11 @@ export const EMULATED_ACCOUNT = '000000000000';
 /** What the embedded runtime's emulators are sent. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-/** LocalStack on this machine: its edge port on loopback (no DNS needed), and its documented default credentials. */
+/**
+ * LocalStack: its edge port on loopback (no DNS needed; LOCALSTACK_ENDPOINT for another one),
+ * and its documented default credentials.
+ */
 export const LOCALSTACK = {
-  endpoint: 'http://127.0.0.1:4566',
+  endpoint: (process.env.LOCALSTACK_ENDPOINT || 'http://127.0.0.1:4566').replace(/\/+$/, ''),
   credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
 } as const;

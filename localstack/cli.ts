@@ -10,8 +10,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { exitWithUsageError, parseCommandLine } from '../bin/command-line';
-import { SITE_CACHE_CONTROL } from '../config/app-config';
+import { exitWithUsageError, parseCommandLine, runCommand } from '../bin/command-line';
+import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
 import { synthesizeTemplate } from '../lib/app';
@@ -98,13 +98,13 @@ const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK.endpoint, f
  * bucket directly. The bucket answers every other path with the page too (its error document),
  * which then says "not found" itself.
  */
-async function uploadSite(bucket: string, apiUrl: string): Promise<void> {
+async function uploadSite(bucket: string, config: SiteConfig): Promise<void> {
   const client = s3();
   await client.send(
     new PutObjectCommand({
       Bucket: bucket,
       Key: 'index.html',
-      Body: pageWithConfig(buildSite().page, { apiUrl }),
+      Body: pageWithConfig(buildSite().page, config),
       ContentType: 'text/html; charset=utf-8',
       CacheControl: SITE_CACHE_CONTROL,
     }),
@@ -148,13 +148,15 @@ if (step === 'up') {
   stop(['LocalStack did not become healthy within 2 minutes: see docker compose logs localstack.']);
 } else if (step === 'deploy') {
   await preflight('deploy');
-  checkFreePlan();
+  await runCommand(SPEC, checkFreePlan);
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CONTEXT], cdkEnv);
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['deploy', '--all', '--require-approval', 'never', ...CONTEXT, '--outputs-file', OUTPUTS_FILES.localstack], cdkEnv);
   const out = outputs();
   const apiUrl = localstackApiUrl(out.ApiUrl);
-  await uploadSite(out.SiteBucketName, apiUrl);
+  // results=function-url: the page reads results from the function URL, as on AWS.
+  await uploadSite(out.SiteBucketName, { apiUrl, ...(out.ResultsUrl ? { resultsUrl: out.ResultsUrl } : {}) });
   console.log(`\nAPI:  ${apiUrl}`);
+  if (out.ResultsUrl) console.log(`Results (function URL): ${out.ResultsUrl}`);
   console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
   console.log('Load test it: npm run load -- vote-storm --target localstack');
 } else {

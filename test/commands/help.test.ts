@@ -3,7 +3,9 @@
  * usage and exit 0, and a usage mistake with one line and exit 2, never a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pool } from '../support/local';
@@ -41,5 +43,19 @@ describe('every command', () => {
       expect(mistake.code, `${name} --no-such-option`).toBe(2);
       expect(ours(mistake.stderr).split('\n'), name).toEqual([expect.stringMatching(/^Unknown option '--no-such-option'\. Run npm .* --help for the usage\.$/)]);
     }
+  });
+});
+
+describe('the CDK app (npx cdk synth)', () => {
+  it('answers a wrong -c value with one line naming the valid ones and exit code 2', async () => {
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/poll-app.ts'], {
+      timeout: 60_000,
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ results: 'bogus' }), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'synth-')) },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(2);
+    expect(ours(result.stderr).split('\n')).toEqual(['results must be one of api, function-url, cloudfront (got "bogus"); e.g. npx cdk synth -c results=function-url']);
   });
 });

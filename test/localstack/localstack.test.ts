@@ -5,6 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { synthesizeTemplate } from '../../lib/app';
 import { freePlanViolations } from '../../localstack/free-plan';
@@ -80,8 +82,15 @@ describe('the preflight', () => {
     expect(readDotEnv('# comment\nLOCALSTACK_AUTH_TOKEN="ls-abc"\nOTHER=1\n')).toEqual({ LOCALSTACK_AUTH_TOKEN: 'ls-abc', OTHER: '1' });
   });
 
-  it('stops npm run localstack:deploy on this machine with one line per problem, not a stack trace', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], { encoding: 'utf8', timeout: 60_000 });
+  it('stops npm run localstack:deploy with one line per problem, not a stack trace, when nothing answers', async () => {
+    // A port nothing listens on, so that a LocalStack running on this machine is not deployed to.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const env = { ...process.env, LOCALSTACK_ENDPOINT: `http://127.0.0.1:${port}` };
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], { encoding: 'utf8', timeout: 60_000, env });
+    expect(result.stderr).toContain(`not answering on http://127.0.0.1:${port}`);
     expect(result.status).toBe(1);
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('✗'));
     expect(lines.length).toBeGreaterThan(0);
@@ -103,14 +112,16 @@ describe('docker-compose.yml', () => {
 });
 
 describe('finding the deployed API', () => {
-  it('turns the outputs’ AWS-style URL into a path on LocalStack’s port (no DNS needed)', () => {
-    expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe('http://127.0.0.1:4566/restapis/b4k9x2q1ze/prod/_user_request_');
+  it('turns the URL LocalStack 4.14 reports into its /_aws/execute-api path on LocalStack’s port (no DNS needed)', () => {
+    // The fixture is the outputs file a real LocalStack 4.14.0 deploy wrote.
+    expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe('http://127.0.0.1:4566/_aws/execute-api/6fbkylyhrv/prod');
+    expect(localstackApiUrl('https://b4k9x2q1ze.execute-api.us-east-1.amazonaws.com/prod/')).toBe('http://127.0.0.1:4566/_aws/execute-api/b4k9x2q1ze/prod');
     expect(() => localstackApiUrl('https://d1.cloudfront.net')).toThrow(/Not a REST API stage URL/);
   });
 
   it('gives npm run dlq the deployed queues, on LocalStack’s port, and says how to get an outputs file when there is none', async () => {
     const queues = await queuesOf('localstack', '', 'test/fixtures/cdk-outputs.localstack.json');
-    expect(queues.deadLetterQueueUrl).toMatch(/DeadLetterQueue\.fifo$/);
+    expect(queues.deadLetterQueueUrl).toMatch(/DeadLetterQueue.*\.fifo$/);
     expect(queues.voteQueueUrl).toMatch(/VoteQueue.*\.fifo$/);
     expect(await queues.sqs.config.region()).toBe('us-east-1');
     expect(await queues.sqs.config.endpoint?.()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
