@@ -23,6 +23,12 @@ export const OUTPUTS_FILES: Record<DeployTarget, string> = {
   localstack: join(ROOT, 'cdk-outputs.localstack.json'),
 };
 
+/** The command that writes each deployed target's outputs file: what a message says when it is missing. */
+export const DEPLOY_COMMANDS: Record<DeployTarget, string> = {
+  aws: 'npm run deploy (README "Deploy to AWS")',
+  localstack: 'npm run localstack:deploy (README "LocalStack")',
+};
+
 /** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
 export function stackOutputs(file: string): Record<string, string> {
   if (!existsSync(file)) return {};

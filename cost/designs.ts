@@ -3,7 +3,9 @@
  * its own template (cost/designs.json, kept equal to the stack by the tests; cdk.out/ for the
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
+import { RESULTS_URL } from '../config/app-config';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import type { PriceId } from './prices';
 import { PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
@@ -68,4 +70,31 @@ export function awsFloor(bill: Bill): { requests: number; usd: number; pricePerM
   const price = PRICES.lambdaRequests;
   const pricePerMillion = (price.tiers[0].price * 1e6) / price.per;
   return { requests: bill.usage.clientRequests, usd: (bill.usage.clientRequests / 1e6) * pricePerMillion, pricePerMillion };
+}
+
+/** The most a flood of the results function URL can run up, with its concurrency capped. */
+export interface FloodCeiling {
+  concurrency: number;
+  requestsPerSecond: number;
+  usdPerHour: number;
+}
+
+/**
+ * A function URL has no API Gateway throttling: its cap is the function's reserved concurrency,
+ * and Lambda serves about RESULTS_URL.requestsPerSecondPerConcurrency requests a second per
+ * instance; beyond that callers get 429. Priced at the highest tier of each price, every request
+ * missing the function's cache (one read each) and answered with a full results body: an upper bound.
+ */
+export function floodCeiling(stack: StackConfig, profile: TrafficProfile, units: UnitCosts): FloodCeiling | undefined {
+  if (stack.results !== 'function-url' || stack.resultsConcurrency === undefined) return undefined;
+  const perUnit = (id: PriceId) => PRICES[id].tiers[0].price / PRICES[id].per;
+  const fn = stack.functions.getResults;
+  const gbSeconds = (units.billedMs.getResults / 1000) * (fn.memoryMb / 1024);
+  const usdPerRequest =
+    perUnit('lambdaRequests') +
+    gbSeconds * perUnit(fn.architecture === 'arm64' ? 'lambdaArmGbSeconds' : 'lambdaX86GbSeconds') +
+    units.readUnitsPerRead * perUnit('dynamoReadUnits') +
+    (profile.apiResponseBytes / 1e9) * perUnit('dataTransferOut');
+  const requestsPerSecond = stack.resultsConcurrency * RESULTS_URL.requestsPerSecondPerConcurrency;
+  return { concurrency: stack.resultsConcurrency, requestsPerSecond, usdPerHour: requestsPerSecond * 3600 * usdPerRequest };
 }

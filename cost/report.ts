@@ -3,7 +3,7 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { awsFloor, cheapestDeployable, designOf, priceDesigns, type PricedDesign } from './designs';
+import { awsFloor, cheapestDeployable, designOf, floodCeiling, priceDesigns, type FloodCeiling, type PricedDesign } from './designs';
 import { breakEven, designRps, PEAK_TO_AVERAGE, scaleProfile, vpsCost, type BreakEven, type VpsCost } from './compare';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
@@ -35,6 +35,8 @@ export interface CostReport {
   designs: DesignRow[];
   recommended: DesignRow;
   floor: ReturnType<typeof awsFloor>;
+  /** The function-URL design's worst case: a flood at its concurrency cap. */
+  flood?: FloodCeiling;
   vpsCapacity: VpsCapacity;
   vps: VpsCost[];
   designRps: number;
@@ -96,6 +98,7 @@ export function buildReport(input: {
     designs,
     recommended: cheapestDeployable(designs) as DesignRow,
     floor,
+    flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
     vps: VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, vpsCapacity)),
     designRps: designRps(profile, bill),
     breakEven: VPS_TIERS.map((tier) => breakEven(tier, profile, stack, vpsCapacity, units, options)),
@@ -206,6 +209,14 @@ function headline(report: CostReport): string[] {
   ];
 }
 
+/** What a flood of the function URL costs at most, where the designs include one. */
+const floodLines = ({ flood }: CostReport) =>
+  flood
+    ? [
+        `A flood of the results function URL: at most ${quantity(flood.requestsPerSecond)} req/s (its ${flood.concurrency} concurrent instances), ${usd(flood.usdPerHour)} an hour; beyond that callers get 429, and the page keeps its last results and says they will catch up. -c resultsConcurrency=<n> moves the cap.`,
+      ]
+    : [];
+
 const capacityLines = (report: CostReport) => {
   const { measurement, source } = report.vpsCapacity;
   const r = measurement.routes;
@@ -227,6 +238,7 @@ export function renderText(report: CostReport): string {
   out.push('');
   out.push('Every AWS design, each priced from its own template:');
   out.push(table(designHead, designRows(report), [1, 2, 3, 4]));
+  out.push(...floodLines(report));
   out.push('');
   out.push(`The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load):`);
   out.push(table(vpsHead, vpsRows(report), [1, 2, 3, 4, 5, 6]));
@@ -250,7 +262,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   out.push(`# Monthly AWS bill: profile "${report.profile.name}"`, '');
   out.push(...opening(report).map((line) => `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`), '');
   out.push(`![Monthly cost against monthly votes](${chartFile})`, '');
-  out.push('## Every AWS design', '', row(designHead), align(designHead, [1, 2, 3, 4]), ...designRows(report).map(row), '');
+  out.push('## Every AWS design', '', row(designHead), align(designHead, [1, 2, 3, 4]), ...designRows(report).map(row), '', ...floodLines(report).map((l) => `- ${l}`), '');
   out.push('## On a VPS', '', row(vpsHead), align(vpsHead, [1, 2, 3, 4, 5, 6]), ...vpsRows(report).map(row), '', ...capacityLines(report).map((l) => `- ${l}`), '');
   out.push(`## The bill of this stack`, '', `Read from ${report.stackSource}.`, '', row(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']), row(['---', '---', '---:', '---', '---:']));
   out.push(...billRows(report).map(row), row(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]), '');

@@ -7,7 +7,7 @@ import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VOTE_QUEUE } from '../config/app-config';
-import { OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
+import { DEPLOY_COMMANDS, OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
@@ -44,7 +44,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const file = outputsFile ?? OUTPUTS_FILES[target];
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
-    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: deploy with --outputs-file ${relative(process.cwd(), file)} (README "Deploy to AWS").`);
+    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? EMULATED_REGION;

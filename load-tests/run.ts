@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { LOAD_TARGETS, OUTPUTS_FILES, stackOutputs, type LoadTarget } from '../config/targets';
+import { DEPLOY_COMMANDS, LOAD_TARGETS, OUTPUTS_FILES, stackOutputs, type LoadTarget } from '../config/targets';
+import type { DeployTarget } from '../config/app-config';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
@@ -30,8 +31,8 @@ export const scenarioNames = () =>
     .map((f) => f.replace(/\.yml$/, ''));
 
 /** The API's base URL from a `cdk deploy --outputs-file` JSON file. */
-export function apiUrlFromOutputs(file: string): string {
-  if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: deploy with --outputs-file ${relative(ROOT, file)} (see README "Load tests"), or pass --url.`);
+export function apiUrlFromOutputs(file: string, target: DeployTarget = 'aws'): string {
+  if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: ${DEPLOY_COMMANDS[target]} writes it; or pass --url.`);
   const url = stackOutputs(file).ApiUrl;
   if (!url) throw new LoadTestError(`${relative(ROOT, file)} has no ApiUrl output.`);
   return url.replace(/\/$/, '');
@@ -41,7 +42,7 @@ export function apiUrlFromOutputs(file: string): string {
 export function deployedApiUrl(target: LoadTarget, file?: string): string {
   if (target === 'local' || target === 'vps') throw new LoadTestError(`The ${target} target needs no outputs file.`);
   file ??= OUTPUTS_FILES[target];
-  const url = apiUrlFromOutputs(file);
+  const url = apiUrlFromOutputs(file, target);
   return target === 'localstack' ? localstackApiUrl(url) : url;
 }
 

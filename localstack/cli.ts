@@ -50,7 +50,8 @@ const { values } = parseCommandLine(SPEC, process.argv.slice(3));
 const extraContext = values.context ?? [];
 for (const pair of extraContext) if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(pair)}).`);
 if (extraContext.some((pair) => pair.startsWith('target='))) exitWithUsageError(SPEC, 'The target is always localstack here.');
-const CONTEXT = ['-c', 'target=localstack', ...extraContext.flatMap((pair) => ['-c', pair])];
+// Its own assembly folder: cdk.out/ stays the AWS template that npm run cost prices.
+const CDK_ARGS = ['-c', 'target=localstack', ...extraContext.flatMap((pair) => ['-c', pair]), '--output', 'cdk.out.localstack'];
 /** The same context for the in-process synth of the free-plan check. */
 const contextObject = Object.fromEntries(extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
@@ -149,8 +150,8 @@ if (step === 'up') {
 } else if (step === 'deploy') {
   await preflight('deploy');
   await runCommand(SPEC, checkFreePlan);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CONTEXT], cdkEnv);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['deploy', '--all', '--require-approval', 'never', ...CONTEXT, '--outputs-file', OUTPUTS_FILES.localstack], cdkEnv);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CDK_ARGS], cdkEnv);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['deploy', '--all', '--require-approval', 'never', ...CDK_ARGS, '--outputs-file', OUTPUTS_FILES.localstack], cdkEnv);
   const out = outputs();
   const apiUrl = localstackApiUrl(out.ApiUrl);
   // results=function-url: the page reads results from the function URL, as on AWS.
@@ -163,6 +164,6 @@ if (step === 'up') {
   await preflight('deploy');
   const bucket = outputs().SiteBucketName;
   if (bucket) await emptyBucket(bucket);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CONTEXT], cdkEnv);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CDK_ARGS], cdkEnv);
   rmSync(OUTPUTS_FILES.localstack, { force: true });
 }

@@ -126,6 +126,6 @@ describe('finding the deployed API', () => {
     expect(await queues.sqs.config.region()).toBe('us-east-1');
     expect(await queues.sqs.config.endpoint?.()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
     queues.sqs.destroy();
-    await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(/is missing or has no VoteQueueUrl.*--outputs-file/);
+    await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(/is missing or has no VoteQueueUrl.*npm run deploy \(README "Deploy to AWS"\) writes it/);
   });
 });

@@ -5,10 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../frontend/build';
+import { pageWithConfig } from '../../frontend/page';
 import { BASELINE_VPS, VPS_TIERS, type VpsCapacity, type VpsMeasurement } from '../../cost/vps';
 import { breakEven, vpsCost } from '../../cost/compare';
-import { awsFloor, DEPLOYABLE_DESIGNS, priceDesigns } from '../../cost/designs';
+import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../cost/designs';
 import { synthesizeTemplate } from '../../lib/app';
 import { MeasuredRunError, unitCostsFromUsage } from '../../cost/measured';
 import { DEFAULT_UNIT_COSTS, estimate, monthlyUsage, priceUsage, tieredCost, type MonthlyUsage } from '../../cost/model';
@@ -203,6 +206,17 @@ describe('the designs', () => {
     const totals = priced.map((d) => d.bill.totalUsd);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
   });
+
+  it('bounds what a flood of the function URL costs an hour, from its concurrency cap', () => {
+    // 200 instances x 10 req/s = 2,000 req/s = 7.2 M requests an hour, each at most:
+    // Lambda request $0.20/M = 2e-7; 2 ms x 0.25 GB x $0.0000133334 = 6.667e-9;
+    // a read 0.5 RRU x $0.125/M = 6.25e-8; 450 B out x $0.09/GB = 4.05e-8. Sum 3.0967e-7 x 7.2 M = $2.2296.
+    const flood = floodCeiling(stacks['function-url'], PROFILES.seed, DEFAULT_UNIT_COSTS)!;
+    expect(flood).toMatchObject({ concurrency: 200, requestsPerSecond: 2000 });
+    expect(flood.usdPerHour).toBeCloseTo(2.2296, 3);
+    expect(floodCeiling({ ...stacks['function-url'], resultsConcurrency: undefined }, PROFILES.seed, DEFAULT_UNIT_COSTS)).toBeUndefined();
+    expect(floodCeiling(stacks.api, PROFILES.seed, DEFAULT_UNIT_COSTS)).toBeUndefined();
+  });
 });
 
 describe('the stack as the model reads it', () => {
@@ -253,6 +267,12 @@ describe('measured mode', () => {
 });
 
 describe('profiles', () => {
+  it('count a page load as the one page the site serves, gzipped as CloudFront sends it (within 5%)', () => {
+    const page = pageWithConfig(buildSite().page, { apiUrl: 'https://abc.execute-api.us-east-1.amazonaws.com' });
+    const gzipped = gzipSync(page).length;
+    expect(Math.abs(PROFILES.seed.pageBytes - gzipped) / gzipped, `pageBytes ${PROFILES.seed.pageBytes}, the page ${gzipped} B gzipped`).toBeLessThan(0.05);
+  });
+
   it.each([
     [{ votesPerPoll: -1 }, 'votesPerPoll', /votesPerPoll must be a number from 0 to 1,000,000,000 \(got -1\)/],
     [{ pollsPerDay: 1e9 }, 'pollsPerDay', /pollsPerDay must be a number from 0 to 1,000,000 \(got 1000000000\)/],
