@@ -84,7 +84,7 @@ export const FUNCTION_DEFAULTS = {
 /**
  * The vote queue is FIFO so that votes of one message group arrive in order:
  * that is what lets the consumer count exactly once with one conditional write
- * per poll per batch (see README "Exactly-once counting").
+ * per poll per batch (see README "How a vote is counted exactly once").
  */
 export const VOTE_QUEUE = {
   /**

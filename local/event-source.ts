@@ -140,7 +140,7 @@ function withheldByFaults(faults: Faults, records: SqsRecord[]): Set<string> {
 }
 
 // Injected post-write faults are transient: a record on its last delivery is left alone, so a
-// counted vote is not dead-lettered by the injector (see README, "What exactly-once covers").
+// counted vote is not dead-lettered by the injector (see README "What exactly-once covers, tested").
 const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SqsRecord) => Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
 
 /** The records this delivery failed: withheld ones, the ones the function reports, injected losses. */
