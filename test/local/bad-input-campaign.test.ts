@@ -8,20 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLL_LIMITS } from '../../config/app-config';
 import { EDITIONS, startEdition, type Edition } from '../support/editions';
 import { api, pool } from '../support/local';
+import { prng } from '../support/prng';
 
 const HOSTILE_REQUESTS = 3000;
 const VALID_VOTES = 300;
-
-/** mulberry32: a small seeded PRNG, so a failing campaign can be replayed exactly. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Attack {
   kind: string;

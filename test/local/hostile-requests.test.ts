@@ -8,17 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDITIONS, startEdition, type Edition } from '../support/editions';
 import { api } from '../support/local';
-
-/** mulberry32, so a failing corpus can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../support/prng';
 
 const PATHS = [
   '/', '/%', '/%%', '/%zz', '/poll/50%off', '/poll/%E0%A4%A', '/api/%', '/api/poll/50%off', '/api/poll/50%off/results', '/api/poll/%E0%A4%A/vote',
