@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Most slow tests wait (redeliveries, retries, a browser): three files at once keep the 2 cores
-    // busy; four overload them (functions then miss their own timeouts).
+    // busy; four overload them (functions then miss their own timeouts). The fast tier only
+    // computes, so npm run test:fast runs it with two.
     maxWorkers: 3,
     projects: [
       {
@@ -16,6 +17,9 @@ export default defineConfig({
           name: 'fast',
           include: ['test/{unit,handlers,stack,architecture,localstack}/**/*.test.ts'],
           testTimeout: 30_000,
+          // These files share no state but the modules they load: a worker keeps aws-cdk-lib and
+          // the synthesized templates loaded from one file to the next instead of loading them again.
+          isolate: false,
         },
       },
       {

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
+import { FUNCTION_METADATA, RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
 import { apiKindFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
+import { BUNDLING } from '../../lib/functions';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -407,5 +410,32 @@ describe('results designs (-c results=)', () => {
     expect(() => synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'lots' })).toThrow(/resultsConcurrency must be a whole number from 1 to 10000, or off/);
     expect(() => synthesizeTemplate({ target: 'localstack', results: 'cloudfront' })).toThrow(/LocalStack’s free plan has no CloudFront/);
     expect(of(synthesizeTemplate({ target: 'localstack', results: 'function-url' }), 'AWS::Lambda::Url')).toHaveLength(1);
+  });
+});
+
+describe('the function bundles', () => {
+  /** Each function bundled as the stack bundles it (lib/functions.ts BUNDLING, the entry in its metadata), in KB. */
+  async function bundleSizes(): Promise<Record<string, number>> {
+    const entries = Object.fromEntries(
+      resources('AWS::Lambda::Function')
+        .filter(([, fn]) => fn.Metadata?.[FUNCTION_METADATA.entry])
+        .map(([, fn]) => [fn.Metadata![FUNCTION_METADATA.name] as string, fn.Metadata![FUNCTION_METADATA.entry] as string]),
+    );
+    const result = await build({ entryPoints: entries, outdir: 'out', bundle: true, write: false, platform: 'node', format: BUNDLING.format, target: BUNDLING.target, minify: BUNDLING.minify, external: [...BUNDLING.externalModules], logLevel: 'error' });
+    return Object.fromEntries(result.outputFiles.map((file) => [file.path.replace(/^.*\/(\w+)\.js$/, '$1'), file.contents.length / 1024]));
+  }
+
+  // A cold start loads all of it: small, and as large as the README says.
+  it('are each under 64 KB, within the range the README states', async () => {
+    const sizes = await bundleSizes();
+    console.log(`bundles (KB): ${Object.entries(sizes).map(([name, kb]) => `${name} ${kb.toFixed(1)}`).join(', ')}`);
+    expect(Object.keys(sizes).length).toBeGreaterThanOrEqual(5);
+    const stated = /Minified bundles are (\d+)–(\d+) KB/.exec(readFileSync('README.md', 'utf8'));
+    expect(stated, 'README: "Minified bundles are <min>–<max> KB"').not.toBeNull();
+    const [low, high] = [Number(stated![1]), Number(stated![2])];
+    // Rounded to the KB, with 2 KB of slack so that a small change does not have to touch the README.
+    expect(Math.min(...Object.values(sizes))).toBeGreaterThanOrEqual(low - 2);
+    expect(Math.max(...Object.values(sizes))).toBeLessThanOrEqual(high + 2);
+    for (const kb of Object.values(sizes)) expect(kb).toBeLessThan(64);
   });
 });
