@@ -86,7 +86,11 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
     return { values: parsed.values as Values<O>, positionals: parsed.positionals };
   } catch (error) {
     // parseArgs says what is wrong in one sentence (unknown option, missing value, stray argument) and adds its own hints.
-    const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '.');
+    const [first] = (error as Error).message.split('\n');
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous\.$/.exec(first);
+    const message = ambiguous
+      ? `${ambiguous[1]} needs a value, and what follows it starts with a dash (write ${ambiguous[1]}=<value> if that is the value).`
+      : first.replace(/\. To specify a positional argument.*$/, '.');
     exitWithUsageError(spec, message);
   }
 }

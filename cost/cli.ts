@@ -11,7 +11,7 @@ import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
 import { buildReport, renderChart, renderHtml, renderMarkdown, renderText, type CostReport } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
-import type { VpsCapacity, VpsMeasurement } from './vps';
+import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
@@ -26,7 +26,7 @@ const SPEC = {
     profile: { type: 'string', default: 'seed', value: '<name|file.json>', description: `a preset (${Object.keys(PROFILES).join(', ')}) or a JSON file of fields over the seed preset` },
     from: { type: 'string', value: '<results folder>', description: 'per-vote and per-view usage measured by a local load test (npm run load writes the folder)' },
     template: { type: 'string', value: '<file>', description: 'the synthesized template to price (default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)' },
-    'vps-from': { type: 'string', value: '<file|folder>', description: 'this app\'s VPS capacity from your npm run bench:vps file, or a load-test folder of --target vps (default: cost/vps-capacity.json)' },
+    'vps-from': { type: 'string', value: '<file|folder>', description: 'this app\'s VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), or a load test of your VPS (--target vps) to set beside it' },
     'new-account': { type: 'boolean', default: false, description: 'count the free tiers only accounts in their first 12 months get' },
     out: { type: 'string', default: 'cost-report', value: '<folder>', description: 'where report.json, report.md, report.html and chart.svg go' },
   },
@@ -71,36 +71,30 @@ function loadStack(template: string | undefined, designs: Record<string, StackCo
   }
 }
 
-/** This app's capacity on a VPS: a bench:vps file, or a load test's folder against the VPS edition (a floor). */
+/** This app's capacity on a VPS: a bench:vps file; or the committed one beside what a load test of a VPS showed (a floor). */
 function loadVpsCapacity(from: string | undefined): VpsCapacity {
   const source = from ?? VPS_CAPACITY_FILE;
   if (!existsSync(source)) throw new UsageError(`--vps-from ${source}: no such file or folder (npm run bench:vps writes one).`);
-  if (statSync(source).isDirectory()) {
-    const summaryFile = join(source, 'summary.json');
-    const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as { target?: string; ratePerSecond?: number; latencyMs?: RouteRateLatency }) : undefined;
-    if (summary?.target !== 'vps' || !summary.ratePerSecond) throw new UsageError(`--vps-from ${source} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`);
-    const rate = { method: 'mixed', path: 'the scenario', requestsPerSecond: summary.ratePerSecond, latencyMs: { p50: 0, p97_5: 0, p99: 0, max: 0, ...summary.latencyMs }, requests: 0, non2xx: 0, errors: 0 };
-    const measurement: VpsMeasurement = {
-      what: `npm run load against the VPS edition (${source})`,
-      date: 'see the run',
-      machine: { cpus: 0, model: 'the box the load test ran against', os: '', node: '' },
-      command: 'npm run load -- <scenario> --target vps',
-      bare: rate,
-      routes: { options: rate, page: rate, vote: rate, results: rate },
-      optionsShareOfBare: 0,
-      votes: { acknowledged: 0, counted: 0 },
-    };
-    return { measurement, source, lowerBound: true };
-  }
+  if (statSync(source).isDirectory()) return { ...loadVpsCapacity(undefined), observed: observedLoad(source) };
   try {
     const measurement = JSON.parse(readFileSync(source, 'utf8')) as VpsMeasurement;
     if (!measurement.routes?.options?.requestsPerSecond) throw new Error('it has no routes.options.requestsPerSecond');
-    return { measurement, source: source.replace(`${ROOT}/`, ''), lowerBound: false };
+    return { measurement, source: source.replace(`${ROOT}/`, '') };
   } catch (error) {
     throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`);
   }
 }
-type RouteRateLatency = { p50: number; p97_5: number; p99: number; max: number };
+
+/** A load test's folder of the VPS edition: what it ran, where, and what it reached. A failed run shows nothing. */
+function observedLoad(folder: string): ObservedLoad {
+  const summaryFile = join(folder, 'summary.json');
+  const summary = existsSync(summaryFile)
+    ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as { scenario?: string; target?: string; url?: string; ratePerSecond?: number; latencyMs?: { p99?: number }; artilleryExitCode?: number; votes?: { ok?: boolean } })
+    : undefined;
+  if (summary?.target !== 'vps' || !summary.ratePerSecond) throw new UsageError(`--vps-from ${folder} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`);
+  if (summary.artilleryExitCode !== 0 || summary.votes?.ok === false) throw new UsageError(`--vps-from ${folder} is a failed run (see its summary.json): it shows nothing about the box.`);
+  return { source: folder, scenario: summary.scenario ?? 'a scenario', url: summary.url ?? 'the VPS', ratePerSecond: summary.ratePerSecond, p99Ms: summary.latencyMs?.p99 ?? 0 };
+}
 
 /** Per-operation usage measured by a load test's run folder. */
 function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {

@@ -19,10 +19,10 @@ export interface DesignSpec {
 
 /** Every deployable design, cheapest first for the seed profile. */
 export const DEPLOYABLE_DESIGNS: readonly DesignSpec[] = [
-  { id: 'function-url', name: 'results from a Lambda function URL', context: { results: 'function-url' } },
+  { id: 'function-url', name: 'results from a function URL', context: { results: 'function-url' } },
   { id: 'cloudfront', name: 'results cached at CloudFront', context: { results: 'cloudfront' } },
-  { id: 'api', name: 'results through the HTTP API (the textbook design)', context: {} },
-  { id: 'api-rest', name: 'everything through a REST API', context: { apiKind: 'rest' } },
+  { id: 'api', name: 'results via the HTTP API (textbook)', context: {} },
+  { id: 'api-rest', name: 'all through a REST API', context: { apiKind: 'rest' } },
 ];
 
 /** The design a template is, by the two flags that tell them apart. */
@@ -54,7 +54,7 @@ export function priceDesigns(profile: TrafficProfile, stacks: Record<string, Sta
     bill: estimate(profile, stacks[d.id], units, options),
   }));
   const webSocket = stacks.api && { ...stacks.api, results: 'websocket' as const };
-  const estimates = webSocket ? [{ id: 'websocket', name: 'results pushed over a WebSocket API (estimate only: not built)', stack: webSocket, bill: estimate(profile, webSocket, units, options) }] : [];
+  const estimates = webSocket ? [{ id: 'websocket', name: 'results pushed over WebSocket (estimate)', stack: webSocket, bill: estimate(profile, webSocket, units, options) }] : [];
   return [...deployable, ...estimates].sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The price sheet: every unit price and free tier the bill uses, as data, each
  * with its source and the date it was checked. us-east-1, USD, list prices.
- * Gathered in ../shared/research/aws-prices-2026.md; an `assumption` is a figure
+ * Gathered in docs/sources.md; an `assumption` is a figure
  * that source did not confirm, and the report prints it as such.
  */
 
@@ -40,7 +40,7 @@ export interface Price {
 
 const M = 1e6;
 const CHECKED = '2026-11';
-const RESEARCH = '../shared/research/aws-prices-2026.md';
+const RESEARCH = 'docs/sources.md';
 
 export const PRICES = {
   httpApiRequests: {

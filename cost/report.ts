@@ -9,7 +9,7 @@ import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
-import { BASELINE_VPS, CAPACITY_REFERENCES, PROCESSES_PER_BOX, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
+import { BASELINE_VPS, CAPACITY_REFERENCES, PROCESSES_PER_BOX, VPS_MAX_UTILISATION, VPS_TIERS, type ObservedLoad, type VpsCapacity } from './vps';
 import { whatIfs, type WhatIf } from './what-ifs';
 
 export interface DesignRow extends PricedDesign {
@@ -81,7 +81,6 @@ export function buildReport(input: {
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
       `VPS sizing: at most ${VPS_MAX_UTILISATION * 100}% of measured capacity at the design rate, which is the larger of the profile's peak and ${PEAK_TO_AVERAGE}x the month's average`,
       `VPS capacity: the VPS edition is one process, as the seed's platform is: it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, and more than one box would need polls sharded across them (not built)`,
-      ...(vpsCapacity.lowerBound ? [`VPS capacity from a load test (${vpsCapacity.source}): its rate is a floor on what the box serves, not its maximum (npm run bench:vps measures that)`] : []),
       options.newAccount ? 'new-account free tiers (12 months) are counted' : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
       ...(input.measured && input.measured.votes < MIN_MEASURED_VOTES
         ? [
@@ -130,6 +129,19 @@ export function quantity(value: number): string {
 const votesLabel = (votes: number) => `${quantity(votes)} votes`;
 const percent = (share: number) => `${share < 0.01 ? '<1' : Math.round(share * 100)}%`;
 
+/** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
+function wrap(text: string, width = 100, indent = '  '): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
 function table(head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const cell = (text: string, i: number) => (rightAligned.includes(i) ? text.padStart(widths[i]) : text.padEnd(widths[i]));
@@ -140,21 +152,25 @@ function billRows(report: CostReport): string[][] {
   return report.bill.lines.map((l) => [
     l.service,
     l.item + (l.assumption ? ' *' : ''),
-    `${quantity(l.usage)} ${l.unit}${l.billable < l.usage ? ` (${quantity(l.billable)} billed)` : ''}`,
+    // In the unit of the price beside it.
+    `${quantity(l.usage)}${l.billable < l.usage ? ` (${quantity(l.billable)} billed)` : ''}`,
     l.unitPrice,
     usd(l.usd),
   ]);
 }
 
-const designHead = ['AWS design', 'Monthly', 'Per M requests', 'x floor', `Break-even with ${BASELINE_VPS.name}`, 'Deploy'];
-const designRows = (report: CostReport) =>
+const DESIGNS_INTRO = `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; deploy with npx cdk deploy and the flags:`;
+const designHead = ['AWS design (← the bill above)', 'Monthly', '$ per M req', 'x floor', 'Break-even', 'Deploy'];
+/** The deploy cell: the whole command, or (in the terminal, where width is short) only its flags. */
+const deployCell = (d: DesignRow, flagsOnly: boolean) => (d.deploy ? (flagsOnly ? d.deploy.replace(/^npx cdk deploy ?/, '') || '(no flags)' : d.deploy) : 'not built');
+const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
-    d.name + (d.id === report.design ? ' ← this stack' : ''),
+    d.name + (d.id === report.design ? ' ←' : ''),
     usd(d.bill.totalUsd),
     usdSmall(d.usdPerMillionRequests),
     `${d.overFloor.toFixed(1)}x`,
     d.breakEven.votes ? votesLabel(d.breakEven.votes) : '—',
-    d.deploy ?? 'estimate only: not built',
+    deployCell(d, flagsOnly),
   ]);
 
 const vpsHead = ['VPS (the VPS edition)', 'Boxes', 'Load', 'Transfer', 'Monthly', 'Per M requests at 50%', 'Break-even with this stack'];
@@ -179,6 +195,15 @@ function idleLines(idle: Bill): string {
   return idle.lines.map((l) => `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${l.usd === 0 ? ', inside the free tier' : `, ${usd(l.usd)}`}`).join('; ');
 }
 
+/** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
+function observedLine(observed: ObservedLoad, designRps: number): string {
+  const verdict =
+    observed.ratePerSecond >= designRps
+      ? `at least this profile's design rate of ${quantity(designRps)} req/s`
+      : `a floor, below this profile's design rate of ${quantity(designRps)} req/s: a load test runs at its scenario's rate, so this says nothing of the box's maximum; npm run bench:vps on the box measures that (pass its file to --vps-from to size from it)`;
+  return `Your VPS (${observed.url}, ${observed.scenario}, ${observed.source}): served ${quantity(observed.ratePerSecond)} req/s at p99 ${observed.p99Ms} ms, ${verdict}.`;
+}
+
 /** The answer, first: the cheapest design to deploy, the floor, and the VPS. */
 function opening(report: CostReport): string[] {
   const { recommended, floor } = report;
@@ -188,6 +213,7 @@ function opening(report: CostReport): string[] {
     `Cheapest AWS design you can deploy for this profile: ${recommended.name}, ${usd(recommended.bill.totalUsd)} a month (${usd(recommended.bill.usdPerMillionVotes)} per million votes). Deploy it: ${recommended.deploy}`,
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), and nothing else. The cheapest design is ${recommended.overFloor.toFixed(1)}x the floor.`,
     `On a VPS: ${usd(cheapestVps.totalUsd)} a month on ${cheapestVps.tier.name}: one process of the VPS edition serves this profile's mix at ${quantity(cheapestVps.capacityRps)} req/s (npm run bench:vps on ${measured.date}, ${measured.machine.model}), and the design rate of ${quantity(report.designRps)} req/s loads it ${percent(cheapestVps.utilisation)}.`,
+    ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
   ];
 }
 
@@ -229,29 +255,33 @@ const capacityLines = (report: CostReport) => {
 export function renderText(report: CostReport): string {
   const { bill } = report;
   const out: string[] = [];
-  out.push(`Profile "${report.profile.name}"`, '', ...opening(report), '');
-  out.push(`Monthly AWS bill of this stack (${report.design ? `results=${report.stack.results}, ` : ''}${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`);
-  if (report.measured) out.push(`Per-operation usage measured by ${report.measured.label} (${report.measured.votes} votes, ${report.measured.apiRequests} API requests)`);
+  const prose = (...lines: string[]) => out.push(...lines.map((line) => wrap(line)));
+  out.push(`Profile "${report.profile.name}"`, '');
+  prose(...opening(report));
   out.push('');
-  out.push(table(['Service', 'Item', 'Usage', 'Unit price', 'Monthly'], billRows(report), [4]));
+  prose(`Monthly AWS bill of this stack (${report.design ? `results=${report.stack.results}, ` : ''}${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`);
+  if (report.measured) prose(`Per-operation usage measured by ${report.measured.label} (${report.measured.votes} votes, ${report.measured.apiRequests} API requests)`);
+  out.push('');
+  // Service and item in one column: the table fits a terminal.
+  out.push(table(['Item', 'Usage', 'Unit price', 'Monthly'], billRows(report).map(([service, item, ...rest]) => [`${service} ${item}`, ...rest]), [3]));
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${usd(bill.usdPerMillionVotes)} per million votes)`);
   out.push('');
-  out.push('Every AWS design, each priced from its own template:');
-  out.push(table(designHead, designRows(report), [1, 2, 3, 4]));
-  out.push(...floodLines(report));
+  prose(DESIGNS_INTRO);
+  out.push(table(designHead, designRows(report, true), [1, 2, 3, 4]));
+  prose(...floodLines(report));
   out.push('');
   out.push(`The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load):`);
   out.push(table(vpsHead, vpsRows(report), [1, 2, 3, 4, 5, 6]));
   out.push('');
   out.push(table(['What if… (this stack)', 'Monthly', 'Change'], report.whatIfs.map((w) => [w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '-'}${usd(Math.abs(w.deltaUsd))}`]), [1, 2]));
   out.push('');
-  out.push(...headline(report));
+  prose(...headline(report));
   out.push('');
-  out.push(...capacityLines(report));
+  prose(...capacityLines(report));
   out.push('');
   out.push('Assumptions (* in the table):');
-  for (const a of report.assumptions) out.push(`  - ${a}`);
-  out.push(`Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} (cost/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`);
+  for (const a of report.assumptions) out.push(wrap(`  - ${a}`, 100, '    '));
+  prose(`Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} (cost/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`);
   return out.join('\n');
 }
 
@@ -262,7 +292,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   out.push(`# Monthly AWS bill: profile "${report.profile.name}"`, '');
   out.push(...opening(report).map((line) => `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`), '');
   out.push(`![Monthly cost against monthly votes](${chartFile})`, '');
-  out.push('## Every AWS design', '', row(designHead), align(designHead, [1, 2, 3, 4]), ...designRows(report).map(row), '', ...floodLines(report).map((l) => `- ${l}`), '');
+  out.push('## Every AWS design', '', DESIGNS_INTRO, '', row(designHead), align(designHead, [1, 2, 3, 4]), ...designRows(report).map(row), '', ...floodLines(report).map((l) => `- ${l}`), '');
   out.push('## On a VPS', '', row(vpsHead), align(vpsHead, [1, 2, 3, 4, 5, 6]), ...vpsRows(report).map(row), '', ...capacityLines(report).map((l) => `- ${l}`), '');
   out.push(`## The bill of this stack`, '', `Read from ${report.stackSource}.`, '', row(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']), row(['---', '---', '---:', '---', '---:']));
   out.push(...billRows(report).map(row), row(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]), '');
@@ -364,7 +394,13 @@ export function renderHtml(report: CostReport): string {
   const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
   const html: string[] = [];
   let inTable = false;
+  let inList = false;
   for (const line of md.split('\n')) {
+    // A list is its consecutive `- ` lines: open and close it around them.
+    if (line.startsWith('- ') !== inList) {
+      html.push(inList ? '</ul>' : '<ul>');
+      inList = !inList;
+    }
     if (line.startsWith('|')) {
       const cells = line.slice(1, -1).split('|').map((c) => c.trim());
       if (cells.every((c) => /^-+:?$/.test(c))) continue;
@@ -382,7 +418,9 @@ export function renderHtml(report: CostReport): string {
     else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
     else if (line.trim()) html.push(`<p>${inline(line)}</p>`);
   }
+  if (inTable) html.push('</table></div>');
+  if (inList) html.push('</ul>');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(`Cost: ${report.profile.name}`)}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d232b}.scroll{overflow-x:auto}table{border-collapse:collapse;margin:1rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;text-align:left}th{background:#f3f5f8}li{margin:.2rem 0}</style>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d232b}.scroll{overflow-x:auto}table{border-collapse:collapse;margin:1rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;text-align:left}th{background:#f3f5f8}ul{padding-left:1.25rem}li{margin:.2rem 0}</style>
 </head><body>${html.join('\n')}</body></html>\n`;
 }

@@ -41,7 +41,7 @@ export interface VpsTier {
   checked: string;
 }
 
-const DO_PRICES = 'DigitalOcean Basic droplets 2026 (../shared/research/aws-prices-2026.md); overage $0.01/GiB';
+const DO_PRICES = 'DigitalOcean Basic droplets 2026 (docs/sources.md); overage $0.01/GiB';
 
 const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb: number): VpsTier => ({
   name: `DO $${monthlyUsd} (${vcpu} vCPU, ${memoryGb} GB)`,
@@ -66,7 +66,7 @@ export const VPS_TIERS: VpsTier[] = [
     memoryGb: 1,
     includedTransferGb: 3000,
     overageUsdPerGb: 0.01,
-    priceSource: 'poll-vps-baseline.md "Why not AWS?"; go-poll-redis.md',
+    priceSource: 'the seed platform: "But why not AWS?" (docs/sources.md)',
     checked: '2026-11',
   },
   droplet(24, 2, 4, 4),
@@ -84,8 +84,8 @@ export const VPS_MAX_UTILISATION = 0.5;
 
 /** Other programs' published figures: shown beside this app's own, never used to size it. */
 export const CAPACITY_REFERENCES = [
-  { name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk', requestsPerSecond: 5800, source: '../shared/seeds/go-poll-redis.md' },
-  { name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)', requestsPerSecond: 18_671, source: '../shared/seeds/poll-vps-baseline.md' },
+  { name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk', requestsPerSecond: 5800, source: 'docs/sources.md, GO Poll' },
+  { name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)', requestsPerSecond: 18_671, source: 'docs/sources.md, the seed' },
 ] as const;
 
 /** How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one origin, no CORS preflights. */
@@ -96,13 +96,25 @@ export interface RequestMix {
   results: number;
 }
 
+/**
+ * What a load test against a VPS showed (npm run load -- <scenario> --target vps --url <yours>):
+ * it runs at the scenario's arrival rate, so its rate is a floor on what the box serves, never
+ * its capacity. The report sets it beside the profile's rate; sizing stays with a benchmark.
+ */
+export interface ObservedLoad {
+  source: string;
+  scenario: string;
+  url: string;
+  ratePerSecond: number;
+  p99Ms: number;
+}
+
 /** Where the VPS capacity comes from, and what it is worth. */
 export interface VpsCapacity {
   measurement: VpsMeasurement;
   /** The file it was read from. */
   source: string;
-  /** A load test runs at its arrival rate: what it reached is a floor, not the box's maximum. */
-  lowerBound: boolean;
+  observed?: ObservedLoad;
 }
 
 /**

@@ -13,7 +13,10 @@ import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../lo
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
 
+/** A mistake in how the command was called: one line, exit 2. */
 export class DlqError extends Error {}
+/** The target is not there (nothing answers, no outputs file): one line saying how to get it, exit 1. */
+export class DlqTargetError extends Error {}
 
 const SPEC = {
   command: 'npm run dlq --',
@@ -36,7 +39,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
     const resources = (await fetch(url)
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
       .catch((error: Error) => {
-        throw new DlqError(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
+        throw new DlqTargetError(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
       })) as LocalResources;
     const sqs = new SQSClient(emulatorClientConfig(resources.sqsEndpoint));
     return { sqs, voteQueueUrl: resources.voteQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl };
@@ -44,7 +47,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const file = outputsFile ?? OUTPUTS_FILES[target];
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
-    throw new DlqError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`);
+    throw new DlqTargetError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? EMULATED_REGION;
@@ -124,8 +127,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   await runCommand(SPEC, () =>
     main().catch((error: Error) => {
       if (error instanceof DlqError) throw new UsageError(error.message);
-      // Not a usage mistake (credentials, a queue gone): one line, exit 1.
-      console.error(`npm run dlq failed: ${error.message}`);
+      // Not a usage mistake (nothing answers, credentials, a queue gone): one line, exit 1.
+      console.error(error instanceof DlqTargetError ? error.message : `npm run dlq failed: ${error.message}`);
       process.exit(1);
     }),
   );

@@ -226,6 +226,14 @@ async function startOwnVps(): Promise<{ url: string; stop(): Promise<void> }> {
   };
 }
 
+/** A load test comes from one address: how to turn the per-address limits off on each target for it. */
+const RATE_LIMITS_OFF: Record<LoadTarget, string> = {
+  local: 'The local runtime npm run load starts has them off, so something else answered: please report it.',
+  vps: 'Start the VPS edition with --rate-limits off for the test, then again without it (README "The VPS edition").',
+  localstack: 'Deploy with npm run localstack:deploy -- -c rateLimits=off to load-test (README "LocalStack").',
+  aws: 'Deploy with npm run deploy -- -c rateLimits=off (and your design\'s flags) to load-test, then deploy again without it (README "Deploy to AWS").',
+};
+
 export function formatSummary(result: LoadRunResult): string {
   const { summary: s, conservation } = result;
   const lines = [
@@ -240,10 +248,8 @@ export function formatSummary(result: LoadRunResult): string {
   // A deployed stack keeps what it could not count: the local target's runtime is gone with the run.
   if (s.votes.lost > 0 && s.target !== 'local') lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
   const limited = s.codes['429'] ?? 0;
-  if (limited > 0.1 * s.requests) {
-    lines.push(`  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. Deploy with -c rateLimits=off to load-test (README "Load tests"), then deploy again without it.`);
-  }
-  if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (see its output above)`);
+  if (limited > 0.1 * s.requests) lines.push(`  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ${RATE_LIMITS_OFF[s.target]}`);
+  if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (artillery's output says which; --quiet hides most of it)`);
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
 }

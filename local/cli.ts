@@ -102,7 +102,7 @@ async function shutdown(): Promise<void> {
   writeFileSync(values['usage-file']!, JSON.stringify(usage, null, 2));
   console.log(`API requests: ${usage.api.requests}; by status ${JSON.stringify(usage.api.byStatus)}`);
   for (const [name, fn] of Object.entries(usage.functions)) {
-    if (fn.invocations > 0) console.log(`  ${name}: ${fn.invocations} invocations, ${fn.billedMs} ms billed`);
+    if (fn.invocations > 0) console.log(`  ${name}: ${fn.invocations} invocation${fn.invocations === 1 ? '' : 's'}, ${fn.billedMs} ms billed`);
   }
   for (const [name, table] of Object.entries(usage.tables)) console.log(`  table ${name}: ${table.readUnits} read units, ${table.writeUnits} write units`);
   console.log(`Usage written to ${values['usage-file']}`);

@@ -14,7 +14,7 @@ import { exitWithUsageError, parseCommandLine, runCommand } from '../bin/command
 import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
-import { synthesizeTemplate } from '../lib/app';
+import { resultsConcurrencyFrom, resultsFrom, synthesizeTemplate } from '../lib/app';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
@@ -148,6 +148,11 @@ if (step === 'up') {
   }
   stop(['LocalStack did not become healthy within 2 minutes: see docker compose logs localstack.']);
 } else if (step === 'deploy') {
+  // A flag LocalStack cannot take is said first, before anything is started or checked.
+  await runCommand(SPEC, () => {
+    resultsFrom(contextObject.results, 'localstack');
+    resultsConcurrencyFrom(contextObject.resultsConcurrency);
+  });
   await preflight('deploy');
   await runCommand(SPEC, checkFreePlan);
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CDK_ARGS], cdkEnv);

@@ -73,7 +73,7 @@ async function shutdown(): Promise<void> {
   stopping = true;
   await server.stop();
   const { flushes, records, flushMs } = server.store.journal.stats;
-  if (flushes > 0) console.log(`\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`);
+  console.log(flushes > 0 ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.` : '\nStopped. Nothing was written.');
   process.exit(0);
 }
 process.on('SIGINT', shutdown);

@@ -61,7 +61,7 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
     h('h1', { tabIndex: -1 }, what === 'poll' ? 'Poll not found' : 'Page not found'),
     what === 'poll'
       ? h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'This poll does not exist or has expired. Polls are deleted a day after they close.')
-      : h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'There is no page at this address. A poll’s link looks like /poll/ followed by 21 letters and digits.'),
+      : h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'There is no page at this address. A poll’s link looks like /poll/ followed by 21 characters (letters, digits, - and _).'),
     h('a', { href: '/', className: 'button' }, 'Create a new poll'),
   );
   say('');

@@ -59,3 +59,17 @@ describe('the CDK app (npx cdk synth)', () => {
     expect(ours(result.stderr).split('\n')).toEqual(['results must be one of api, function-url, cloudfront (got "bogus"); e.g. npx cdk synth -c results=function-url']);
   });
 });
+
+describe('mistakes people make', () => {
+  it.each([
+    ['a value that starts with a dash', ['vps/cli.ts', '--port', '-5'], /^--port needs a value, and what follows it starts with a dash \(write --port=<value> if that is the value\)\. Run npm run vps -- --help for the usage\.$/],
+    ['a design LocalStack cannot deploy, said before anything is checked', ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'], /^LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there\. Run npm run localstack:deploy -- --help for the usage\.$/],
+  ])('%s: one line, exit 2', async (_name, args, expected) => {
+    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(2);
+    expect(ours(result.stderr).split('\n')).toEqual([expect.stringMatching(expected)]);
+  });
+});

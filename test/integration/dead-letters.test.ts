@@ -211,7 +211,8 @@ describe('npm run dlq', () => {
     expect(mine((await run('inspect', '--url', runtime.url, '--json')).stdout)).toEqual([]);
 
     const down = await run('inspect', '--url', 'http://127.0.0.1:9');
-    expect(down.code).toBe(2);
+    expect(down.code).toBe(1);
+    expect(down.stderr).not.toMatch(/--help for the usage/);
     expect(down.stderr).toMatch(/does not answer at http:\/\/127\.0\.0\.1:9\/_local\/resources.*npm start/);
     const wrong = await run('discard');
     expect(wrong.code).toBe(2);

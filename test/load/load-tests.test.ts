@@ -61,6 +61,8 @@ describe('npm run load', () => {
   it('explains a wall of 429s: the stack’s rate limits are on', () => {
     const summary = { scenario: 'smoke', target: 'aws', url: 'https://x', requests: 100, durationSeconds: 3, ratePerSecond: 33, latencyMs: { p50: 1, p95: 1, p99: 1, max: 1 }, codes: { '202': 30, '429': 70 }, errors: {}, vusersFailed: 9, artilleryExitCode: 1, votes: { accepted: 30, counted: 30, lost: 0, extra: 0, ok: true } };
     const text = formatSummary({ dir: resultsRoot, summary, conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] }, ok: false } as LoadRunResult);
-    expect(text).toMatch(/70 of 100 requests were refused 429: the per-address rate limits are on\. Deploy with -c rateLimits=off/);
+    expect(text).toMatch(/70 of 100 requests were refused 429: the per-address rate limits are on\. Deploy with npm run deploy -- -c rateLimits=off/);
+    const onVps = formatSummary({ dir: resultsRoot, summary: { ...summary, target: 'vps' }, conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] }, ok: false } as LoadRunResult);
+    expect(onVps).toMatch(/the per-address rate limits are on\. Start the VPS edition with --rate-limits off for the test/);
   });
 });

@@ -35,7 +35,7 @@ const measurement: VpsMeasurement = {
   optionsShareOfBare: 0.5,
   votes: { acknowledged: 1, counted: 1 },
 };
-const capacity: VpsCapacity = { measurement, source: 'test', lowerBound: false };
+const capacity: VpsCapacity = { measurement, source: 'test' };
 
 describe('tiered prices', () => {
   it('crosses the HTTP API tier at the 300-millionth request', () => {
@@ -306,7 +306,11 @@ describe('profiles', () => {
 });
 
 describe('npm run cost', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'cost/cli.ts', ...args], { encoding: 'utf8' });
+  /** The CLI's output with its prose unwrapped (it wraps at 100 columns, continuing lines with an indent). */
+  const run = (...args: string[]) => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'cost/cli.ts', ...args], { encoding: 'utf8' });
+    return { ...result, stdout: result.stdout.replace(/\n {4}(?=\S)/g, ' ').replace(/\n {2}(?!- )(?=\S)/g, ' ') };
+  };
 
   it('prints the bill, the VPS comparison and writes the reports', () => {
     const out = mkdtempSync(join(tmpdir(), 'cost-'));
@@ -314,6 +318,10 @@ describe('npm run cost', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Total\s+<?\$[\d.,]+/);
     expect(result.stdout).toContain('Break-even');
+    // Prose is wrapped and tables are narrow enough for a terminal.
+    const raw = spawnSync(process.execPath, ['--import', 'tsx', 'cost/cli.ts', '--profile', 'club', '--out', out, '--template', writeTemplate()], { encoding: 'utf8' }).stdout;
+    const widest = Math.max(...raw.split('\n').map((line) => line.length));
+    expect(widest).toBeLessThanOrEqual(120);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.profile.name).toBe('club');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
@@ -344,23 +352,30 @@ describe('npm run cost', () => {
     expect(result.status, result.stderr).toBe(0);
     // After the profile's name and a blank line.
     const [first, second, third] = result.stdout.split('\n').slice(2, 5);
-    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a Lambda function URL, \$[\d,.]+ a month .* Deploy it: npx cdk deploy -c results=function-url$/);
+    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* Deploy it: npx cdk deploy -c results=function-url$/);
     expect(second).toMatch(/^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/);
     expect(third).toMatch(/^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s \(npm run bench:vps on \d{4}-\d\d-\d\d/);
-    expect(result.stdout).toMatch(/results through the HTTP API \(the textbook design\) ← this stack/);
+    expect(result.stdout).toMatch(/results via the HTTP API \(textbook\) ←/);
     expect(result.stdout).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
   });
 
-  it('takes VPS capacity from a bench file or, as a floor, from a load test of the VPS edition, and refuses other folders', () => {
+  it('sizes the VPS from a bench file; sets a load test of a VPS beside the profile as a floor, never as its capacity; refuses other folders and failed runs', () => {
     const own = run('--vps-from', 'cost/vps-capacity.json', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
     expect(own.status, own.stderr).toBe(0);
     const load = run('--vps-from', 'test/fixtures/vps-load-run', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
     expect(load.status, load.stderr).toBe(0);
-    expect(load.stdout).toMatch(/serves this profile's mix at 80 req\/s/);
-    expect(load.stdout).toMatch(/its rate is a floor on what the box serves, not its maximum/);
+    // Sized from the benchmark as without the load test: $6 at a few percent, not dozens of boxes.
+    expect(load.stdout).toMatch(/^On a VPS: \$6\.00 a month on DO \$6/m);
+    expect(load.stdout).toMatch(/^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 2,000 req\/s/m);
     const wrong = run('--vps-from', 'test/fixtures/load-run');
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/is not a load test of the VPS edition/);
+    const failedRun = mkdtempSync(join(tmpdir(), 'vps-run-'));
+    const summary = JSON.parse(readFileSync('test/fixtures/vps-load-run/summary.json', 'utf8'));
+    writeFileSync(join(failedRun, 'summary.json'), JSON.stringify({ ...summary, artilleryExitCode: 1 }));
+    const failed = run('--vps-from', failedRun);
+    expect(failed.status).toBe(2);
+    expect(failed.stderr).toMatch(/is a failed run \(see its summary\.json\): it shows nothing about the box\./);
   });
 
   it('says what the stack costs idle, and that a small measured run is rough', () => {

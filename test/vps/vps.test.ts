@@ -192,30 +192,32 @@ describe('a crash', () => {
 });
 
 describe('the bundle a droplet or the container runs', () => {
-  /** The Dockerfile's CMD, as an argument list. */
+  /** The Dockerfile's CMD and the systemd unit's ExecStart, as argument lists after `node`. */
   const dockerfile = readFileSync('vps/Dockerfile', 'utf8');
-  const command = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[];
-  const option = (name: string) => command[command.indexOf(name) + 1];
+  const container = (JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[]).slice(1);
+  const systemd = /^ExecStart=\/usr\/bin\/env node (.*)$/m.exec(readFileSync('vps/poll-vps.service', 'utf8'))![1].split(' ');
+  const option = (args: string[], name: string) => args[args.indexOf(name) + 1];
+  /** The same command on a free loopback port, with a data folder of this test's. */
+  const here = (args: string[]) => args.map((arg, i) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[args[i - 1]] ?? arg);
 
   it('is what the Dockerfile ships and the compose service runs, on one port', () => {
     expect(dockerfile).toMatch(/RUN npm run build:vps -- --out \/out/);
-    expect(dockerfile).toMatch(new RegExp(`COPY --from=build /out/${command[1]} `));
-    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${option('--port')}$`, 'm'));
+    expect(dockerfile).toMatch(new RegExp(`COPY --from=build /out/${container[0]} `));
+    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${option(container, '--port')}$`, 'm'));
     expect(dockerfile).toMatch(/^USER node$/m);
     const compose = readFileSync('docker-compose.yml', 'utf8');
     const service = compose.slice(compose.indexOf('\n  vps:'));
     expect(service).toMatch(/dockerfile: vps\/Dockerfile/);
-    expect(service).toMatch(new RegExp(`"127\\.0\\.0\\.1:${option('--port')}:${option('--port')}"`));
-    expect(service).toMatch(new RegExp(`vps-data:${option('--data-dir')}`));
+    expect(service).toMatch(new RegExp(`"127\\.0\\.0\\.1:${option(container, '--port')}:${option(container, '--port')}"`));
+    expect(service).toMatch(new RegExp(`vps-data:${option(container, '--data-dir')}`));
+    expect(systemd[0]).toBe(container[0]);
   });
 
-  it('runs with nothing but Node, from a folder outside the project, with the CMD of the Dockerfile', { timeout: 90_000 }, async () => {
+  it('runs with nothing but Node, from a folder outside the project, as the Dockerfile and the systemd unit start it', { timeout: 90_000 }, async () => {
     const droplet = dataDir();
     const build = spawnSync(process.execPath, ['--import', 'tsx', 'vps/build.ts', '--out', droplet], { encoding: 'utf8' });
     expect(build.status, build.stderr).toBe(0);
-    // The container's command, on a free loopback port and a folder of this test's.
-    const args = command.slice(1).map((arg, i, all) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[all[i - 1]] ?? arg);
-    const first = await runProcess(args, droplet);
+    const first = await runProcess(here(container), droplet);
     const page = await fetch(first.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<script[^>]*>[^<]*"apiUrl"/);
@@ -223,12 +225,14 @@ describe('the bundle a droplet or the container runs', () => {
     const poll = await client.createPoll({ options: ['A', 'B'] });
     await client.vote(poll.id, 1);
     const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child!.kill('SIGTERM'); // what `docker stop` sends
+    child!.kill('SIGTERM'); // what docker stop and systemctl stop send
     expect(await exited).toBe(0);
     expect(first.output()).toMatch(/Stopped\. 2 change\(s\) written/);
     expect(statSync(join(droplet, 'data', LOG_FILE)).size).toBeGreaterThan(0);
 
-    const second = await runProcess(args, droplet);
+    // The systemd unit's options, on the same data: the poll and its vote are back.
+    const second = await runProcess(here(systemd), droplet);
+    await expect.poll(second.output).toMatch(/client addresses from X-Forwarded-For/);
     expect((await api({ url: second.url }).results(poll.id)).json.counts).toEqual([0, 1]);
   });
 });
