@@ -30,7 +30,12 @@ export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): Desig
   return DEPLOYABLE_DESIGNS.find((d) => (d.context.results ?? 'api') === stack.results && (d.context.apiKind ?? 'http') === stack.apiKind);
 }
 
-export const deployCommand = (design: DesignSpec): string => `npx cdk deploy${Object.entries(design.context).map(([key, value]) => ` -c ${key}=${value}`).join('')}`;
+/** `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load` and `npm run dlq` read. */
+export const DEPLOY_SCRIPT = 'npm run deploy';
+export const deployCommand = (design: DesignSpec): string => {
+  const flags = Object.entries(design.context).map(([key, value]) => `-c ${key}=${value}`).join(' ');
+  return flags ? `${DEPLOY_SCRIPT} -- ${flags}` : DEPLOY_SCRIPT;
+};
 
 export interface PricedDesign {
   id: string;

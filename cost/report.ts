@@ -3,7 +3,7 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { awsFloor, cheapestDeployable, designOf, floodCeiling, priceDesigns, type FloodCeiling, type PricedDesign } from './designs';
+import { awsFloor, cheapestDeployable, DEPLOY_SCRIPT, designOf, floodCeiling, priceDesigns, type FloodCeiling, type PricedDesign } from './designs';
 import { breakEven, designRps, PEAK_TO_AVERAGE, scaleProfile, vpsCost, type BreakEven, type VpsCost } from './compare';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
@@ -159,10 +159,10 @@ function billRows(report: CostReport): string[][] {
   ]);
 }
 
-const DESIGNS_INTRO = `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; deploy with npx cdk deploy and the flags:`;
+const DESIGNS_INTRO = `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
 const designHead = ['AWS design (← the bill above)', 'Monthly', '$ per M req', 'x floor', 'Break-even', 'Deploy'];
 /** The deploy cell: the whole command, or (in the terminal, where width is short) only its flags. */
-const deployCell = (d: DesignRow, flagsOnly: boolean) => (d.deploy ? (flagsOnly ? d.deploy.replace(/^npx cdk deploy ?/, '') || '(no flags)' : d.deploy) : 'not built');
+const deployCell = (d: DesignRow, flagsOnly: boolean) => (d.deploy ? (flagsOnly ? d.deploy.replace(`${DEPLOY_SCRIPT} -- `, '').replace(DEPLOY_SCRIPT, '') || '(no flags)' : d.deploy) : 'not built');
 const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
     d.name + (d.id === report.design ? ' ←' : ''),

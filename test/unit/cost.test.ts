@@ -197,11 +197,11 @@ describe('the designs', () => {
   it('lists every deployable design with the flags that deploy it, cheapest first, and WebSocket as an estimate', () => {
     const priced = priceDesigns(PROFILES.seed, stacks, DEFAULT_UNIT_COSTS, {});
     expect(priced.map((d) => [d.id, d.deploy])).toEqual([
-      ['function-url', 'npx cdk deploy -c results=function-url'],
-      ['cloudfront', 'npx cdk deploy -c results=cloudfront'],
+      ['function-url', 'npm run deploy -- -c results=function-url'],
+      ['cloudfront', 'npm run deploy -- -c results=cloudfront'],
       ['websocket', undefined],
-      ['api', 'npx cdk deploy'],
-      ['api-rest', 'npx cdk deploy -c apiKind=rest'],
+      ['api', 'npm run deploy'],
+      ['api-rest', 'npm run deploy -- -c apiKind=rest'],
     ]);
     const totals = priced.map((d) => d.bill.totalUsd);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
@@ -352,7 +352,7 @@ describe('npm run cost', () => {
     expect(result.status, result.stderr).toBe(0);
     // After the profile's name and a blank line.
     const [first, second, third] = result.stdout.split('\n').slice(2, 5);
-    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* Deploy it: npx cdk deploy -c results=function-url$/);
+    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* Deploy it: npm run deploy -- -c results=function-url$/);
     expect(second).toMatch(/^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/);
     expect(third).toMatch(/^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s \(npm run bench:vps on \d{4}-\d\d-\d\d/);
     expect(result.stdout).toMatch(/results via the HTTP API \(textbook\) ←/);
