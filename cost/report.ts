@@ -379,10 +379,12 @@ export function renderChart(report: CostReport): string {
     const cx = x(even.votes);
     const cy = y(even.usd!);
     parts.push(`<circle cx="${cx}" cy="${cy}" r="6" fill="none" stroke="#c0392b" stroke-width="2"/>`);
-    // Below and to the right of the point, where the rising lines are not.
-    const anchor = cx + 260 > plotRight ? 'end' : 'start';
-    parts.push(`<text x="${anchor === 'start' ? cx + 10 : cx - 10}" y="${cy + 22}" text-anchor="${anchor}" fill="#c0392b" ${HALO}>break-even of this stack with the $15 VPS:</text>`);
-    parts.push(`<text x="${anchor === 'start' ? cx + 10 : cx - 10}" y="${cy + 37}" text-anchor="${anchor}" fill="#c0392b" ${HALO}>${votesLabel(even.votes)} a month</text>`);
+    // Its words go in the legend column, where no line or label of the plot runs through them.
+    const ly = pad.top + 8 + (row + 1) * 20;
+    legend.push(`<circle cx="${plotRight + 29}" cy="${ly}" r="6" fill="none" stroke="#c0392b" stroke-width="2"/>`);
+    ['break-even of this stack', `with ${BASELINE_VPS.name}:`, `${votesLabel(even.votes)} a month`].forEach((line, n) => {
+      legend.push(`<text x="${plotRight + 50}" y="${ly + 4 + n * 15}" fill="#c0392b">${escapeHtml(line)}</text>`);
+    });
   }
   parts.push(...legend, '</svg>');
   return parts.join('\n');

@@ -64,6 +64,8 @@ describe('mistakes people make', () => {
   it.each([
     ['a value that starts with a dash', ['vps/cli.ts', '--port', '-5'], /^--port needs a value, and what follows it starts with a dash \(write --port=<value> if that is the value\)\. Run npm run vps -- --help for the usage\.$/],
     ['a design LocalStack cannot deploy, said before anything is checked', ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'], /^LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there\. Run npm run localstack:deploy -- --help for the usage\.$/],
+    ['a log level that is none', ['local/cli.ts', '--log-level', 'bogus'], /^--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT \(got bogus\)\. Run npm start -- --help for the usage\.$/],
+    ['CDK context for LocalStack that is not key=value', ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'], /^-c takes key=value \(got "rateLimits"\)\. Run npm run localstack:deploy -- --help for the usage\.$/],
   ])('%s: one line, exit 2', async (_name, args, expected) => {
     const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }).then(
       () => ({ code: 0, stderr: '' }),
