@@ -34,6 +34,9 @@ type Values<O extends Record<string, OptionSpec>> = {
 /** A mistake in how a command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
+/** Called right, but it could not do its work (nothing answers, a file is missing): one line, exit code 1. */
+export class CommandFailure extends Error {}
+
 export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
   const rows = Object.entries(spec.options).map(([name, option]) => {
     const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? '<value>'}` : ''}`;
@@ -95,12 +98,16 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
   }
 }
 
-/** Runs a command's main part: a UsageError becomes the one-line answer and exit 2. */
+/** Runs a command's main part: a UsageError becomes the one-line answer and exit 2, a CommandFailure its line and exit 1. */
 export async function runCommand(spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>, main: () => Promise<void> | void): Promise<void> {
   try {
     await main();
   } catch (error) {
     if (error instanceof UsageError) exitWithUsageError(spec, error.message);
+    if (error instanceof CommandFailure) {
+      console.error(error.message);
+      process.exit(1);
+    }
     throw error;
   }
 }

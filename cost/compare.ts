@@ -2,12 +2,10 @@
  * The other side of the question: what the same month needs on a VPS running the VPS edition,
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
-import { DAYS_PER_MONTH, estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import { estimate, SECONDS_PER_MONTH, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
-import { PROCESSES_PER_BOX, processCapacity, VPS_MAX_UTILISATION, type RequestMix, type VpsCapacity, type VpsTier } from './vps';
-
-const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
+import { PROCESSES_PER_BOX, processCapacity, requestsOf, VPS_MAX_UTILISATION, type RequestMix, type VpsCapacity, type VpsTier } from './vps';
 
 export interface VpsCost {
   tier: VpsTier;
@@ -35,8 +33,6 @@ export function vpsMix(bill: Bill): RequestMix {
   const u = bill.usage;
   return { pages: u.pageLoads, pollReads: u.pageLoads - u.polls, votes: u.votes + u.polls, results: u.resultsRequests };
 }
-
-const requestsOf = (mix: RequestMix) => mix.pages + mix.pollReads + mix.votes + mix.results;
 
 /** Requests per second the VPS setup must carry for this month. */
 export function designRps(profile: TrafficProfile, bill: Bill): number {

@@ -3,7 +3,7 @@
  * its own template (cost/designs.json, kept equal to the stack by the tests; cdk.out/ for the
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
-import { RESULTS_URL } from '../config/app-config';
+import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../config/app-config';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { PriceId } from './prices';
 import { PRICES } from './prices';
@@ -27,7 +27,7 @@ export const DEPLOYABLE_DESIGNS: readonly DesignSpec[] = [
 
 /** The design a template is, by the two flags that tell them apart. */
 export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): DesignSpec | undefined {
-  return DEPLOYABLE_DESIGNS.find((d) => (d.context.results ?? 'api') === stack.results && (d.context.apiKind ?? 'http') === stack.apiKind);
+  return DEPLOYABLE_DESIGNS.find((d) => (d.context.results ?? DEFAULT_RESULTS_DELIVERY) === stack.results && (d.context.apiKind ?? DEFAULT_API_KIND) === stack.apiKind);
 }
 
 /** `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load` and `npm run dlq` read. */

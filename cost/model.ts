@@ -10,7 +10,7 @@ import type { TrafficProfile } from './profiles';
 import type { FunctionRole, StackConfig } from './stack-config';
 
 export const DAYS_PER_MONTH = 30;
-const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
+export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
 
 /**
  * What one operation uses. The defaults are measurements of this code where we

@@ -368,8 +368,10 @@ export function renderChart(report: CostReport): string {
     parts.push(`<path d="${path(costs)}" fill="none" stroke="${color}" stroke-width="${design.deploy ? 2.5 : 1.5}" stroke-dasharray="${dash}"/>`);
     legendItem(row++, color, dash, design.deploy ? 2.5 : 1.5, `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`);
   });
+  // The VPS carries what this stack's bill counts: priced once per point, for every tier.
+  const stackBills = scaledProfiles.map((profile) => estimate(profile, report.stack, report.units, report.options));
   VPS_TIERS.forEach((tier, i) => {
-    const costs = scaledProfiles.map((profile) => vpsCost(tier, profile, estimate(profile, report.stack, report.units, report.options), report.vpsCapacity).totalUsd);
+    const costs = scaledProfiles.map((profile, j) => vpsCost(tier, profile, stackBills[j], report.vpsCapacity).totalUsd);
     const color = VPS_COLORS[i % VPS_COLORS.length];
     parts.push(`<path d="${path(costs)}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 3"/>`);
     legendItem(row++, color, '6 3', 1.5, `VPS: ${tier.name}`);

@@ -77,6 +77,9 @@ export function readStackConfig(template: Json): StackConfig {
   const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
   if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');
   const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
+  const distributions = ofType('AWS::CloudFront::Distribution');
+  /** A distribution has a behaviour of its own for this path. */
+  const cachesPath = (pattern: string) => distributions.some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === pattern));
   const restOptions = ofType('AWS::ApiGateway::Method').some(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
   return {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
@@ -90,14 +93,12 @@ export function readStackConfig(template: Json): StackConfig {
       ? 'websocket'
       : ofType('AWS::Lambda::Url').some(([, url]) => url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === logicalIds.getResults)
         ? 'function-url'
-        : ofType('AWS::CloudFront::Distribution').some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === RESULTS_PATH_PATTERN))
+        : cachesPath(RESULTS_PATH_PATTERN)
           ? 'cloudfront'
           : 'api',
     resultsConcurrency: template.Resources[logicalIds.getResults!]?.Properties?.ReservedConcurrentExecutions,
-    apiThroughCloudFront: ofType('AWS::CloudFront::Distribution').some(([, d]) =>
-      (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === API_PATH_PATTERN),
-    ),
-    siteRouter: ofType('AWS::CloudFront::Distribution').some(([, d]) =>
+    apiThroughCloudFront: cachesPath(API_PATH_PATTERN),
+    siteRouter: distributions.some(([, d]) =>
       (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some((f: Json) => f.EventType === 'viewer-request'),
     ),
     alarms: ofType('AWS::CloudWatch::Alarm').length,

@@ -96,6 +96,8 @@ export interface RequestMix {
   results: number;
 }
 
+export const requestsOf = (mix: RequestMix): number => mix.pages + mix.pollReads + mix.votes + mix.results;
+
 /**
  * What a load test against a VPS showed (npm run load -- <scenario> --target vps --url <yours>):
  * it runs at the scenario's arrival rate, so its rate is a floor on what the box serves, never
@@ -123,7 +125,7 @@ export interface VpsCapacity {
  */
 export function processCapacity(capacity: VpsCapacity, mix: RequestMix): number {
   const { routes } = capacity.measurement;
-  const total = mix.pages + mix.pollReads + mix.votes + mix.results;
+  const total = requestsOf(mix);
   if (total === 0) return routes.options.requestsPerSecond;
   const seconds = mix.pages / routes.page.requestsPerSecond + mix.pollReads / routes.options.requestsPerSecond + mix.votes / routes.vote.requestsPerSecond + mix.results / routes.results.requestsPerSecond;
   return total / seconds;

@@ -3,7 +3,7 @@
  * that cannot count a vote twice (README, "How a vote is counted exactly once"). `--help` for the options.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VOTE_QUEUE } from '../config/app-config';
@@ -12,11 +12,6 @@ import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dea
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
-
-/** A mistake in how the command was called: one line, exit 2. */
-export class DlqError extends Error {}
-/** The target is not there (nothing answers, no outputs file): one line saying how to get it, exit 1. */
-export class DlqTargetError extends Error {}
 
 const SPEC = {
   command: 'npm run dlq --',
@@ -39,7 +34,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
     const resources = (await fetch(url)
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
       .catch((error: Error) => {
-        throw new DlqTargetError(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
+        throw new CommandFailure(`The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`);
       })) as LocalResources;
     const sqs = new SQSClient(emulatorClientConfig(resources.sqsEndpoint));
     return { sqs, voteQueueUrl: resources.voteQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl };
@@ -47,7 +42,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const file = outputsFile ?? OUTPUTS_FILES[target];
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
-    throw new DlqTargetError(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`);
+    throw new CommandFailure(`${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`);
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
   const region = /sqs\.([a-z0-9-]+)\./.exec(DeadLetterQueueUrl)?.[1] ?? EMULATED_REGION;
@@ -95,11 +90,11 @@ async function main(): Promise<void> {
   const [command] = positionals;
   const target = values.target as Target;
   const limit = Number(values.limit);
-  if (positionals.length !== 1 || !['inspect', 'redrive', 'discard'].includes(command)) throw new DlqError(`Name one command: inspect, redrive or discard.`);
-  if (!TARGETS.includes(target)) throw new DlqError(`Unknown target "${values.target}": use ${TARGETS.join(', ')}.`);
-  if (!Number.isInteger(limit) || limit < 1) throw new DlqError(`--limit must be a whole number above 0 (got ${values.limit}).`);
+  if (positionals.length !== 1 || !['inspect', 'redrive', 'discard'].includes(command)) throw new UsageError(`Name one command: inspect, redrive or discard.`);
+  if (!TARGETS.includes(target)) throw new UsageError(`Unknown target "${values.target}": use ${TARGETS.join(', ')}.`);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number above 0 (got ${values.limit}).`);
   const verdicts = (values.verdict ?? '').split(',').filter(Boolean) as Verdict[];
-  if (command === 'discard' && verdicts.length === 0) throw new DlqError(`discard needs --verdict (one or more of ${DISCARDABLE.join(', ')}).`);
+  if (command === 'discard' && verdicts.length === 0) throw new UsageError(`discard needs --verdict (one or more of ${DISCARDABLE.join(', ')}).`);
 
   const queues = await queuesOf(target, values.url!);
   const print = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
@@ -126,10 +121,9 @@ async function main(): Promise<void> {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await runCommand(SPEC, () =>
     main().catch((error: Error) => {
-      if (error instanceof DlqError) throw new UsageError(error.message);
-      // Not a usage mistake (nothing answers, credentials, a queue gone): one line, exit 1.
-      console.error(error instanceof DlqTargetError ? error.message : `npm run dlq failed: ${error.message}`);
-      process.exit(1);
+      if (error instanceof UsageError || error instanceof CommandFailure) throw error;
+      // What the SDK says (credentials, a queue gone): one line, exit 1.
+      throw new CommandFailure(`npm run dlq failed: ${error.message}`);
     }),
   );
 }

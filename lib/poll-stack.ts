@@ -9,7 +9,7 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
-import { RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
+import { DEFAULT_RESULTS_DELIVERY, RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -126,7 +126,7 @@ export class PollStack extends Stack {
     new CfnOutput(this, 'SiteBucketName', { value: site.bucket.bucketName });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
     new CfnOutput(this, 'ApiKind', { value: props.apiKind });
-    new CfnOutput(this, 'Results', { value: props.results ?? 'api', description: 'How the page reads results (-c results=...)' });
+    new CfnOutput(this, 'Results', { value: props.results ?? DEFAULT_RESULTS_DELIVERY, description: 'How the page reads results (-c results=...)' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'VoteQueueUrl', { value: votes.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: votes.deadLetterQueue.queueUrl });

@@ -69,7 +69,7 @@ export class PollSite extends Construct {
   readonly distribution?: Distribution;
   /** The site's origin, the only origin the API answers CORS for. */
   readonly origin: string;
-  /** Built once at synth: the stack deploys it, LocalStack's deploy uploads it. */
+  /** Built once at synth: the stack deploys it behind CloudFront (a bucket website gets it from npm run localstack:deploy). */
   readonly site: Site = buildSite();
 
   constructor(scope: Construct, id: string, props: { hosting: SiteHosting }) {

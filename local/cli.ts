@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
@@ -22,8 +23,7 @@ const SPEC = {
     'data-dir': { type: 'string', value: '<dir>', description: 'keep the table and queued votes here across restarts (default: in memory)' },
     'log-level': { type: 'string', default: 'WARN', value: '<level>', description: `the functions' log level: ${LOG_LEVELS.join(', ')}` },
     'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json'), value: '<file>', description: 'where the metered usage goes on exit' },
-    captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET, never on the command line)' },
-    'captcha-site-key': { type: 'string', value: '<key>', description: 'the public site key the page uses with --captcha' },
+    ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: queued votes are counted first, then the usage is printed and written.'],
 } as const;
@@ -31,8 +31,7 @@ const SPEC = {
 const { values } = parseCommandLine(SPEC);
 
 function options() {
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+  const port = portFrom(values.port);
   const logLevel = values['log-level'].toUpperCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
   let apiKind;
@@ -47,18 +46,7 @@ function options() {
   } catch {
     throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`);
   }
-  return { port, logLevel, apiKind, results, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaOption() };
-}
-
-/** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET (not on the command line). */
-function captchaOption() {
-  const provider = values.captcha;
-  if (!provider) return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new UsageError(`--captcha must be recaptcha or turnstile (got ${provider}).`);
-  const siteKey = values['captcha-site-key'];
-  const secret = process.env.CAPTCHA_SECRET;
-  if (!siteKey || !secret) throw new UsageError('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.');
-  return { provider, siteKey, secret } as const;
+  return { port, logLevel, apiKind, results, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaFrom(values) };
 }
 
 let chosen!: ReturnType<typeof options>;

@@ -174,7 +174,7 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
     async respond(request) {
       // Both kinds answer an unknown path and a wrong method alike.
       const matched = match(request.method, request.path);
-      if (!matched || matched === 'method-not-allowed') return { routeKey: 'unmatched', response: gatewayError(errors.notFound) };
+      if (!matched || 'allowed' in matched) return { routeKey: 'unmatched', response: gatewayError(errors.notFound) };
       const { route, pathParameters } = matched;
       const routeKey = `${route.method} ${route.path}`;
       if (request.body === 'too-large') return { routeKey, response: gatewayError(errors.tooLarge) };

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
 import { LOG_FILE } from './store';
 import { startVpsServer, type VpsOptions, type VpsServer } from './server';
 import { BUNDLED, loadSite } from './site';
@@ -20,8 +21,7 @@ const SPEC = {
     'data-dir': { type: 'string', default: '.vps-data', value: '<dir>', description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back` },
     'rate-limits': { type: 'string', default: 'on', value: 'on|off', description: 'per-address limits on create and vote, as on AWS; off for benchmarks' },
     'trust-proxy': { type: 'boolean', default: false, description: "behind a reverse proxy: take the client's address from X-Forwarded-For" },
-    captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET)' },
-    'captcha-site-key': { type: 'string', value: '<key>', description: 'the public site key the page uses with --captcha' },
+    ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".'],
 } as const;
@@ -29,23 +29,15 @@ const SPEC = {
 const { values } = parseCommandLine(SPEC);
 
 function options(): Omit<VpsOptions, 'site'> {
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${values.port}).`);
+  const port = portFrom(values.port);
   if (!['on', 'off'].includes(values['rate-limits'])) throw new UsageError(`--rate-limits must be on or off (got ${values['rate-limits']}).`);
-  let captcha: VpsOptions['captcha'];
-  if (values.captcha) {
-    if (values.captcha !== 'recaptcha' && values.captcha !== 'turnstile') throw new UsageError(`--captcha must be recaptcha or turnstile (got ${values.captcha}).`);
-    const secret = process.env.CAPTCHA_SECRET;
-    if (!values['captcha-site-key'] || !secret) throw new UsageError('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.');
-    captcha = { provider: values.captcha, siteKey: values['captcha-site-key'], secret };
-  }
   return {
     port,
     host: values.host,
     dataDir: resolve(values['data-dir']),
     rateLimits: values['rate-limits'] === 'on',
     trustProxy: values['trust-proxy'],
-    captcha,
+    captcha: captchaFrom(values),
   };
 }
 

@@ -45,16 +45,16 @@ interface Entry {
   voters: Set<string>;
 }
 
-/** Where records are made durable before they are applied: the journal, or nothing for a state kept in memory only. */
+/** Where records are made durable before they are applied: the journal. */
 export type Persist = (record: StateRecord, apply: () => void) => Promise<void>;
-export const inMemoryOnly: Persist = async (_record, apply) => apply();
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
   /** Claims on their way to disk: a second claim for the same voter must wait for none. */
   private readonly claiming = new Set<string>();
 
-  constructor(private persist: Persist = inMemoryOnly) {}
+  /** Until the log is replayed, changes are only applied: they are the log's own. */
+  private persist: Persist = async (_record, apply) => apply();
 
   /** From here on, changes go through `persist` (after the log was replayed into this state). */
   persistWith(persist: Persist): void {

@@ -11,7 +11,7 @@ import type { Site } from '../frontend/page';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/handlers/captcha';
 import { noCaptcha } from '../lambdas/domain/captcha';
-import { PollError } from '../lambdas/domain/errors';
+import { bodyTooLarge, internalError, PollError } from '../lambdas/domain/errors';
 import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
@@ -111,14 +111,13 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     const method = req.method ?? 'GET';
     const found = match(method, path);
     if (found === undefined) return sendJson(res, errorResponse(new PollError('not_found', 'No such API route.')));
-    if (found === 'method-not-allowed') {
-      const allowed = [...new Set(ROUTES.map((r) => r.method))].filter((m) => typeof match(m, path) === 'object');
-      return sendJson(res, errorResponse(new PollError('method_not_allowed', `Use ${allowed.join(' or ')} here.`)), { allow: allowed.join(', ') });
+    if ('allowed' in found) {
+      return sendJson(res, errorResponse(new PollError('method_not_allowed', `Use ${found.allowed.join(' or ')} here.`)), { allow: found.allowed.join(', ') });
     }
     const body = await readBody(req, POLL_LIMITS.maxBodyBytes);
     if (body === 'too-large') {
       // The rest of the body is not read: the connection closes after the answer.
-      return sendJson(res, errorResponse(new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`)), { connection: 'close' });
+      return sendJson(res, errorResponse(bodyTooLarge()), { connection: 'close' });
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -134,7 +133,7 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     work.catch((error: Error) => {
       // Nothing a request sends may stop the server: answer what can be answered, log the rest.
       log.error('request failed', error);
-      if (!res.headersSent) sendJson(res, errorResponse(new PollError('internal_error', 'Something went wrong on our side.')));
+      if (!res.headersSent) sendJson(res, errorResponse(internalError()));
       else res.destroy();
     });
   });

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResul
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { RouteSpec } from '../../config/app-config';
 import { PollError } from '../domain/errors';
-import { answer, errorResponse, routeMatcher, type ApiRequest, type ApiResponse, type ApiRoute } from '../handlers/http';
+import { answer, errorResponse, routeMatcher, type ApiRequest, type ApiResponse, type ApiRoute, type RouteMatcher } from '../handlers/http';
 
 export type ApiEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 
@@ -18,9 +18,9 @@ const FUNCTION_URL_ROUTE_KEY = '$default';
 
 /**
  * The request, or the answer when the event names no route of ours (only a function URL can:
- * API Gateway routes only what the stack declares).
+ * API Gateway routes only what the stack declares, so only a function URL's path is matched).
  */
-export function toApiRequest(event: ApiEvent, routes: readonly RouteSpec[]): ApiRequest | ApiResponse {
+export function toApiRequest(event: ApiEvent, match: RouteMatcher<RouteSpec>): ApiRequest | ApiResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
@@ -35,10 +35,10 @@ export function toApiRequest(event: ApiEvent, routes: readonly RouteSpec[]): Api
   if (event.routeKey !== FUNCTION_URL_ROUTE_KEY) {
     return { method, route: event.routeKey.slice(event.routeKey.indexOf(' ') + 1), pathParameters: event.pathParameters ?? {}, headers, body, sourceIp };
   }
-  const match = routeMatcher(routes)(method, event.rawPath);
-  if (match === undefined) return errorResponse(new PollError('not_found', `No such route: ${event.rawPath.slice(0, 100)}`));
-  if (match === 'method-not-allowed') return errorResponse(new PollError('method_not_allowed', `${method.slice(0, 10)} is not allowed here.`));
-  return { method, route: match.route.path, pathParameters: match.pathParameters, headers, body, sourceIp };
+  const found = match(method, event.rawPath);
+  if (found === undefined) return errorResponse(new PollError('not_found', `No such route: ${event.rawPath.slice(0, 100)}`));
+  if ('allowed' in found) return errorResponse(new PollError('method_not_allowed', `${method.slice(0, 10)} is not allowed here.`));
+  return { method, route: found.route.path, pathParameters: found.pathParameters, headers, body, sourceIp };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -55,9 +55,10 @@ function respond(response: ApiResponse, corsHeaders: Record<string, string>): AP
  */
 export function apiGatewayHandler(route: ApiRoute, options: { logger: Logger; routes: readonly RouteSpec[]; siteOrigin?: string }) {
   const corsHeaders: Record<string, string> = options.siteOrigin ? { 'access-control-allow-origin': options.siteOrigin } : {};
+  const match = routeMatcher(options.routes);
   return async (event: ApiEvent, context: Context): Promise<APIGatewayProxyResult> => {
     options.logger.addContext(context);
-    const request = toApiRequest(event, options.routes);
+    const request = toApiRequest(event, match);
     if (!('route' in request)) return respond(request, corsHeaders);
     return respond(await answer(route, request, options.logger), corsHeaders);
   };

@@ -3,6 +3,8 @@
  * the status each code answers with is decided once, in lambdas/handlers/http.ts, for the
  * serverless edition and the VPS edition alike.
  */
+import { POLL_LIMITS } from '../../config/app-config';
+
 export type ErrorCode =
   // The request itself
   | 'invalid_body'
@@ -45,6 +47,9 @@ export class PollError extends Error {
 }
 
 export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
+export const bodyTooLarge = () => new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
+/** What a caller is told of a failure of ours: nothing of its cause. */
+export const internalError = () => new PollError('internal_error', 'Something went wrong on our side.');
 export const pollNotFound = () => new PollError('poll_not_found', 'No poll with this id (it may have expired).');
 export const rateLimited = (retryAfterSeconds: number) =>
   new PollError('rate_limited', 'Too many requests from your address; try again shortly.', retryAfterSeconds);

@@ -4,7 +4,7 @@
  * the VPS edition (vps/server.ts) are adapters around it.
  */
 import { POLL_LIMITS } from '../../config/app-config';
-import { invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
+import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
 import { RateLimiter, type RateLimit } from '../domain/rate-limit';
 
@@ -73,7 +73,7 @@ export async function answer(route: ApiRoute, request: ApiRequest, log: Log): Pr
       return errorResponse(error);
     }
     log.error('unexpected error', error as Error);
-    return errorResponse(new PollError('internal_error', 'Something went wrong on our side.'));
+    return errorResponse(internalError());
   }
 }
 
@@ -84,8 +84,8 @@ export function jsonBody(request: ApiRequest): unknown {
     throw new PollError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   const body = request.body ?? '';
-  if (new TextEncoder().encode(body).length > POLL_LIMITS.maxBodyBytes) {
-    throw new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
+  if (Buffer.byteLength(body, 'utf8') > POLL_LIMITS.maxBodyBytes) {
+    throw bodyTooLarge();
   }
   try {
     return JSON.parse(body);
@@ -114,11 +114,18 @@ export interface RouteMatch<R extends RouteTemplate> {
   pathParameters: Record<string, string>;
 }
 
+/** A path that exists, asked with a method it does not allow. */
+export interface MethodNotAllowed {
+  allowed: string[];
+}
+
+export type RouteMatcher<R extends RouteTemplate> = (method: string, path: string) => RouteMatch<R> | MethodNotAllowed | undefined;
+
 /**
  * Matches a method and path against route templates (`/api/poll/{id}`): the route, or
- * `method-not-allowed` when the path exists with another method, or undefined.
+ * the methods the path allows when it exists with others only, or undefined.
  */
-export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]) {
+export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]): RouteMatcher<R> {
   const compiled = routes.map((route) => {
     const names: string[] = [];
     const source = route.path
@@ -132,15 +139,17 @@ export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]) {
       .join('/');
     return { route, names, pattern: new RegExp(`^${source}$`) };
   });
-  return (method: string, path: string): RouteMatch<R> | 'method-not-allowed' | undefined => {
-    let pathExists = false;
+  return (method, path) => {
+    const allowed: string[] = [];
     for (const { route, names, pattern } of compiled) {
       const values = pattern.exec(path);
       if (!values) continue;
-      pathExists = true;
-      if (route.method !== method) continue;
+      if (route.method !== method) {
+        if (!allowed.includes(route.method)) allowed.push(route.method);
+        continue;
+      }
       return { route, pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])) };
     }
-    return pathExists ? 'method-not-allowed' : undefined;
+    return allowed.length ? { allowed } : undefined;
   };
 }

@@ -6,29 +6,30 @@ import { describe, expect, it } from 'vitest';
 import { CONSUMER_METRICS, ROUTES } from '../../config/app-config';
 import { apiGatewayHandler, toApiRequest } from '../../lambdas/adapters/api-gateway';
 import { powertoolsMetrics } from '../../lambdas/adapters/metrics';
-import type { ApiRoute } from '../../lambdas/handlers/http';
+import { routeMatcher, type ApiRoute } from '../../lambdas/handlers/http';
 import { httpApiEvent, restApiEvent } from '../support/factories';
 
 const resultsRoutes = ROUTES.filter((r) => r.fn === 'getResults');
+const resultsMatch = routeMatcher(resultsRoutes);
 const ID = 'x'.repeat(21);
 
 describe('HTTP events', () => {
   it('read the same request from an HTTP API, a REST API and a function URL', () => {
     const expected = { method: 'GET', route: '/api/poll/{id}/results', pathParameters: { id: ID }, sourceIp: '192.0.2.1' };
-    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: 'GET /api/poll/{id}/results', pathParameters: { id: ID } }), resultsRoutes)).toMatchObject(expected);
-    expect(toApiRequest(restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), resultsRoutes)).toMatchObject(expected);
+    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: 'GET /api/poll/{id}/results', pathParameters: { id: ID } }), resultsMatch)).toMatchObject(expected);
+    expect(toApiRequest(restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), resultsMatch)).toMatchObject(expected);
     // A function URL has no router in front: the path is matched against the function's routes.
-    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsRoutes)).toMatchObject(expected);
+    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch)).toMatchObject(expected);
   });
 
   it('answer a function URL request for another path or method in the API’s error shape', () => {
-    expect(toApiRequest(httpApiEvent('GET', '/api/poll', { routeKey: '$default' }), resultsRoutes)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-    expect(toApiRequest(httpApiEvent('DELETE', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsRoutes)).toMatchObject({
+    expect(toApiRequest(httpApiEvent('GET', '/api/poll', { routeKey: '$default' }), resultsMatch)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    expect(toApiRequest(httpApiEvent('DELETE', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch)).toMatchObject({
       status: 405,
       body: { error: { code: 'method_not_allowed' } },
     });
     // A malformed escape stays as typed: the id check refuses it like any bad id.
-    expect(toApiRequest(httpApiEvent('GET', '/api/poll/50%off/results', { routeKey: '$default' }), resultsRoutes)).toMatchObject({ pathParameters: { id: '50%off' } });
+    expect(toApiRequest(httpApiEvent('GET', '/api/poll/50%off/results', { routeKey: '$default' }), resultsMatch)).toMatchObject({ pathParameters: { id: '50%off' } });
   });
 
   it('give a REST API answer the site’s CORS origin, and decode a base64 body', async () => {
