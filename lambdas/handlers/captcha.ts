@@ -16,8 +16,10 @@ export interface CaptchaSettings {
   log: Log;
 }
 
-export function captchaVerifier({ provider, secret, verifyUrl = CAPTCHA.providers[provider].verifyUrl, log }: CaptchaSettings): CaptchaCheck {
-  if (!CAPTCHA.providers[provider]) throw new Error(`The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`);
+export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaSettings): CaptchaCheck {
+  // Checked before its settings are read: a misspelt provider is named, not a TypeError.
+  if (!Object.hasOwn(CAPTCHA.providers, provider)) throw new Error(`The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`);
+  const url = verifyUrl ?? CAPTCHA.providers[provider].verifyUrl;
   return async (body, sourceIp, action) => {
     const { token, rest } = takeCaptchaToken(body);
     const response = requireToken(token);
@@ -25,7 +27,7 @@ export function captchaVerifier({ provider, secret, verifyUrl = CAPTCHA.provider
     try {
       const key = await secret();
       if (!key) throw new Error('the CAPTCHA secret is empty');
-      const verified = await fetch(verifyUrl, {
+      const verified = await fetch(url, {
         method: 'POST',
         body: new URLSearchParams({ secret: key, response, remoteip: sourceIp }),
         signal: AbortSignal.timeout(CAPTCHA.verifyTimeoutMs),

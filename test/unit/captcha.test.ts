@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkVerdict, requireToken, takeCaptchaToken } from '../../lambdas/domain/captcha';
+import type { CaptchaProvider } from '../../config/app-config';
+import { captchaVerifier } from '../../lambdas/handlers/captcha';
 
 const refusedWith = (code: string) => expect.objectContaining({ name: 'PollError', code });
 
@@ -28,5 +30,13 @@ describe('CAPTCHA verdicts', () => {
     expect(() => checkVerdict('recaptcha', { success: true, score: 0.1, action: 'vote' }, 'vote')).toThrow(refusedWith('captcha_failed'));
     expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'create' }, 'vote')).toThrow(refusedWith('captcha_failed'));
     expect(() => checkVerdict('recaptcha', { success: true }, 'vote')).toThrow(refusedWith('captcha_failed'));
+  });
+});
+
+describe('the CAPTCHA verifier', () => {
+  it('names the valid providers when its setting is misspelt, instead of failing on it', () => {
+    const settings = { provider: 'recaptch' as CaptchaProvider, secret: async () => 'secret', log: { error: () => undefined, warn: () => undefined } };
+    expect(() => captchaVerifier(settings)).toThrow(/^The CAPTCHA provider must be one of recaptcha, turnstile \(got recaptch\)$/);
+    expect(() => captchaVerifier({ ...settings, provider: 'turnstile' })).not.toThrow();
   });
 });
