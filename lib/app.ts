@@ -3,7 +3,7 @@ import { App, type AppProps } from 'aws-cdk-lib';
 import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_DELIVERIES, RESULTS_URL, STACK_NAME, type ApiKind, type DeployTarget, type ResultsDelivery } from '../config/app-config';
 import { UsageError } from '../bin/command-line';
 import { addNagChecks } from './nag';
-import { PollStack, type CaptchaSettings } from './poll-stack';
+import { PollStack, type CaptchaSettings, type PollStackProps } from './poll-stack';
 
 export function apiKindFrom(value: unknown): ApiKind {
   const kind = value ?? DEFAULT_API_KIND;
@@ -84,19 +84,27 @@ export function synthesizeTemplate(context: Record<string, unknown> = {}): { Res
  */
 const STRICT_VALIDATION = { '@aws-cdk/core:validateAgainstDefaultRules': true } as const;
 
+/**
+ * The stack's settings from CDK context (`-c key=value`), each checked: a UsageError names the
+ * first wrong one. Cheap, so a command can check its flags before it starts anything.
+ */
+export function stackPropsFrom(context: (key: string) => unknown): PollStackProps {
+  const target = targetFrom(context('target'));
+  return {
+    apiKind: apiKindFor(target, context('apiKind')),
+    siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
+    retainData: context('retainData') === 'true' || context('retainData') === true,
+    rateLimits: !['off', 'false', false].includes(context('rateLimits') as string | boolean),
+    captcha: captchaFrom(context),
+    results: resultsFrom(context('results'), target),
+    resultsConcurrency: resultsConcurrencyFrom(context('resultsConcurrency')),
+    description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
+  };
+}
+
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
   const app = new App({ ...props, context: { ...STRICT_VALIDATION, ...props.context } });
-  const target = targetFrom(app.node.tryGetContext('target'));
-  const stack = new PollStack(app, STACK_NAME, {
-    apiKind: apiKindFor(target, app.node.tryGetContext('apiKind')),
-    siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
-    retainData: app.node.tryGetContext('retainData') === 'true' || app.node.tryGetContext('retainData') === true,
-    rateLimits: !['off', 'false', false].includes(app.node.tryGetContext('rateLimits')),
-    captcha: captchaFrom((key) => app.node.tryGetContext(key)),
-    results: resultsFrom(app.node.tryGetContext('results'), target),
-    resultsConcurrency: resultsConcurrencyFrom(app.node.tryGetContext('resultsConcurrency')),
-    description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
-  });
+  const stack = new PollStack(app, STACK_NAME, stackPropsFrom((key) => app.node.tryGetContext(key)));
   addNagChecks(app);
   return { app, stack };
 }

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { DEPLOY_COMMANDS, LOAD_TARGETS, OUTPUTS_FILES, stackOutputs, type LoadTarget } from '../config/targets';
 import type { DeployTarget } from '../config/app-config';
 import type { LocalRuntime } from '../local/runtime';
@@ -23,7 +23,8 @@ const SCENARIOS = join(LOAD_DIR, 'scenarios');
 /** No scenario runs longer than this, whatever its phases say. */
 const ARTILLERY_TIME_LIMIT_MS = 15 * 60_000;
 
-export class LoadTestError extends Error {}
+/** The run could not be made (nothing answers, no outputs file, no artillery): one line, exit 1. */
+export class LoadTestError extends CommandFailure {}
 
 export const scenarioNames = () =>
   readdirSync(SCENARIOS)
@@ -123,9 +124,9 @@ export async function checkApi(url: string): Promise<void> {
   try {
     parsed = new URL(url);
   } catch {
-    throw new LoadTestError(`--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`);
+    throw new UsageError(`--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LoadTestError(`--url ${url}: only http and https URLs can be load-tested.`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url ${url}: only http and https URLs can be load-tested.`);
   const probe = `${url}/api/poll/${'0'.repeat(21)}/results`;
   let response: Response;
   try {
@@ -145,8 +146,8 @@ export async function checkApi(url: string): Promise<void> {
 
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
   const { scenario, target } = options;
-  if (!scenarioNames().includes(scenario)) throw new LoadTestError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
-  if (!LOAD_TARGETS.includes(target)) throw new LoadTestError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
+  if (!scenarioNames().includes(scenario)) throw new UsageError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
+  if (!LOAD_TARGETS.includes(target)) throw new UsageError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
 
   let runtime = options.runtime;
   const ownRuntime = target === 'local' && !runtime;
@@ -269,14 +270,9 @@ const SPEC = {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseCommandLine(SPEC);
   await runCommand(SPEC, async () => {
-    try {
-      if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
-      const result = await runLoadTest({ scenario: positionals[0], target: values.target as LoadTarget, url: values.url, quiet: values.quiet });
-      console.log(`\n${formatSummary(result)}`);
-      process.exit(result.ok ? 0 : 1);
-    } catch (error) {
-      if (error instanceof LoadTestError) throw new UsageError(error.message);
-      throw error;
-    }
+    if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
+    const result = await runLoadTest({ scenario: positionals[0], target: values.target as LoadTarget, url: values.url, quiet: values.quiet });
+    console.log(`\n${formatSummary(result)}`);
+    process.exit(result.ok ? 0 : 1);
   });
 }

@@ -14,7 +14,7 @@ import { exitWithUsageError, parseCommandLine, runCommand } from '../bin/command
 import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
-import { resultsConcurrencyFrom, resultsFrom, synthesizeTemplate } from '../lib/app';
+import { stackPropsFrom, synthesizeTemplate } from '../lib/app';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from './free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
@@ -52,8 +52,11 @@ for (const pair of extraContext) if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageE
 if (extraContext.some((pair) => pair.startsWith('target='))) exitWithUsageError(SPEC, 'The target is always localstack here.');
 // Its own assembly folder: cdk.out/ stays the AWS template that npm run cost prices.
 const CDK_ARGS = ['-c', 'target=localstack', ...extraContext.flatMap((pair) => ['-c', pair]), '--output', 'cdk.out.localstack'];
-/** The same context for the in-process synth of the free-plan check. */
-const contextObject = Object.fromEntries(extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+/** The same context for the checks made in-process (the flags, the free-plan synth). */
+const contextObject: Record<string, string> = {
+  ...Object.fromEntries(extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  target: 'localstack',
+};
 
 /** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
 const cdkEnv = {
@@ -88,7 +91,7 @@ async function preflight(step: Step): Promise<void> {
 }
 
 function checkFreePlan(): void {
-  const violations = freePlanViolations(synthesizeTemplate({ ...contextObject, target: 'localstack' }));
+  const violations = freePlanViolations(synthesizeTemplate(contextObject));
   if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
 }
 
@@ -150,8 +153,7 @@ if (step === 'up') {
 } else if (step === 'deploy') {
   // A flag LocalStack cannot take is said first, before anything is started or checked.
   await runCommand(SPEC, () => {
-    resultsFrom(contextObject.results, 'localstack');
-    resultsConcurrencyFrom(contextObject.resultsConcurrency);
+    stackPropsFrom((key) => contextObject[key]);
   });
   await preflight('deploy');
   await runCommand(SPEC, checkFreePlan);

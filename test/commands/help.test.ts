@@ -75,3 +75,11 @@ describe('mistakes people make', () => {
     expect(ours(result.stderr).split('\n')).toEqual([expect.stringMatching(expected)]);
   });
 });
+
+describe('a command called right that cannot do its work', () => {
+  it('says why in one line and exits 1, not as a usage mistake', async () => {
+    const result = await run('tsx load-tests/run.ts', ['smoke', '--target', 'aws', '--url', 'http://127.0.0.1:39999']);
+    expect(result.code).toBe(1);
+    expect(ours(result.stderr).split('\n')).toEqual([expect.stringMatching(/^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\): is the stack deployed there, or the runtime running\?$/)]);
+  });
+});
