@@ -28,7 +28,13 @@ export interface CommandSpec<O extends Record<string, OptionSpec>> {
 }
 
 type Values<O extends Record<string, OptionSpec>> = {
-  [K in keyof O]: O[K]['type'] extends 'boolean' ? boolean : O[K]['multiple'] extends true ? string[] | undefined : O[K]['default'] extends string ? string : string | undefined;
+  [K in keyof O]: O[K]['type'] extends 'boolean'
+    ? boolean
+    : O[K]['multiple'] extends true
+      ? string[] | undefined
+      : O[K]['default'] extends string
+        ? string
+        : string | undefined;
 };
 
 /** A mistake in how a command was called: printed as one line, exit code 2. */
@@ -56,7 +62,10 @@ export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec
 }
 
 /** Prints the mistake and the way to help, then exits 2. */
-export function exitWithUsageError(spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>, message: string): never {
+export function exitWithUsageError(
+  spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>,
+  message: string,
+): never {
   const sentence = message.trim().replace(/([^.!?])$/, '$1.');
   console.error(`${sentence} Run ${spec.command} --help for the usage.`);
   process.exit(2);
@@ -82,7 +91,12 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
       options: Object.fromEntries(
         Object.entries(spec.options).map(([name, { type, short, multiple, default: fallback }]) => [
           name,
-          { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}), ...(fallback !== undefined ? { default: fallback } : {}) },
+          {
+            type,
+            ...(short ? { short } : {}),
+            ...(multiple ? { multiple } : {}),
+            ...(fallback !== undefined ? { default: fallback } : {}),
+          },
         ]),
       ),
     });
@@ -99,7 +113,10 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
 }
 
 /** Runs a command's main part: a UsageError becomes the one-line answer and exit 2, a CommandFailure its line and exit 1. */
-export async function runCommand(spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>, main: () => Promise<void> | void): Promise<void> {
+export async function runCommand(
+  spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>,
+  main: () => Promise<void> | void,
+): Promise<void> {
   try {
     await main();
   } catch (error) {

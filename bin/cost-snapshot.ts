@@ -11,11 +11,14 @@ import { parseCommandLine } from './command-line';
 
 parseCommandLine({
   command: 'npm run cost:snapshot --',
-  summary: 'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, as the cost model reads it.',
+  summary:
+    'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, as the cost model reads it.',
   options: {},
 });
 
 const DESIGNS_FILE = fileURLToPath(new URL('../cost/designs.json', import.meta.url));
-const designs = Object.fromEntries(DEPLOYABLE_DESIGNS.map((design) => [design.id, readStackConfig(synthesizeTemplate(design.context))]));
+const designs = Object.fromEntries(
+  DEPLOYABLE_DESIGNS.map((design) => [design.id, readStackConfig(synthesizeTemplate(design.context))]),
+);
 writeFileSync(DESIGNS_FILE, JSON.stringify(designs, null, 2) + '\n');
 console.log(`Wrote ${DESIGNS_FILE} (${Object.keys(designs).join(', ')})`);

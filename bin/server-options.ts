@@ -7,22 +7,38 @@ import { UsageError, type OptionSpec } from './command-line';
 
 export function portFrom(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${value}).`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${value}).`);
   return port;
 }
 
 export const CAPTCHA_OPTIONS = {
-  captcha: { type: 'string', value: 'recaptcha|turnstile', description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET, never on the command line)' },
-  'captcha-site-key': { type: 'string', value: '<key>', description: 'the public site key the page uses with --captcha' },
+  captcha: {
+    type: 'string',
+    value: 'recaptcha|turnstile',
+    description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET, never on the command line)',
+  },
+  'captcha-site-key': {
+    type: 'string',
+    value: '<key>',
+    description: 'the public site key the page uses with --captcha',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 /** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET; undefined without --captcha. */
-export function captchaFrom(values: { captcha?: string; 'captcha-site-key'?: string }): { provider: CaptchaProvider; siteKey: string; secret: string } | undefined {
+export function captchaFrom(values: {
+  captcha?: string;
+  'captcha-site-key'?: string;
+}): { provider: CaptchaProvider; siteKey: string; secret: string } | undefined {
   const provider = values.captcha;
   if (!provider) return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new UsageError(`--captcha must be recaptcha or turnstile (got ${provider}).`);
+  if (provider !== 'recaptcha' && provider !== 'turnstile')
+    throw new UsageError(`--captcha must be recaptcha or turnstile (got ${provider}).`);
   const siteKey = values['captcha-site-key'];
   const secret = process.env.CAPTCHA_SECRET;
-  if (!siteKey || !secret) throw new UsageError('--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.');
+  if (!siteKey || !secret)
+    throw new UsageError(
+      '--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.',
+    );
   return { provider, siteKey, secret };
 }

@@ -67,7 +67,11 @@ export const TABLE = {
  * Template metadata on each app function: its source file and its name. The local runtime
  * finds the handler by it, and the cost model which function does what.
  */
-export const FUNCTION_METADATA = { entry: 'poll:entry', name: 'poll:function', metrics: 'poll:custom-metrics' } as const;
+export const FUNCTION_METADATA = {
+  entry: 'poll:entry',
+  name: 'poll:function',
+  metrics: 'poll:custom-metrics',
+} as const;
 
 /** Lambda settings shared by every function. */
 export const FUNCTION_DEFAULTS = {

@@ -11,7 +11,11 @@ export interface RefreshPolicy {
 }
 
 /** The delay before the next refresh: the minimum after a change, backing off while nothing changes. */
-export function nextRefreshDelay(previousMs: number | undefined, changed: boolean, policy: RefreshPolicy = RESULTS_REFRESH): number {
+export function nextRefreshDelay(
+  previousMs: number | undefined,
+  changed: boolean,
+  policy: RefreshPolicy = RESULTS_REFRESH,
+): number {
   if (previousMs === undefined || changed) return policy.minIntervalMs;
   return Math.min(policy.maxIntervalMs, previousMs * policy.backoffFactor);
 }
@@ -21,7 +25,11 @@ export function nextRefreshDelay(previousMs: number | undefined, changed: boolea
  * `busy` when every refresh finds new votes, `quiet` when none does.
  * A hidden tab makes none.
  */
-export function refreshRequests(windowMs: number, activity: 'busy' | 'quiet', policy: RefreshPolicy = RESULTS_REFRESH): number {
+export function refreshRequests(
+  windowMs: number,
+  activity: 'busy' | 'quiet',
+  policy: RefreshPolicy = RESULTS_REFRESH,
+): number {
   let requests = 0;
   let delay: number | undefined;
   for (let t = 0; t < windowMs; t += delay) {

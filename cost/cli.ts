@@ -21,16 +21,50 @@ const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 
 const SPEC = {
   command: 'npm run cost --',
-  summary: 'The monthly AWS bill for a traffic profile, line by line with dated prices, beside the VPS it usually runs on.',
+  summary:
+    'The monthly AWS bill for a traffic profile, line by line with dated prices, beside the VPS it usually runs on.',
   options: {
-    profile: { type: 'string', default: 'seed', value: '<name|file.json>', description: `a preset (${Object.keys(PROFILES).join(', ')}) or a JSON file of fields over the seed preset` },
-    from: { type: 'string', value: '<results folder>', description: 'per-vote and per-view usage measured by a local load test (npm run load writes the folder)' },
-    template: { type: 'string', value: '<file>', description: 'the synthesized template to price (default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)' },
-    'vps-from': { type: 'string', value: '<file|folder>', description: 'this app\'s VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), or a load test of your VPS (--target vps) to set beside it' },
-    'new-account': { type: 'boolean', default: false, description: 'count the free tiers only accounts in their first 12 months get' },
-    out: { type: 'string', default: 'cost-report', value: '<folder>', description: 'where report.json, report.md, report.html and chart.svg go' },
+    profile: {
+      type: 'string',
+      default: 'seed',
+      value: '<name|file.json>',
+      description: `a preset (${Object.keys(PROFILES).join(', ')}) or a JSON file of fields over the seed preset`,
+    },
+    from: {
+      type: 'string',
+      value: '<results folder>',
+      description: 'per-vote and per-view usage measured by a local load test (npm run load writes the folder)',
+    },
+    template: {
+      type: 'string',
+      value: '<file>',
+      description:
+        'the synthesized template to price (default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)',
+    },
+    'vps-from': {
+      type: 'string',
+      value: '<file|folder>',
+      description:
+        "this app's VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), or a load test of your VPS (--target vps) to set beside it",
+    },
+    'new-account': {
+      type: 'boolean',
+      default: false,
+      description: 'count the free tiers only accounts in their first 12 months get',
+    },
+    out: {
+      type: 'string',
+      default: 'cost-report',
+      value: '<folder>',
+      description: 'where report.json, report.md, report.html and chart.svg go',
+    },
   },
-  details: ['Examples:', '  npm run cost -- --profile club', '  npm run cost -- --from load-tests/results/vote-storm-local-<time>', '  npx cdk synth && npm run cost'],
+  details: [
+    'Examples:',
+    '  npm run cost -- --profile club',
+    '  npm run cost -- --from load-tests/results/vote-storm-local-<time>',
+    '  npx cdk synth && npm run cost',
+  ],
 } as const;
 
 function loadProfile(value: string): TrafficProfile {
@@ -60,9 +94,16 @@ function loadProfile(value: string): TrafficProfile {
 /** Each deployable design's template, read (cost/designs.json: npm run cost:snapshot writes it, a test keeps it equal to the stack). */
 const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
 
-function loadStack(template: string | undefined, designs: Record<string, StackConfig>): { stack: StackConfig; source: string } {
+function loadStack(
+  template: string | undefined,
+  designs: Record<string, StackConfig>,
+): { stack: StackConfig; source: string } {
   const file = template ?? (existsSync(CDK_OUT_TEMPLATE) ? CDK_OUT_TEMPLATE : undefined);
-  if (!file) return { stack: designs.api, source: 'cost/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy' };
+  if (!file)
+    return {
+      stack: designs.api,
+      source: 'cost/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy',
+    };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {
     return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: file.replace(`${ROOT}/`, '') };
@@ -74,7 +115,8 @@ function loadStack(template: string | undefined, designs: Record<string, StackCo
 /** This app's capacity on a VPS: a bench:vps file; or the committed one beside what a load test of a VPS showed (a floor). */
 function loadVpsCapacity(from: string | undefined): VpsCapacity {
   const source = from ?? VPS_CAPACITY_FILE;
-  if (!existsSync(source)) throw new UsageError(`--vps-from ${source}: no such file or folder (npm run bench:vps writes one).`);
+  if (!existsSync(source))
+    throw new UsageError(`--vps-from ${source}: no such file or folder (npm run bench:vps writes one).`);
   if (statSync(source).isDirectory()) return { ...loadVpsCapacity(undefined), observed: observedLoad(source) };
   try {
     const measurement = JSON.parse(readFileSync(source, 'utf8')) as VpsMeasurement;
@@ -89,16 +131,37 @@ function loadVpsCapacity(from: string | undefined): VpsCapacity {
 function observedLoad(folder: string): ObservedLoad {
   const summaryFile = join(folder, 'summary.json');
   const summary = existsSync(summaryFile)
-    ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as { scenario?: string; target?: string; url?: string; ratePerSecond?: number; latencyMs?: { p99?: number }; artilleryExitCode?: number; votes?: { ok?: boolean } })
+    ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as {
+        scenario?: string;
+        target?: string;
+        url?: string;
+        ratePerSecond?: number;
+        latencyMs?: { p99?: number };
+        artilleryExitCode?: number;
+        votes?: { ok?: boolean };
+      })
     : undefined;
-  if (summary?.target !== 'vps' || !summary.ratePerSecond) throw new UsageError(`--vps-from ${folder} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`);
-  if (summary.artilleryExitCode !== 0 || summary.votes?.ok === false) throw new UsageError(`--vps-from ${folder} is a failed run (see its summary.json): it shows nothing about the box.`);
-  return { source: folder, scenario: summary.scenario ?? 'a scenario', url: summary.url ?? 'the VPS', ratePerSecond: summary.ratePerSecond, p99Ms: summary.latencyMs?.p99 ?? 0 };
+  if (summary?.target !== 'vps' || !summary.ratePerSecond)
+    throw new UsageError(
+      `--vps-from ${folder} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`,
+    );
+  if (summary.artilleryExitCode !== 0 || summary.votes?.ok === false)
+    throw new UsageError(
+      `--vps-from ${folder} is a failed run (see its summary.json): it shows nothing about the box.`,
+    );
+  return {
+    source: folder,
+    scenario: summary.scenario ?? 'a scenario',
+    url: summary.url ?? 'the VPS',
+    ratePerSecond: summary.ratePerSecond,
+    p99Ms: summary.latencyMs?.p99 ?? 0,
+  };
 }
 
 /** Per-operation usage measured by a load test's run folder. */
 function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--from ${folder}: no such folder (npm run load writes one under load-tests/results/).`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`--from ${folder}: no such folder (npm run load writes one under load-tests/results/).`);
   const usageFile = join(folder, 'usage.json');
   if (!existsSync(usageFile)) {
     const files = readdirSync(folder);
@@ -110,7 +173,10 @@ function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable
   }
   try {
     const result = unitCostsFromUsage(JSON.parse(readFileSync(usageFile, 'utf8')), folder);
-    return { units: result.units, measured: { label: folder, votes: result.observed.votes, apiRequests: result.observed.apiRequests } };
+    return {
+      units: result.units,
+      measured: { label: folder, votes: result.observed.votes, apiRequests: result.observed.apiRequests },
+    };
   } catch (error) {
     if (error instanceof MeasuredRunError || error instanceof SyntaxError) throw new UsageError(error.message);
     throw error;

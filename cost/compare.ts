@@ -5,7 +5,15 @@
 import { estimate, SECONDS_PER_MONTH, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
-import { PROCESSES_PER_BOX, processCapacity, requestsOf, VPS_MAX_UTILISATION, type RequestMix, type VpsCapacity, type VpsTier } from './vps';
+import {
+  PROCESSES_PER_BOX,
+  processCapacity,
+  requestsOf,
+  VPS_MAX_UTILISATION,
+  type RequestMix,
+  type VpsCapacity,
+  type VpsTier,
+} from './vps';
 
 export interface VpsCost {
   tier: VpsTier;
@@ -46,7 +54,8 @@ export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill, capa
   const rate = designRps(profile, bill);
   const boxes = Math.max(1, Math.ceil(rate / (capacityRps * VPS_MAX_UTILISATION)));
   // The VPS sends the same bytes: the page, and each API answer.
-  const transferGb = (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
+  const transferGb =
+    (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
   const overageUsd = Math.max(0, transferGb - boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
   return {
     tier,
@@ -79,7 +88,14 @@ export interface BreakEven {
  * Scans monthly volume on a log grid (the VPS cost is a step function, the
  * serverless one nearly linear), then bisects the first crossing.
  */
-export function breakEven(tier: VpsTier, profile: TrafficProfile, stack: StackConfig, capacity: VpsCapacity, units?: UnitCosts, options?: BillOptions): BreakEven {
+export function breakEven(
+  tier: VpsTier,
+  profile: TrafficProfile,
+  stack: StackConfig,
+  capacity: VpsCapacity,
+  units?: UnitCosts,
+  options?: BillOptions,
+): BreakEven {
   const baseVotes = profile.pollsPerDay * 30 * profile.votesPerPoll;
   if (baseVotes === 0) return { tier };
   const gap = (votes: number) => {
@@ -97,7 +113,12 @@ export function breakEven(tier: VpsTier, profile: TrafficProfile, stack: StackCo
   return { tier };
 }
 
-function bisect(gap: (votes: number) => { diff: number; usd: number }, low: number, high: number, tier: VpsTier): BreakEven {
+function bisect(
+  gap: (votes: number) => { diff: number; usd: number },
+  low: number,
+  high: number,
+  tier: VpsTier,
+): BreakEven {
   for (let i = 0; i < 40; i++) {
     const mid = Math.sqrt(low * high);
     if (gap(mid).diff >= 0) high = mid;

@@ -27,13 +27,19 @@ export const DEPLOYABLE_DESIGNS: readonly DesignSpec[] = [
 
 /** The design a template is, by the two flags that tell them apart. */
 export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): DesignSpec | undefined {
-  return DEPLOYABLE_DESIGNS.find((d) => (d.context.results ?? DEFAULT_RESULTS_DELIVERY) === stack.results && (d.context.apiKind ?? DEFAULT_API_KIND) === stack.apiKind);
+  return DEPLOYABLE_DESIGNS.find(
+    (d) =>
+      (d.context.results ?? DEFAULT_RESULTS_DELIVERY) === stack.results &&
+      (d.context.apiKind ?? DEFAULT_API_KIND) === stack.apiKind,
+  );
 }
 
 /** `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load` and `npm run dlq` read. */
 export const DEPLOY_SCRIPT = 'npm run deploy';
 export const deployCommand = (design: DesignSpec): string => {
-  const flags = Object.entries(design.context).map(([key, value]) => `-c ${key}=${value}`).join(' ');
+  const flags = Object.entries(design.context)
+    .map(([key, value]) => `-c ${key}=${value}`)
+    .join(' ');
   return flags ? `${DEPLOY_SCRIPT} -- ${flags}` : DEPLOY_SCRIPT;
 };
 
@@ -50,7 +56,12 @@ export interface PricedDesign {
  * Prices every design for a profile. `stacks` holds each deployable design's template, read;
  * the WebSocket estimate is the HTTP API design with results pushed instead of polled.
  */
-export function priceDesigns(profile: TrafficProfile, stacks: Record<string, StackConfig>, units: UnitCosts, options: BillOptions): PricedDesign[] {
+export function priceDesigns(
+  profile: TrafficProfile,
+  stacks: Record<string, StackConfig>,
+  units: UnitCosts,
+  options: BillOptions,
+): PricedDesign[] {
   const deployable = DEPLOYABLE_DESIGNS.filter((d) => stacks[d.id]).map((d) => ({
     id: d.id,
     name: d.name,
@@ -59,7 +70,16 @@ export function priceDesigns(profile: TrafficProfile, stacks: Record<string, Sta
     bill: estimate(profile, stacks[d.id], units, options),
   }));
   const webSocket = stacks.api && { ...stacks.api, results: 'websocket' as const };
-  const estimates = webSocket ? [{ id: 'websocket', name: 'results pushed over WebSocket (estimate)', stack: webSocket, bill: estimate(profile, webSocket, units, options) }] : [];
+  const estimates = webSocket
+    ? [
+        {
+          id: 'websocket',
+          name: 'results pushed over WebSocket (estimate)',
+          stack: webSocket,
+          bill: estimate(profile, webSocket, units, options),
+        },
+      ]
+    : [];
   return [...deployable, ...estimates].sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
 }
 
@@ -74,7 +94,11 @@ export const cheapestDeployable = (designs: PricedDesign[]): PricedDesign => des
 export function awsFloor(bill: Bill): { requests: number; usd: number; pricePerMillion: number } {
   const price = PRICES.lambdaRequests;
   const pricePerMillion = (price.tiers[0].price * 1e6) / price.per;
-  return { requests: bill.usage.clientRequests, usd: (bill.usage.clientRequests / 1e6) * pricePerMillion, pricePerMillion };
+  return {
+    requests: bill.usage.clientRequests,
+    usd: (bill.usage.clientRequests / 1e6) * pricePerMillion,
+    pricePerMillion,
+  };
 }
 
 /** The most a flood of the results function URL can run up, with its concurrency capped. */
@@ -101,5 +125,9 @@ export function floodCeiling(stack: StackConfig, profile: TrafficProfile, units:
     units.readUnitsPerRead * perUnit('dynamoReadUnits') +
     (profile.apiResponseBytes / 1e9) * perUnit('dataTransferOut');
   const requestsPerSecond = stack.resultsConcurrency * RESULTS_URL.requestsPerSecondPerConcurrency;
-  return { concurrency: stack.resultsConcurrency, requestsPerSecond, usdPerHour: requestsPerSecond * 3600 * usdPerRequest };
+  return {
+    concurrency: stack.resultsConcurrency,
+    requestsPerSecond,
+    usdPerHour: requestsPerSecond * 3600 * usdPerRequest,
+  };
 }

@@ -18,13 +18,20 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 export class MeasuredRunError extends Error {}
 
-export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts = DEFAULT_UNIT_COSTS): { units: UnitCosts; observed: Observed } {
+export function unitCostsFromUsage(
+  usage: Usage,
+  label: string,
+  base: UnitCosts = DEFAULT_UNIT_COSTS,
+): { units: UnitCosts; observed: Observed } {
   const fns = Object.entries(usage.functions ?? {});
   const fn = (role: FunctionRole) => fns.find(([name]) => functionRole(name) === role)?.[1];
   const queues = Object.values(usage.queues ?? {});
   const tables = Object.values(usage.tables ?? {});
   const votes = sum(queues.map((q) => q.messagesSent));
-  if (!(votes > 0)) throw new MeasuredRunError(`${label}: the run queued no votes, so there is nothing per vote to scale. Run a scenario that votes (e.g. npm run load -- vote-storm).`);
+  if (!(votes > 0))
+    throw new MeasuredRunError(
+      `${label}: the run queued no votes, so there is nothing per vote to scale. Run a scenario that votes (e.g. npm run load -- vote-storm).`,
+    );
 
   const units: UnitCosts = structuredClone(base);
   const measured = `measured: ${label}`;
@@ -60,7 +67,10 @@ export function unitCostsFromUsage(usage: Usage, label: string, base: UnitCosts 
   }
   // What the results function's cache leaves to the table, from its own reads (metered per function).
   const resultsFn = fns.find(([name]) => functionRole(name) === 'getResults');
-  const resultsReads = resultsFn && tables.some((t) => t.byFunction) ? sum(tables.map((t) => t.byFunction?.[resultsFn[0]]?.readUnits ?? 0)) : undefined;
+  const resultsReads =
+    resultsFn && tables.some((t) => t.byFunction)
+      ? sum(tables.map((t) => t.byFunction?.[resultsFn[0]]?.readUnits ?? 0))
+      : undefined;
   if (resultsFn && resultsFn[1].invocations > 0 && resultsReads !== undefined) {
     units.readUnitsPerResultsRequest = resultsReads / resultsFn[1].invocations;
     units.sources.readUnitsPerResultsRequest = measured;

@@ -85,9 +85,11 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
     votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
     counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
     sqsRequestsPerVote: 'measured: npm run bench:votes, 1.2 billed requests per vote',
-    emptyReceivesPerMonth: 'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
+    emptyReceivesPerMonth:
+      'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
-    siteRequestsPerPageLoad: 'measured: the built page inlines its script, styles and config (npm run build:site; test/local/gateway-and-fidelity)',
+    siteRequestsPerPageLoad:
+      'measured: the built page inlines its script, styles and config (npm run build:site; test/local/gateway-and-fidelity)',
     metricLogBytesPerInvocation: 'measured: the consumer’s metrics line (Powertools Metrics, 4 counts) is 366 bytes',
   },
 };
@@ -144,7 +146,11 @@ function sampledTraces(requests: number): number {
   return reservoir + 0.05 * (requests - reservoir);
 }
 
-export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units: UnitCosts = DEFAULT_UNIT_COSTS): MonthlyUsage {
+export function monthlyUsage(
+  profile: TrafficProfile,
+  stack: StackConfig,
+  units: UnitCosts = DEFAULT_UNIT_COSTS,
+): MonthlyUsage {
   const polls = profile.pollsPerDay * DAYS_PER_MONTH;
   const votes = polls * profile.votesPerPoll;
   const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
@@ -164,7 +170,10 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
   ];
   let apiRequests = polls + (pageLoads - polls) + votes + preflights;
   let readUnits = (pageLoads - polls + votes) * units.readUnitsPerRead;
-  let writeUnits = polls * units.writeUnitsPerCreate + votes * units.counterWriteUnitsPerVote + (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0);
+  let writeUnits =
+    polls * units.writeUnitsPerCreate +
+    votes * units.counterWriteUnitsPerVote +
+    (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0);
   let cloudFrontRequests = pageLoads * units.siteRequestsPerPageLoad;
   let cloudFrontBytes = pageLoads * profile.pageBytes;
   let apiBytes = 0;
@@ -185,7 +194,10 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     functionUrlBytes += resultsRequests * profile.apiResponseBytes;
   } else if (stack.results === 'cloudfront') {
     // Viewers ask CloudFront; each regional cache asks the API at most once per cache period.
-    const originRequests = Math.min(resultsRequests, polls * CACHE_ORIGINS_PER_POLL * Math.ceil(watchSeconds / RESULTS_CACHE_SECONDS));
+    const originRequests = Math.min(
+      resultsRequests,
+      polls * CACHE_ORIGINS_PER_POLL * Math.ceil(watchSeconds / RESULTS_CACHE_SECONDS),
+    );
     work.push({ role: 'getResults', invocations: originRequests, billedMs: units.billedMs.getResults });
     apiRequests += originRequests;
     readUnits += originRequests * units.readUnitsPerResultsRequest;
@@ -215,7 +227,10 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     apiBytes += functionUrlBytes;
   } else apiBytes += apiRequests * profile.apiResponseBytes + functionUrlBytes;
 
-  const invocations = { createPoll: 0, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 } as Record<FunctionRole, number>;
+  const invocations = { createPoll: 0, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 } as Record<
+    FunctionRole,
+    number
+  >;
   const gbSeconds = { arm64: 0, x86_64: 0 };
   let logBytes = 0;
   let tracedRequests = 0;
@@ -230,7 +245,9 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     const metricLines = fn.customMetrics > 0;
     const bytes =
       item.invocations *
-      ((platformLines ? units.platformLogBytesPerInvocation : 0) + (appLines ? units.appLogBytesPerBatch : 0) + (metricLines ? units.metricLogBytesPerInvocation : 0));
+      ((platformLines ? units.platformLogBytesPerInvocation : 0) +
+        (appLines ? units.appLogBytesPerBatch : 0) +
+        (metricLines ? units.metricLogBytesPerInvocation : 0));
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
     logsStoredGb += ((bytes / 1e9) * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
@@ -239,7 +256,9 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
 
   // Polls and voter claims live from creation until a day after they close: about a day and a half.
   const storedPolls = profile.pollsPerDay * 1.5;
-  const storedBytes = storedPolls * (units.storedBytesPerPoll + (profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0));
+  const storedBytes =
+    storedPolls *
+    (units.storedBytesPerPoll + (profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0));
 
   return {
     polls,
@@ -249,7 +268,12 @@ export function monthlyUsage(profile: TrafficProfile, stack: StackConfig, units:
     preflights,
     apiRequests,
     functionUrlRequests: stack.results === 'function-url' ? resultsRequests : 0,
-    clientRequests: pageLoads * units.siteRequestsPerPageLoad + pageLoads + votes + preflights + (stack.results === 'websocket' ? 0 : resultsRequests),
+    clientRequests:
+      pageLoads * units.siteRequestsPerPageLoad +
+      pageLoads +
+      votes +
+      preflights +
+      (stack.results === 'websocket' ? 0 : resultsRequests),
     invocations,
     gbSeconds,
     sqsRequests: votes * units.sqsRequestsPerVote + units.emptyReceivesPerMonth,
@@ -338,7 +362,10 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
   };
   const lines = [
     line(stack.apiKind === 'http' ? 'httpApiRequests' : 'restApiRequests', usage.apiRequests),
-    line('lambdaRequests', Object.values(usage.invocations).reduce((a, b) => a + b, 0)),
+    line(
+      'lambdaRequests',
+      Object.values(usage.invocations).reduce((a, b) => a + b, 0),
+    ),
     line('lambdaArmGbSeconds', usage.gbSeconds.arm64),
     line('lambdaX86GbSeconds', usage.gbSeconds.x86_64),
     line('sqsFifoRequests', usage.sqsRequests),
@@ -359,10 +386,21 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
   const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
-  return { lines, totalUsd, votes: usage.votes, usdPerMillionVotes: usage.votes > 0 ? (totalUsd / usage.votes) * 1e6 : 0, usage };
+  return {
+    lines,
+    totalUsd,
+    votes: usage.votes,
+    usdPerMillionVotes: usage.votes > 0 ? (totalUsd / usage.votes) * 1e6 : 0,
+    usage,
+  };
 }
 
 /** The whole estimate for one profile. */
-export function estimate(profile: TrafficProfile, stack: StackConfig, units: UnitCosts = DEFAULT_UNIT_COSTS, options: BillOptions = {}): Bill {
+export function estimate(
+  profile: TrafficProfile,
+  stack: StackConfig,
+  units: UnitCosts = DEFAULT_UNIT_COSTS,
+  options: BillOptions = {},
+): Bill {
   return priceUsage(monthlyUsage(profile, stack, units), stack, options);
 }

@@ -58,7 +58,12 @@ export const PRICES = {
     item: 'REST API requests',
     unit: '1M requests',
     per: M,
-    tiers: [{ upTo: 333 * M, price: 3.5 }, { upTo: 1000 * M, price: 2.8 }, { upTo: 20_000 * M, price: 2.38 }, { price: 1.51 }],
+    tiers: [
+      { upTo: 333 * M, price: 3.5 },
+      { upTo: 1000 * M, price: 2.8 },
+      { upTo: 20_000 * M, price: 2.38 },
+      { price: 1.51 },
+    ],
     free: { units: 1 * M, newAccountsOnly: true },
     source: 'API Gateway whitepaper cost table; aws.amazon.com/api-gateway/pricing',
     checked: CHECKED,
@@ -103,7 +108,8 @@ export const PRICES = {
     free: { units: 400_000, newAccountsOnly: false, pool: 'lambda-gb-s' },
     source: 'AWS Price List (Lambda-GB-Second-ARM); AWS blog "tiered pricing for Lambda"',
     checked: CHECKED,
-    assumption: 'arm64 tier boundaries (7.5 B, 18.75 B GB-s) scale the x86 ones by the arm64 discount; the research lists only the first',
+    assumption:
+      'arm64 tier boundaries (7.5 B, 18.75 B GB-s) scale the x86 ones by the arm64 discount; the research lists only the first',
   },
   lambdaX86GbSeconds: {
     service: 'Lambda',

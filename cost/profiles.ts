@@ -106,30 +106,42 @@ export const MONTHLY_LIMIT = 1e12;
 /** A profile file's contents over a preset: it must be a JSON object of profile fields. */
 export function profileFromJson(raw: unknown, name: string, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ProfileError('(profile)', `A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} (got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`);
+    throw new ProfileError(
+      '(profile)',
+      `A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} (got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`,
+    );
   }
   return validateProfile({ name, description: `from ${name}`, ...raw }, base);
 }
 
 /** A preset by name; undefined for anything else (also for names like `constructor`). */
-export const presetProfile = (name: string): TrafficProfile | undefined => (Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined);
+export const presetProfile = (name: string): TrafficProfile | undefined =>
+  Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
 
 /** Checks a profile (e.g. from a JSON file, over a preset) and names the first bad field. */
 export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.seed): TrafficProfile {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProfileError('(profile)', 'A profile must be a JSON object.');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new ProfileError('(profile)', 'A profile must be a JSON object.');
   const raw = input as Record<string, unknown>;
   const known = new Set<string>([...Object.keys(NUMBER_FIELDS), 'name', 'description', 'refresh', 'oneVotePerVoter']);
   const unknown = Object.keys(raw).find((key) => !known.has(key));
-  if (unknown) throw new ProfileError(unknown, `Unknown profile field "${unknown}". Known fields: ${[...known].join(', ')}.`);
+  if (unknown)
+    throw new ProfileError(unknown, `Unknown profile field "${unknown}". Known fields: ${[...known].join(', ')}.`);
   const profile = { ...base, ...raw } as TrafficProfile;
   for (const [field, max] of Object.entries(NUMBER_FIELDS) as Array<[NumberField, number]>) {
     const value = profile[field];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
-      throw new ProfileError(field, `${field} must be a number from 0 to ${max.toLocaleString('en-US')} (got ${JSON.stringify(value)}).`);
+      throw new ProfileError(
+        field,
+        `${field} must be a number from 0 to ${max.toLocaleString('en-US')} (got ${JSON.stringify(value)}).`,
+      );
     }
   }
   const monthlyPolls = profile.pollsPerDay * 30;
-  if (monthlyPolls * profile.votesPerPoll > MONTHLY_LIMIT || monthlyPolls * profile.resultsViewersPerPoll * profile.watchMinutes > MONTHLY_LIMIT) {
+  if (
+    monthlyPolls * profile.votesPerPoll > MONTHLY_LIMIT ||
+    monthlyPolls * profile.resultsViewersPerPoll * profile.watchMinutes > MONTHLY_LIMIT
+  ) {
     throw new ProfileError(
       'pollsPerDay',
       `The profile adds up to more than a trillion votes, or minutes of results watched, a month (${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
@@ -139,12 +151,25 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
     throw new ProfileError('watchMinutes', 'watchMinutes must be above 0 when there are results viewers.');
   }
   const refresh = profile.refresh;
-  if (!(refresh === 'busy' || refresh === 'quiet' || (typeof refresh === 'number' && Number.isFinite(refresh) && refresh > 0))) {
-    throw new ProfileError('refresh', `refresh must be "busy", "quiet" or a number of seconds above 0 (got ${JSON.stringify(refresh)}).`);
+  if (
+    !(
+      refresh === 'busy' ||
+      refresh === 'quiet' ||
+      (typeof refresh === 'number' && Number.isFinite(refresh) && refresh > 0)
+    )
+  ) {
+    throw new ProfileError(
+      'refresh',
+      `refresh must be "busy", "quiet" or a number of seconds above 0 (got ${JSON.stringify(refresh)}).`,
+    );
   }
   if (typeof profile.oneVotePerVoter !== 'boolean') {
-    throw new ProfileError('oneVotePerVoter', `oneVotePerVoter must be true or false (got ${JSON.stringify(profile.oneVotePerVoter)}).`);
+    throw new ProfileError(
+      'oneVotePerVoter',
+      `oneVotePerVoter must be true or false (got ${JSON.stringify(profile.oneVotePerVoter)}).`,
+    );
   }
-  if (typeof profile.name !== 'string' || typeof profile.description !== 'string') throw new ProfileError('name', 'name and description must be strings.');
+  if (typeof profile.name !== 'string' || typeof profile.description !== 'string')
+    throw new ProfileError('name', 'name and description must be strings.');
   return profile;
 }

@@ -3,13 +3,30 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { awsFloor, cheapestDeployable, DEPLOY_SCRIPT, designOf, floodCeiling, priceDesigns, type FloodCeiling, type PricedDesign } from './designs';
+import {
+  awsFloor,
+  cheapestDeployable,
+  DEPLOY_SCRIPT,
+  designOf,
+  floodCeiling,
+  priceDesigns,
+  type FloodCeiling,
+  type PricedDesign,
+} from './designs';
 import { breakEven, designRps, PEAK_TO_AVERAGE, scaleProfile, vpsCost, type BreakEven, type VpsCost } from './compare';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
-import { BASELINE_VPS, CAPACITY_REFERENCES, PROCESSES_PER_BOX, VPS_MAX_UTILISATION, VPS_TIERS, type ObservedLoad, type VpsCapacity } from './vps';
+import {
+  BASELINE_VPS,
+  CAPACITY_REFERENCES,
+  PROCESSES_PER_BOX,
+  VPS_MAX_UTILISATION,
+  VPS_TIERS,
+  type ObservedLoad,
+  type VpsCapacity,
+} from './vps';
 import { whatIfs, type WhatIf } from './what-ifs';
 
 export interface DesignRow extends PricedDesign {
@@ -81,7 +98,9 @@ export function buildReport(input: {
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
       `VPS sizing: at most ${VPS_MAX_UTILISATION * 100}% of measured capacity at the design rate, which is the larger of the profile's peak and ${PEAK_TO_AVERAGE}x the month's average`,
       `VPS capacity: the VPS edition is one process, as the seed's platform is: it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, and more than one box would need polls sharded across them (not built)`,
-      options.newAccount ? 'new-account free tiers (12 months) are counted' : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
+      options.newAccount
+        ? 'new-account free tiers (12 months) are counted'
+        : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
       ...(input.measured && input.measured.votes < MIN_MEASURED_VOTES
         ? [
             `measured from only ${input.measured.votes} vote(s) (${input.measured.label}): per-vote figures from fewer than ${MIN_MEASURED_VOTES.toLocaleString('en-US')} votes are rough, and are scaled here to ${quantity(bill.votes)}; run a longer scenario (npm run load -- vote-storm)`,
@@ -144,8 +163,13 @@ function wrap(text: string, width = 100, indent = '  '): string {
 
 function table(head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const cell = (text: string, i: number) => (rightAligned.includes(i) ? text.padStart(widths[i]) : text.padEnd(widths[i]));
-  return [head.map(cell).join('  '), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map((r) => r.map(cell).join('  '))].join('\n');
+  const cell = (text: string, i: number) =>
+    rightAligned.includes(i) ? text.padStart(widths[i]) : text.padEnd(widths[i]);
+  return [
+    head.map(cell).join('  '),
+    widths.map((w) => '─'.repeat(w)).join('  '),
+    ...rows.map((r) => r.map(cell).join('  ')),
+  ].join('\n');
 }
 
 function billRows(report: CostReport): string[][] {
@@ -162,7 +186,12 @@ function billRows(report: CostReport): string[][] {
 const DESIGNS_INTRO = `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
 const designHead = ['AWS design (← the bill above)', 'Monthly', '$ per M req', 'x floor', 'Break-even', 'Deploy'];
 /** The deploy cell: the whole command, or (in the terminal, where width is short) only its flags. */
-const deployCell = (d: DesignRow, flagsOnly: boolean) => (d.deploy ? (flagsOnly ? d.deploy.replace(`${DEPLOY_SCRIPT} -- `, '').replace(DEPLOY_SCRIPT, '') || '(no flags)' : d.deploy) : 'not built');
+const deployCell = (d: DesignRow, flagsOnly: boolean) =>
+  d.deploy
+    ? flagsOnly
+      ? d.deploy.replace(`${DEPLOY_SCRIPT} -- `, '').replace(DEPLOY_SCRIPT, '') || '(no flags)'
+      : d.deploy
+    : 'not built';
 const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
     d.name + (d.id === report.design ? ' ←' : ''),
@@ -173,7 +202,15 @@ const designRows = (report: CostReport, flagsOnly = false) =>
     deployCell(d, flagsOnly),
   ]);
 
-const vpsHead = ['VPS (the VPS edition)', 'Boxes', 'Load', 'Transfer', 'Monthly', 'Per M requests at 50%', 'Break-even with this stack'];
+const vpsHead = [
+  'VPS (the VPS edition)',
+  'Boxes',
+  'Load',
+  'Transfer',
+  'Monthly',
+  'Per M requests at 50%',
+  'Break-even with this stack',
+];
 const vpsRows = (report: CostReport) =>
   report.vps.map((v, i) => [
     v.tier.name,
@@ -192,7 +229,12 @@ function largest(report: CostReport, n: number) {
 /** What an idle deployment still uses, and why it costs what it does. */
 function idleLines(idle: Bill): string {
   if (idle.lines.length === 0) return 'nothing is billed without requests';
-  return idle.lines.map((l) => `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${l.usd === 0 ? ', inside the free tier' : `, ${usd(l.usd)}`}`).join('; ');
+  return idle.lines
+    .map(
+      (l) =>
+        `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${l.usd === 0 ? ', inside the free tier' : `, ${usd(l.usd)}`}`,
+    )
+    .join('; ');
 }
 
 /** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
@@ -248,7 +290,10 @@ const capacityLines = (report: CostReport) => {
   const r = measurement.routes;
   return [
     `This app's capacity (${source}, ${measurement.date}, ${measurement.machine.cpus} cores of ${measurement.machine.model}, Node ${measurement.machine.node}, ${measurement.command}): options ${quantity(r.options.requestsPerSecond)} req/s, page ${quantity(r.page.requestsPerSecond)}, vote ${quantity(r.vote.requestsPerSecond)} (on disk before each answer), results ${quantity(r.results.requestsPerSecond)}; a bare node:http server ${quantity(measurement.bare.requestsPerSecond)} in the same run.`,
-    ...CAPACITY_REFERENCES.map((ref) => `Reference, another program (not used for sizing): ${ref.name}: ${quantity(ref.requestsPerSecond)} req/s (${ref.source}).`),
+    ...CAPACITY_REFERENCES.map(
+      (ref) =>
+        `Reference, another program (not used for sizing): ${ref.name}: ${quantity(ref.requestsPerSecond)} req/s (${ref.source}).`,
+    ),
   ];
 };
 
@@ -259,11 +304,22 @@ export function renderText(report: CostReport): string {
   out.push(`Profile "${report.profile.name}"`, '');
   prose(...opening(report));
   out.push('');
-  prose(`Monthly AWS bill of this stack (${report.design ? `results=${report.stack.results}, ` : ''}${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`);
-  if (report.measured) prose(`Per-operation usage measured by ${report.measured.label} (${report.measured.votes} votes, ${report.measured.apiRequests} API requests)`);
+  prose(
+    `Monthly AWS bill of this stack (${report.design ? `results=${report.stack.results}, ` : ''}${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`,
+  );
+  if (report.measured)
+    prose(
+      `Per-operation usage measured by ${report.measured.label} (${report.measured.votes} votes, ${report.measured.apiRequests} API requests)`,
+    );
   out.push('');
   // Service and item in one column: the table fits a terminal.
-  out.push(table(['Item', 'Usage', 'Unit price', 'Monthly'], billRows(report).map(([service, item, ...rest]) => [`${service} ${item}`, ...rest]), [3]));
+  out.push(
+    table(
+      ['Item', 'Usage', 'Unit price', 'Monthly'],
+      billRows(report).map(([service, item, ...rest]) => [`${service} ${item}`, ...rest]),
+      [3],
+    ),
+  );
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${usd(bill.usdPerMillionVotes)} per million votes)`);
   out.push('');
   prose(DESIGNS_INTRO);
@@ -273,7 +329,17 @@ export function renderText(report: CostReport): string {
   out.push(`The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load):`);
   out.push(table(vpsHead, vpsRows(report), [1, 2, 3, 4, 5, 6]));
   out.push('');
-  out.push(table(['What if… (this stack)', 'Monthly', 'Change'], report.whatIfs.map((w) => [w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '-'}${usd(Math.abs(w.deltaUsd))}`]), [1, 2]));
+  out.push(
+    table(
+      ['What if… (this stack)', 'Monthly', 'Change'],
+      report.whatIfs.map((w) => [
+        w.name,
+        usd(w.bill.totalUsd),
+        `${w.deltaUsd >= 0 ? '+' : '-'}${usd(Math.abs(w.deltaUsd))}`,
+      ]),
+      [1, 2],
+    ),
+  );
   out.push('');
   prose(...headline(report));
   out.push('');
@@ -281,7 +347,9 @@ export function renderText(report: CostReport): string {
   out.push('');
   out.push('Assumptions (* in the table):');
   for (const a of report.assumptions) out.push(wrap(`  - ${a}`, 100, '    '));
-  prose(`Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} (cost/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`);
+  prose(
+    `Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} (cost/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
+  );
   return out.join('\n');
 }
 
@@ -290,22 +358,69 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   const align = (head: string[], right: number[]) => row(head.map((_, i) => (right.includes(i) ? '---:' : '---')));
   const out: string[] = [];
   out.push(`# Monthly AWS bill: profile "${report.profile.name}"`, '');
-  out.push(...opening(report).map((line) => `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`), '');
+  out.push(
+    ...opening(report).map(
+      (line) => `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`,
+    ),
+    '',
+  );
   out.push(`![Monthly cost against monthly votes](${chartFile})`, '');
-  out.push('## Every AWS design', '', DESIGNS_INTRO, '', row(designHead), align(designHead, [1, 2, 3, 4]), ...designRows(report).map(row), '', ...floodLines(report).map((l) => `- ${l}`), '');
-  out.push('## On a VPS', '', row(vpsHead), align(vpsHead, [1, 2, 3, 4, 5, 6]), ...vpsRows(report).map(row), '', ...capacityLines(report).map((l) => `- ${l}`), '');
-  out.push(`## The bill of this stack`, '', `Read from ${report.stackSource}.`, '', row(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']), row(['---', '---', '---:', '---', '---:']));
+  out.push(
+    '## Every AWS design',
+    '',
+    DESIGNS_INTRO,
+    '',
+    row(designHead),
+    align(designHead, [1, 2, 3, 4]),
+    ...designRows(report).map(row),
+    '',
+    ...floodLines(report).map((l) => `- ${l}`),
+    '',
+  );
+  out.push(
+    '## On a VPS',
+    '',
+    row(vpsHead),
+    align(vpsHead, [1, 2, 3, 4, 5, 6]),
+    ...vpsRows(report).map(row),
+    '',
+    ...capacityLines(report).map((l) => `- ${l}`),
+    '',
+  );
+  out.push(
+    `## The bill of this stack`,
+    '',
+    `Read from ${report.stackSource}.`,
+    '',
+    row(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']),
+    row(['---', '---', '---:', '---', '---:']),
+  );
   out.push(...billRows(report).map(row), row(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]), '');
   out.push(...headline(report).map((line) => `- ${line}`), '');
   out.push('## What if… (this stack)', '', row(['Change', 'Monthly', 'Difference']), row(['---', '---:', '---:']));
-  out.push(...report.whatIfs.map((w) => row([w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '−'}${usd(Math.abs(w.deltaUsd))}`])), '');
+  out.push(
+    ...report.whatIfs.map((w) =>
+      row([w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '−'}${usd(Math.abs(w.deltaUsd))}`]),
+    ),
+    '',
+  );
   out.push('## Assumptions', '', ...report.assumptions.map((a) => `- ${a}`), '');
   out.push('## Prices', '', row(['Item', 'Price', 'Source', 'Checked']), row(['---', '---', '---', '---']));
-  out.push(...Object.values(PRICES).map((p) => row([`${p.service} ${p.item}`, p.tiers.map((t) => `$${t.price}`).join(' → ') + ` per ${p.unit}`, p.source, p.checked])));
+  out.push(
+    ...Object.values(PRICES).map((p) =>
+      row([
+        `${p.service} ${p.item}`,
+        p.tiers.map((t) => `$${t.price}`).join(' → ') + ` per ${p.unit}`,
+        p.source,
+        p.checked,
+      ]),
+    ),
+  );
   return out.join('\n') + '\n';
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** Cool colours for AWS designs (solid), warm ones for VPS tiers (dashed): the two families never mix. */
 const DESIGN_COLORS = ['#1f5fd1', '#0a8f5a', '#0891b2', '#6d28d9', '#475569'];
@@ -325,53 +440,78 @@ export function renderChart(report: CostReport): string {
   const [xMin, xMax] = [1e4, 1e10];
   const [yMin, yMax] = [1, 1e6];
   const plotRight = width - pad.right;
-  const x = (v: number) => pad.left + ((Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin))) * (plotRight - pad.left);
+  const x = (v: number) =>
+    pad.left + ((Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin))) * (plotRight - pad.left);
   const y = (usdValue: number) => {
     const clamped = Math.min(Math.max(usdValue, yMin), yMax);
-    return height - pad.bottom - ((Math.log10(clamped) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) * (height - pad.top - pad.bottom);
+    return (
+      height -
+      pad.bottom -
+      ((Math.log10(clamped) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))) *
+        (height - pad.top - pad.bottom)
+    );
   };
   const points = Array.from({ length: 61 }, (_, i) => 10 ** (4 + i / 10));
   const scaledProfiles = points.map((votes) => scaleProfile(report.profile, baseVotes > 0 ? votes / baseVotes : 0));
-  const path = (values: number[]) => values.map((v, i) => `${i ? 'L' : 'M'}${x(points[i]).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const path = (values: number[]) =>
+    values.map((v, i) => `${i ? 'L' : 'M'}${x(points[i]).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px;height:auto" role="img" aria-labelledby="chart-title" font-family="system-ui, sans-serif" font-size="12">`,
   );
   parts.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
-  parts.push(`<text id="chart-title" x="${pad.left}" y="24" font-size="16" font-weight="bold">Monthly cost against monthly votes: profile “${escapeHtml(report.profile.name)}”, scaled</text>`);
+  parts.push(
+    `<text id="chart-title" x="${pad.left}" y="24" font-size="16" font-weight="bold">Monthly cost against monthly votes: profile “${escapeHtml(report.profile.name)}”, scaled</text>`,
+  );
   for (let e = 4; e <= 10; e++) {
-    parts.push(`<line x1="${x(10 ** e)}" x2="${x(10 ** e)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/>`);
-    parts.push(`<text x="${x(10 ** e)}" y="${height - pad.bottom + 16}" text-anchor="middle">${quantity(10 ** e)}</text>`);
+    parts.push(
+      `<line x1="${x(10 ** e)}" x2="${x(10 ** e)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/>`,
+    );
+    parts.push(
+      `<text x="${x(10 ** e)}" y="${height - pad.bottom + 16}" text-anchor="middle">${quantity(10 ** e)}</text>`,
+    );
   }
   for (let e = 0; e <= 6; e++) {
     parts.push(`<line x1="${pad.left}" x2="${plotRight}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#eee"/>`);
     parts.push(`<text x="${pad.left - 6}" y="${y(10 ** e) + 4}" text-anchor="end">$${quantity(10 ** e)}</text>`);
   }
   parts.push(`<text x="${(pad.left + plotRight) / 2}" y="${height - 12}" text-anchor="middle">votes per month</text>`);
-  parts.push(`<text transform="rotate(-90)" x="${-(height - pad.bottom + pad.top) / 2}" y="16" text-anchor="middle">USD per month</text>`);
+  parts.push(
+    `<text transform="rotate(-90)" x="${-(height - pad.bottom + pad.top) / 2}" y="16" text-anchor="middle">USD per month</text>`,
+  );
   if (baseVotes >= xMin && baseVotes <= xMax) {
-    parts.push(`<line x1="${x(baseVotes)}" x2="${x(baseVotes)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#999" stroke-dasharray="2 2"/>`);
+    parts.push(
+      `<line x1="${x(baseVotes)}" x2="${x(baseVotes)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#999" stroke-dasharray="2 2"/>`,
+    );
     // At the foot of the line, clear of the series, which rise to the right.
     parts.push(`<text x="${x(baseVotes) + 4}" y="${height - pad.bottom - 6}" fill="#555" ${HALO}>this profile</text>`);
   }
   const legend: string[] = [];
   const legendItem = (i: number, color: string, dash: string, weight: number, label: string) => {
     const ly = pad.top + 8 + i * 20;
-    legend.push(`<line x1="${plotRight + 14}" x2="${plotRight + 44}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="${weight}" stroke-dasharray="${dash}"/>`);
+    legend.push(
+      `<line x1="${plotRight + 14}" x2="${plotRight + 44}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="${weight}" stroke-dasharray="${dash}"/>`,
+    );
     legend.push(`<text x="${plotRight + 50}" y="${ly + 4}" fill="${color}">${escapeHtml(label)}</text>`);
   };
   let row = 0;
   report.designs.forEach((design, i) => {
-    const costs = scaledProfiles.map((profile) => estimate(profile, design.stack, report.units, report.options).totalUsd);
+    const costs = scaledProfiles.map(
+      (profile) => estimate(profile, design.stack, report.units, report.options).totalUsd,
+    );
     const color = DESIGN_COLORS[i % DESIGN_COLORS.length];
     const dash = design.deploy ? '' : '2 3';
-    parts.push(`<path d="${path(costs)}" fill="none" stroke="${color}" stroke-width="${design.deploy ? 2.5 : 1.5}" stroke-dasharray="${dash}"/>`);
+    parts.push(
+      `<path d="${path(costs)}" fill="none" stroke="${color}" stroke-width="${design.deploy ? 2.5 : 1.5}" stroke-dasharray="${dash}"/>`,
+    );
     legendItem(row++, color, dash, design.deploy ? 2.5 : 1.5, `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`);
   });
   // The VPS carries what this stack's bill counts: priced once per point, for every tier.
   const stackBills = scaledProfiles.map((profile) => estimate(profile, report.stack, report.units, report.options));
   VPS_TIERS.forEach((tier, i) => {
-    const costs = scaledProfiles.map((profile, j) => vpsCost(tier, profile, stackBills[j], report.vpsCapacity).totalUsd);
+    const costs = scaledProfiles.map(
+      (profile, j) => vpsCost(tier, profile, stackBills[j], report.vpsCapacity).totalUsd,
+    );
     const color = VPS_COLORS[i % VPS_COLORS.length];
     parts.push(`<path d="${path(costs)}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 3"/>`);
     legendItem(row++, color, '6 3', 1.5, `VPS: ${tier.name}`);
@@ -384,9 +524,11 @@ export function renderChart(report: CostReport): string {
     // Its words go in the legend column, where no line or label of the plot runs through them.
     const ly = pad.top + 8 + (row + 1) * 20;
     legend.push(`<circle cx="${plotRight + 29}" cy="${ly}" r="6" fill="none" stroke="#c0392b" stroke-width="2"/>`);
-    ['break-even of this stack', `with ${BASELINE_VPS.name}:`, `${votesLabel(even.votes)} a month`].forEach((line, n) => {
-      legend.push(`<text x="${plotRight + 50}" y="${ly + 4 + n * 15}" fill="#c0392b">${escapeHtml(line)}</text>`);
-    });
+    ['break-even of this stack', `with ${BASELINE_VPS.name}:`, `${votesLabel(even.votes)} a month`].forEach(
+      (line, n) => {
+        legend.push(`<text x="${plotRight + 50}" y="${ly + 4 + n * 15}" fill="#c0392b">${escapeHtml(line)}</text>`);
+      },
+    );
   }
   parts.push(...legend, '</svg>');
   return parts.join('\n');
@@ -406,7 +548,10 @@ export function renderHtml(report: CostReport): string {
       inList = !inList;
     }
     if (line.startsWith('|')) {
-      const cells = line.slice(1, -1).split('|').map((c) => c.trim());
+      const cells = line
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim());
       if (cells.every((c) => /^-+:?$/.test(c))) continue;
       if (!inTable) html.push('<div class="scroll"><table>');
       const tag = inTable ? 'td' : 'th';

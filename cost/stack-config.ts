@@ -41,17 +41,26 @@ export interface StackConfig {
 }
 
 type Json = any;
-export const FUNCTION_ROLES: readonly FunctionRole[] = ['createPoll', 'getPoll', 'castVote', 'getResults', 'countVotes'];
+export const FUNCTION_ROLES: readonly FunctionRole[] = [
+  'createPoll',
+  'getPoll',
+  'castVote',
+  'getResults',
+  'countVotes',
+];
 
 /** `CreatePoll` (a function's name in the template's metadata and in metered usage) -> `createPoll`. */
-export const functionRole = (name: string): FunctionRole | undefined => FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
+export const functionRole = (name: string): FunctionRole | undefined =>
+  FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
 
 export function readStackConfig(template: Json): StackConfig {
   if (!template?.Resources) throw new Error('Not a CloudFormation template: it has no Resources.');
   const resources = Object.entries(template.Resources as Record<string, Json>);
   const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
 
-  const retentionByLogGroup = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
+  const retentionByLogGroup = new Map(
+    ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]),
+  );
   const functions: Partial<Record<FunctionRole, FunctionConfig>> = {};
   const logicalIds: Partial<Record<FunctionRole, string>> = {};
   for (const [logicalId, fn] of ofType('AWS::Lambda::Function')) {
@@ -72,14 +81,20 @@ export function readStackConfig(template: Json): StackConfig {
     };
   }
   const missing = FUNCTION_ROLES.filter((role) => !functions[role]);
-  if (missing.length > 0) throw new Error(`The template has no function for ${missing.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata).`);
+  if (missing.length > 0)
+    throw new Error(
+      `The template has no function for ${missing.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata).`,
+    );
 
   const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
   if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');
   const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
   const distributions = ofType('AWS::CloudFront::Distribution');
   /** A distribution has a behaviour of its own for this path. */
-  const cachesPath = (pattern: string) => distributions.some(([, d]) => (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === pattern));
+  const cachesPath = (pattern: string) =>
+    distributions.some(([, d]) =>
+      (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === pattern),
+    );
   const restOptions = ofType('AWS::ApiGateway::Method').some(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
   return {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
@@ -91,7 +106,9 @@ export function readStackConfig(template: Json): StackConfig {
     },
     results: ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET')
       ? 'websocket'
-      : ofType('AWS::Lambda::Url').some(([, url]) => url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === logicalIds.getResults)
+      : ofType('AWS::Lambda::Url').some(
+            ([, url]) => url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === logicalIds.getResults,
+          )
         ? 'function-url'
         : cachesPath(RESULTS_PATH_PATTERN)
           ? 'cloudfront'
@@ -99,7 +116,9 @@ export function readStackConfig(template: Json): StackConfig {
     resultsConcurrency: template.Resources[logicalIds.getResults!]?.Properties?.ReservedConcurrentExecutions,
     apiThroughCloudFront: cachesPath(API_PATH_PATTERN),
     siteRouter: distributions.some(([, d]) =>
-      (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some((f: Json) => f.EventType === 'viewer-request'),
+      (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some(
+        (f: Json) => f.EventType === 'viewer-request',
+      ),
     ),
     alarms: ofType('AWS::CloudWatch::Alarm').length,
   };

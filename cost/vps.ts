@@ -84,8 +84,16 @@ export const VPS_MAX_UTILISATION = 0.5;
 
 /** Other programs' published figures: shown beside this app's own, never used to size it. */
 export const CAPACITY_REFERENCES = [
-  { name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk', requestsPerSecond: 5800, source: 'docs/sources.md, GO Poll' },
-  { name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)', requestsPerSecond: 18_671, source: 'docs/sources.md, the seed' },
+  {
+    name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk',
+    requestsPerSecond: 5800,
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)',
+    requestsPerSecond: 18_671,
+    source: 'docs/sources.md, the seed',
+  },
 ] as const;
 
 /** How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one origin, no CORS preflights. */
@@ -127,7 +135,11 @@ export function processCapacity(capacity: VpsCapacity, mix: RequestMix): number 
   const { routes } = capacity.measurement;
   const total = requestsOf(mix);
   if (total === 0) return routes.options.requestsPerSecond;
-  const seconds = mix.pages / routes.page.requestsPerSecond + mix.pollReads / routes.options.requestsPerSecond + mix.votes / routes.vote.requestsPerSecond + mix.results / routes.results.requestsPerSecond;
+  const seconds =
+    mix.pages / routes.page.requestsPerSecond +
+    mix.pollReads / routes.options.requestsPerSecond +
+    mix.votes / routes.vote.requestsPerSecond +
+    mix.results / routes.results.requestsPerSecond;
   return total / seconds;
 }
 

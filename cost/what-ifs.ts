@@ -18,7 +18,9 @@ type Variant = { name: string; profile?: TrafficProfile; stack?: StackConfig; un
 
 const everyFunction = (stack: StackConfig, change: Partial<FunctionConfig>): StackConfig => ({
   ...stack,
-  functions: Object.fromEntries(Object.entries(stack.functions).map(([role, fn]) => [role, { ...fn, ...change }])) as Record<FunctionRole, FunctionConfig>,
+  functions: Object.fromEntries(
+    Object.entries(stack.functions).map(([role, fn]) => [role, { ...fn, ...change }]),
+  ) as Record<FunctionRole, FunctionConfig>,
 });
 
 function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts): Variant[] {
@@ -27,21 +29,39 @@ function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts)
     ...[128, 512, 1024]
       .filter((mb) => mb !== stack.functions.getResults.memoryMb)
       // I/O-bound handlers: more memory does not make them much faster, so billed time is kept.
-      .map((memoryMb) => ({ name: `${memoryMb} MB functions (same billed time)`, stack: everyFunction(stack, { memoryMb }) })),
+      .map((memoryMb) => ({
+        name: `${memoryMb} MB functions (same billed time)`,
+        stack: everyFunction(stack, { memoryMb }),
+      })),
     {
       name: 'no carpooling: batch size 1, one counter write per vote',
       units: { ...units, votesPerBatch: 1, counterWriteUnitsPerVote: 1, sqsRequestsPerVote: 3 },
     },
-    { name: 'plain-text logs (START/END/REPORT lines kept)', stack: everyFunction(stack, { logFormat: 'Text', systemLogLevel: 'INFO' }) },
+    {
+      name: 'plain-text logs (START/END/REPORT lines kept)',
+      stack: everyFunction(stack, { logFormat: 'Text', systemLogLevel: 'INFO' }),
+    },
     { name: 'X-Ray tracing on (default sampling)', stack: everyFunction(stack, { tracing: true }) },
-    { name: profile.oneVotePerVoter ? 'one vote per voter off' : 'one vote per voter on', profile: { ...profile, oneVotePerVoter: !profile.oneVotePerVoter } },
+    {
+      name: profile.oneVotePerVoter ? 'one vote per voter off' : 'one vote per voter on',
+      profile: { ...profile, oneVotePerVoter: !profile.oneVotePerVoter },
+    },
     { name: 'viewers refresh every 5 s regardless (no back-off)', profile: { ...profile, refresh: 5 } },
-    { name: 'nobody watches live results (votes and page loads only)', profile: { ...profile, resultsViewersPerPoll: 0 } },
+    {
+      name: 'nobody watches live results (votes and page loads only)',
+      profile: { ...profile, resultsViewersPerPoll: 0 },
+    },
   ];
 }
 
 /** Every what-if, most expensive change first. */
-export function whatIfs(profile: TrafficProfile, stack: StackConfig, units: UnitCosts, options: BillOptions, baseline: Bill): WhatIf[] {
+export function whatIfs(
+  profile: TrafficProfile,
+  stack: StackConfig,
+  units: UnitCosts,
+  options: BillOptions,
+  baseline: Bill,
+): WhatIf[] {
   return variants(profile, stack, units)
     .map((v) => {
       const bill = estimate(v.profile ?? profile, v.stack ?? stack, v.units ?? units, options);

@@ -11,7 +11,15 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { judgeLetter, LETTER_ATTRIBUTES, planRedrive, redrivenVote, type JudgedLetter, type Letter, type Verdict } from '../lambdas/domain/dead-letter';
+import {
+  judgeLetter,
+  LETTER_ATTRIBUTES,
+  planRedrive,
+  redrivenVote,
+  type JudgedLetter,
+  type Letter,
+  type Verdict,
+} from '../lambdas/domain/dead-letter';
 import { messageGroupId } from '../lambdas/domain/vote';
 
 export interface Queues {
@@ -33,19 +41,29 @@ export interface ReadOptions {
   holdSeconds?: number;
 }
 
-const chunks = <T>(items: readonly T[], size = 10): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+const chunks = <T>(items: readonly T[], size = 10): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
 const handleOf = (judged: JudgedLetter) => (judged.letter as HeldLetter).receiptHandle;
 
 /** SQS's own count of letters, waiting or held by someone. */
 async function approximateCount({ sqs, deadLetterQueueUrl }: Queues): Promise<number> {
   const out = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: deadLetterQueueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
-  return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  return (
+    Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) +
+    Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+  );
 }
 
 /** Receives every letter it can reach, up to `limit`, and holds them invisible. */
-async function receiveAll({ sqs, deadLetterQueueUrl }: Queues, { limit = DEFAULT_LIMIT, holdSeconds = 300 }: ReadOptions): Promise<HeldLetter[]> {
+async function receiveAll(
+  { sqs, deadLetterQueueUrl }: Queues,
+  { limit = DEFAULT_LIMIT, holdSeconds = 300 }: ReadOptions,
+): Promise<HeldLetter[]> {
   const letters: HeldLetter[] = [];
   for (let round = 0; letters.length < limit && round < Math.ceil(limit / 10) + 10; round++) {
     const out = await sqs.send(
@@ -60,7 +78,12 @@ async function receiveAll({ sqs, deadLetterQueueUrl }: Queues, { limit = DEFAULT
     );
     if (!out.Messages?.length) break;
     for (const m of out.Messages) {
-      letters.push({ messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, body: m.Body ?? '', verdict: m.MessageAttributes?.[LETTER_ATTRIBUTES.verdict]?.StringValue });
+      letters.push({
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        body: m.Body ?? '',
+        verdict: m.MessageAttributes?.[LETTER_ATTRIBUTES.verdict]?.StringValue,
+      });
     }
   }
   return letters;
@@ -81,9 +104,15 @@ async function release({ sqs, deadLetterQueueUrl }: Queues, letters: readonly Ju
 async function remove({ sqs, deadLetterQueueUrl }: Queues, letters: readonly JudgedLetter[]): Promise<void> {
   for (const chunk of chunks(letters)) {
     const out = await sqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: deadLetterQueueUrl, Entries: chunk.map((j, i) => ({ Id: String(i), ReceiptHandle: handleOf(j) })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: deadLetterQueueUrl,
+        Entries: chunk.map((j, i) => ({ Id: String(i), ReceiptHandle: handleOf(j) })),
+      }),
     );
-    if (out.Failed?.length) throw new Error(`SQS did not delete ${out.Failed.length} letter(s): ${out.Failed[0].Message ?? out.Failed[0].Code}`);
+    if (out.Failed?.length)
+      throw new Error(
+        `SQS did not delete ${out.Failed.length} letter(s): ${out.Failed[0].Message ?? out.Failed[0].Code}`,
+      );
   }
 }
 
@@ -128,7 +157,12 @@ export async function redrive(queues: Queues, options: ReadOptions = {}): Promis
         Entries: chunk.map((j, i) => {
           const vote = j.vote!;
           // One group (shard 0) and the vote id: SQS drops a copy sent again within 5 minutes.
-          return { Id: String(i), MessageBody: JSON.stringify(redrivenVote(vote)), MessageGroupId: messageGroupId(vote.pollId, 0), MessageDeduplicationId: `redrive-${vote.voteId}` };
+          return {
+            Id: String(i),
+            MessageBody: JSON.stringify(redrivenVote(vote)),
+            MessageGroupId: messageGroupId(vote.pollId, 0),
+            MessageDeduplicationId: `redrive-${vote.voteId}`,
+          };
         }),
       }),
     );
@@ -147,15 +181,24 @@ export async function redrive(queues: Queues, options: ReadOptions = {}): Promis
 export const DISCARDABLE: readonly Verdict[] = ['unknown', 'poll-missing', 'malformed'];
 
 /** Deletes the letters with the given verdicts (a person's decision); returns them. */
-export async function discard(queues: Queues, verdicts: readonly Verdict[], options: ReadOptions = {}): Promise<JudgedLetter[]> {
+export async function discard(
+  queues: Queues,
+  verdicts: readonly Verdict[],
+  options: ReadOptions = {},
+): Promise<JudgedLetter[]> {
   const refused = verdicts.filter((v) => !DISCARDABLE.includes(v));
-  if (refused.length > 0) throw new Error(`Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): redrive unapplied votes instead.`);
+  if (refused.length > 0)
+    throw new Error(
+      `Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): redrive unapplied votes instead.`,
+    );
   const limit = options.limit ?? DEFAULT_LIMIT;
   const discarded: JudgedLetter[] = [];
   const others: JudgedLetter[] = [];
   // Rounds: deleting letters unblocks the ones behind them in their FIFO message group.
   for (let round = 0; round < 100 && discarded.length + others.length < limit; round++) {
-    const letters = (await receiveAll(queues, { ...options, limit: limit - discarded.length - others.length })).map(judgeLetter);
+    const letters = (await receiveAll(queues, { ...options, limit: limit - discarded.length - others.length })).map(
+      judgeLetter,
+    );
     const chosen = letters.filter((j) => verdicts.includes(j.verdict));
     await remove(queues, chosen);
     discarded.push(...chosen);

@@ -15,7 +15,8 @@ export type { Site };
 export const FRONTEND_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** Inline text must not end its <script> or <style> element early. */
-const inline = (text: string, element: 'script' | 'style') => text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
+const inline = (text: string, element: 'script' | 'style') =>
+  text.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
 
 export function buildSite(options: { minify?: boolean } = {}): Site {
   const result = buildSync({
@@ -38,14 +39,22 @@ export function buildSite(options: { minify?: boolean } = {}): Site {
 /** `npm run build:site`: writes frontend/dist and prints what a visit transfers. */
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { parseCommandLine } = await import('../bin/command-line');
-  parseCommandLine({ command: 'npm run build:site --', summary: 'Builds the site into frontend/dist and prints what a visit transfers, raw and gzipped.', options: {} });
+  parseCommandLine({
+    command: 'npm run build:site --',
+    summary: 'Builds the site into frontend/dist and prints what a visit transfers, raw and gzipped.',
+    options: {},
+  });
   const site = buildSite();
   const dist = join(FRONTEND_DIR, 'dist');
   mkdirSync(dist, { recursive: true });
   const files = { 'index.html': pageWithConfig(site.page, { apiUrl: '' }), 'not-found.html': site.notFound };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(dist, name), text);
-    console.log(`${name.padEnd(16)} ${String(Buffer.byteLength(text)).padStart(7)} B  ${String(gzipSync(text).length).padStart(6)} B gzipped`);
+    console.log(
+      `${name.padEnd(16)} ${String(Buffer.byteLength(text)).padStart(7)} B  ${String(gzipSync(text).length).padStart(6)} B gzipped`,
+    );
   }
-  console.log('A visit is one request: index.html (CloudFront compresses it); a return visit is one revalidation (304).');
+  console.log(
+    'A visit is one request: index.html (CloudFront compresses it); a return visit is one revalidation (304).',
+  );
 }

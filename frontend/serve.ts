@@ -18,7 +18,11 @@ interface Body {
 
 const body = (text: string): Body => {
   const raw = Buffer.from(text);
-  return { raw, gzipped: gzipSync(raw), etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"` };
+  return {
+    raw,
+    gzipped: gzipSync(raw),
+    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
+  };
 };
 
 /** The request's path as sent (still percent-encoded); `/` when it cannot be read. */
@@ -35,7 +39,9 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
   const notFound = body(site.notFound);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+        .end('Method Not Allowed\n');
       onServed?.(405, 19);
       return;
     }

@@ -5,6 +5,10 @@ import { PollTable } from './adapters/poll-table';
 import { createPollHandler } from './handlers/create-poll';
 
 export const handler = apiGatewayHandler(
-  createPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')), rateLimit: rateLimitSetting(), captcha: captchaSetting() }),
+  createPollHandler({
+    polls: new PollTable(requireEnv('TABLE_NAME')),
+    rateLimit: rateLimitSetting(),
+    captcha: captchaSetting(),
+  }),
   httpOptions('createPoll'),
 );

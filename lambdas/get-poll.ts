@@ -4,4 +4,7 @@ import { httpOptions, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
 import { getPollHandler } from './handlers/get-poll';
 
-export const handler = apiGatewayHandler(getPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }), httpOptions('getPoll'));
+export const handler = apiGatewayHandler(
+  getPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }),
+  httpOptions('getPoll'),
+);

@@ -4,4 +4,7 @@ import { httpOptions, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
 import { getResultsHandler } from './handlers/get-results';
 
-export const handler = apiGatewayHandler(getResultsHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }), httpOptions('getResults'));
+export const handler = apiGatewayHandler(
+  getResultsHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }),
+  httpOptions('getResults'),
+);

@@ -1,6 +1,15 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
-import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_DELIVERIES, RESULTS_URL, STACK_NAME, type ApiKind, type DeployTarget, type ResultsDelivery } from '../config/app-config';
+import {
+  DEFAULT_API_KIND,
+  DEFAULT_RESULTS_DELIVERY,
+  RESULTS_DELIVERIES,
+  RESULTS_URL,
+  STACK_NAME,
+  type ApiKind,
+  type DeployTarget,
+  type ResultsDelivery,
+} from '../config/app-config';
 import { UsageError } from '../bin/command-line';
 import { addNagChecks } from './nag';
 import { PollStack, type CaptchaSettings, type PollStackProps } from './poll-stack';
@@ -8,7 +17,9 @@ import { PollStack, type CaptchaSettings, type PollStackProps } from './poll-sta
 export function apiKindFrom(value: unknown): ApiKind {
   const kind = value ?? DEFAULT_API_KIND;
   if (kind !== 'http' && kind !== 'rest') {
-    throw new UsageError(`apiKind must be "http" or "rest" (got ${JSON.stringify(kind)}); e.g. npx cdk synth -c apiKind=rest`);
+    throw new UsageError(
+      `apiKind must be "http" or "rest" (got ${JSON.stringify(kind)}); e.g. npx cdk synth -c apiKind=rest`,
+    );
   }
   return kind;
 }
@@ -16,7 +27,9 @@ export function apiKindFrom(value: unknown): ApiKind {
 export function targetFrom(value: unknown): DeployTarget {
   const target = value ?? 'aws';
   if (target !== 'aws' && target !== 'localstack') {
-    throw new UsageError(`target must be "aws" or "localstack" (got ${JSON.stringify(target)}); e.g. npx cdk synth -c target=localstack`);
+    throw new UsageError(
+      `target must be "aws" or "localstack" (got ${JSON.stringify(target)}); e.g. npx cdk synth -c target=localstack`,
+    );
   }
   return target;
 }
@@ -28,7 +41,9 @@ export function targetFrom(value: unknown): DeployTarget {
 function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
   if (target === 'aws') return apiKindFrom(requested);
   if (requested !== undefined && requested !== 'rest') {
-    throw new UsageError('LocalStack’s free plan has no HTTP API (API Gateway v2): the localstack target always builds a REST API.');
+    throw new UsageError(
+      'LocalStack’s free plan has no HTTP API (API Gateway v2): the localstack target always builds a REST API.',
+    );
   }
   return 'rest';
 }
@@ -37,9 +52,14 @@ function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
 export function resultsFrom(value: unknown, target: DeployTarget = 'aws'): ResultsDelivery {
   const results = value ?? DEFAULT_RESULTS_DELIVERY;
   if (!RESULTS_DELIVERIES.includes(results as ResultsDelivery)) {
-    throw new UsageError(`results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${JSON.stringify(results)}); e.g. npx cdk synth -c results=function-url`);
+    throw new UsageError(
+      `results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${JSON.stringify(results)}); e.g. npx cdk synth -c results=function-url`,
+    );
   }
-  if (target === 'localstack' && results === 'cloudfront') throw new UsageError('LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there.');
+  if (target === 'localstack' && results === 'cloudfront')
+    throw new UsageError(
+      'LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there.',
+    );
   return results as ResultsDelivery;
 }
 
@@ -48,7 +68,10 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
   if (value === undefined) return RESULTS_URL.reservedConcurrency;
   if (value === 'off') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`resultsConcurrency must be a whole number from 1 to 10000, or off (got ${JSON.stringify(value)})`);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(
+      `resultsConcurrency must be a whole number from 1 to 10000, or off (got ${JSON.stringify(value)})`,
+    );
   return n;
 }
 
@@ -56,12 +79,16 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
 export function captchaFrom(context: (key: string) => unknown): CaptchaSettings | undefined {
   const provider = context('captcha');
   if (provider === undefined || provider === 'off') return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile') throw new UsageError(`captcha must be "recaptcha", "turnstile" or "off" (got ${JSON.stringify(provider)})`);
+  if (provider !== 'recaptcha' && provider !== 'turnstile')
+    throw new UsageError(`captcha must be "recaptcha", "turnstile" or "off" (got ${JSON.stringify(provider)})`);
   const siteKey = context('captchaSiteKey');
   const secretParameter = context('captchaSecretParameter');
-  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey)) throw new UsageError('captcha needs -c captchaSiteKey=<the site key the page uses> (letters, digits, - and _)');
+  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey))
+    throw new UsageError('captcha needs -c captchaSiteKey=<the site key the page uses> (letters, digits, - and _)');
   if (typeof secretParameter !== 'string' || !secretParameter.startsWith('/')) {
-    throw new UsageError('captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)');
+    throw new UsageError(
+      'captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)',
+    );
   }
   return { provider, siteKey, secretParameter };
 }
@@ -73,7 +100,10 @@ export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
  * The stack's CloudFormation template, synthesized in-process with bundling skipped: for the
  * local runtime (it bundles itself), the cost model, the LocalStack free-plan check and tests.
  */
-export function synthesizeTemplate(context: Record<string, unknown> = {}): { Resources: Record<string, any>; Outputs?: Record<string, any> } {
+export function synthesizeTemplate(context: Record<string, unknown> = {}): {
+  Resources: Record<string, any>;
+  Outputs?: Record<string, any>;
+} {
   const { app, stack } = buildApp({ context: { ...context, ...SKIP_BUNDLING } });
   return app.synth().getStackByName(stack.stackName).template;
 }
@@ -104,7 +134,11 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
 
 export function buildApp(props: AppProps = {}): { app: App; stack: PollStack } {
   const app = new App({ ...props, context: { ...STRICT_VALIDATION, ...props.context } });
-  const stack = new PollStack(app, STACK_NAME, stackPropsFrom((key) => app.node.tryGetContext(key)));
+  const stack = new PollStack(
+    app,
+    STACK_NAME,
+    stackPropsFrom((key) => app.node.tryGetContext(key)),
+  );
   addNagChecks(app);
   return { app, stack };
 }

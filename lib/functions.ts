@@ -4,13 +4,19 @@
  * bundling settings and the entry recorded in each function's metadata.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, ApplicationLogLevel, CfnFunction, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  ApplicationLogLevel,
+  CfnFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
 import { acknowledge } from './nag';
-
 
 // The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
 const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && !r.isVariable);

@@ -26,7 +26,9 @@ export function acknowledgeCdkDeploymentFunction(stack: Stack, siteBucket: IBuck
   const findings = [
     'AwsSolutions-L1',
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-    ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => `AwsSolutions-IAM5[Action::${action}]`),
+    ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map(
+      (action) => `AwsSolutions-IAM5[Action::${action}]`,
+    ),
     'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
     `AwsSolutions-IAM5[Resource::${bucketArn}/*]`,
     // cloudfront:CreateInvalidation has no resource-level permissions.

@@ -37,8 +37,15 @@ export class PollApi extends Construct {
     const { url, apiId } = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
     this.url = url;
     const stack = Stack.of(this);
-    this.origin = { domainName: `${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, path: props.kind === 'rest' ? `/${REST_STAGE}` : undefined };
-    acknowledge(this, ['AwsSolutions-APIG4', 'AwsSolutions-COG4'], 'A public poll: anyone with the link may read and vote, as on the VPS platform. Abuse is bounded by stage throttling and per-voter claims.');
+    this.origin = {
+      domainName: `${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`,
+      path: props.kind === 'rest' ? `/${REST_STAGE}` : undefined,
+    };
+    acknowledge(
+      this,
+      ['AwsSolutions-APIG4', 'AwsSolutions-COG4'],
+      'A public poll: anyone with the link may read and vote, as on the VPS platform. Abuse is bounded by stage throttling and per-voter claims.',
+    );
     acknowledge(
       this,
       ['AwsSolutions-APIG1', 'AwsSolutions-APIG6'],
@@ -50,7 +57,12 @@ export class PollApi extends Construct {
     const api = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
       corsPreflight: siteOrigin
-        ? { allowOrigins: [siteOrigin], allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]), allowHeaders: CORS.headers, maxAge: CORS.maxAge }
+        ? {
+            allowOrigins: [siteOrigin],
+            allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]),
+            allowHeaders: CORS.headers,
+            maxAge: CORS.maxAge,
+          }
         : undefined,
     });
     const stage = new HttpStage(this, 'DefaultStage', {
@@ -61,18 +73,34 @@ export class PollApi extends Construct {
     });
     const integrations = new Map<ApiFunctionName, HttpLambdaIntegration>();
     for (const route of ROUTES) {
-      if (!integrations.has(route.fn)) integrations.set(route.fn, new HttpLambdaIntegration(`${route.fn}Integration`, functions[route.fn]));
-      api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrations.get(route.fn)! });
+      if (!integrations.has(route.fn))
+        integrations.set(route.fn, new HttpLambdaIntegration(`${route.fn}Integration`, functions[route.fn]));
+      api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: integrations.get(route.fn)!,
+      });
     }
     return { url: stage.url.replace(/\/$/, ''), apiId: api.apiId };
   }
 
   private restApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
     const api = new RestApi(this, 'RestApi', {
-      deployOptions: { stageName: REST_STAGE, throttlingRateLimit: API_THROTTLE.rateLimit, throttlingBurstLimit: API_THROTTLE.burstLimit },
+      deployOptions: {
+        stageName: REST_STAGE,
+        throttlingRateLimit: API_THROTTLE.rateLimit,
+        throttlingBurstLimit: API_THROTTLE.burstLimit,
+      },
       // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
       cloudWatchRole: false,
-      defaultCorsPreflightOptions: siteOrigin ? { allowOrigins: [siteOrigin], allowMethods: [...CORS.methods], allowHeaders: CORS.headers, maxAge: CORS.maxAge } : undefined,
+      defaultCorsPreflightOptions: siteOrigin
+        ? {
+            allowOrigins: [siteOrigin],
+            allowMethods: [...CORS.methods],
+            allowHeaders: CORS.headers,
+            maxAge: CORS.maxAge,
+          }
+        : undefined,
     });
     const integrations = new Map<ApiFunctionName, LambdaIntegration>();
     for (const route of ROUTES) {
@@ -83,8 +111,16 @@ export class PollApi extends Construct {
         .reduce<IResource>((parent, part) => parent.getResource(part) ?? parent.addResource(part), api.root);
       resource.addMethod(route.method, integrations.get(route.fn)!);
     }
-    acknowledge(api, ['AwsSolutions-APIG2'], 'The handlers validate every body and answer with the API’s one JSON error shape; a gateway request validator would answer in another.');
-    acknowledge(api, ['AwsSolutions-APIG3'], 'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; stage throttling caps the rate. Add a web ACL for a public deployment that needs one.');
+    acknowledge(
+      api,
+      ['AwsSolutions-APIG2'],
+      'The handlers validate every body and answer with the API’s one JSON error shape; a gateway request validator would answer in another.',
+    );
+    acknowledge(
+      api,
+      ['AwsSolutions-APIG3'],
+      'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; stage throttling caps the rate. Add a web ACL for a public deployment that needs one.',
+    );
     return { url: api.url.replace(/\/$/, ''), apiId: api.restApiId };
   }
 }

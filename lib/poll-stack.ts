@@ -9,7 +9,16 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
-import { DEFAULT_RESULTS_DELIVERY, RATE_LIMITS, TABLE, type ApiFunctionName, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
+import {
+  DEFAULT_RESULTS_DELIVERY,
+  RATE_LIMITS,
+  TABLE,
+  type ApiFunctionName,
+  type ApiKind,
+  type CaptchaProvider,
+  type ResultsDelivery,
+  type SiteConfig,
+} from '../config/app-config';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -62,17 +71,29 @@ export class PollStack extends Stack {
 
     // The API answers CORS for the site's origin, unless the site fronts it on its own (results=cloudfront).
     const sameOrigin = props.results === 'cloudfront';
-    const env: Record<string, string> = { TABLE_NAME: table.tableName, ...(sameOrigin ? {} : { SITE_ORIGIN: site.origin }) };
+    const env: Record<string, string> = {
+      TABLE_NAME: table.tableName,
+      ...(sameOrigin ? {} : { SITE_ORIGIN: site.origin }),
+    };
     const captchaEnv: Record<string, string> = props.captcha
       ? { CAPTCHA_PROVIDER: props.captcha.provider, CAPTCHA_SECRET_PARAMETER: props.captcha.secretParameter }
       : {};
-    const rateLimit = (limit: { perMinute: number; burst: number }) => (props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`);
+    const rateLimit = (limit: { perMinute: number; burst: number }) =>
+      props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`;
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
-      createPoll: appFunction(this, 'CreatePoll', { entry: 'create-poll.ts', environment: { ...env, ...captchaEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) } }),
+      createPoll: appFunction(this, 'CreatePoll', {
+        entry: 'create-poll.ts',
+        environment: { ...env, ...captchaEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) },
+      }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
       castVote: appFunction(this, 'CastVote', {
         entry: 'cast-vote.ts',
-        environment: { ...env, ...captchaEnv, QUEUE_URL: votes.queue.queueUrl, RATE_LIMIT: rateLimit(RATE_LIMITS.castVote) },
+        environment: {
+          ...env,
+          ...captchaEnv,
+          QUEUE_URL: votes.queue.queueUrl,
+          RATE_LIMIT: rateLimit(RATE_LIMITS.castVote),
+        },
       }),
       getResults: appFunction(this, 'GetResults', {
         entry: 'get-results.ts',
@@ -99,34 +120,57 @@ export class PollStack extends Stack {
     votes.queue.grant(functions.castVote, 'sqs:SendMessage');
     if (props.captcha) {
       // Only the one parameter; SecureStrings under the AWS managed key need no extra KMS grant.
-      const secret = StringParameter.fromSecureStringParameterAttributes(this, 'CaptchaSecret', { parameterName: props.captcha.secretParameter });
-      const readSecret = new PolicyStatement({ effect: Effect.ALLOW, actions: ['ssm:GetParameter'], resources: [secret.parameterArn] });
+      const secret = StringParameter.fromSecureStringParameterAttributes(this, 'CaptchaSecret', {
+        parameterName: props.captcha.secretParameter,
+      });
+      const readSecret = new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['ssm:GetParameter'],
+        resources: [secret.parameterArn],
+      });
       for (const fn of [functions.createPoll, functions.castVote]) fn.addToRolePolicy(readSecret);
     }
 
-    const api = new PollApi(this, 'Api', { kind: props.apiKind, functions, siteOrigin: sameOrigin ? undefined : site.origin });
-    const config: SiteConfig = { apiUrl: sameOrigin ? '' : api.url, captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey } };
+    const api = new PollApi(this, 'Api', {
+      kind: props.apiKind,
+      functions,
+      siteOrigin: sameOrigin ? undefined : site.origin,
+    });
+    const config: SiteConfig = {
+      apiUrl: sameOrigin ? '' : api.url,
+      captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey },
+    };
     if (props.results === 'function-url') {
       const url = functions.getResults.addFunctionUrl({
         authType: FunctionUrlAuthType.NONE,
         cors: { allowedOrigins: [site.origin], allowedMethods: [HttpMethod.GET], maxAge: Duration.hours(2) },
       });
       config.resultsUrl = url.url;
-      new CfnOutput(this, 'ResultsUrl', { value: url.url, description: 'Where the page reads results (results=function-url)' });
+      new CfnOutput(this, 'ResultsUrl', {
+        value: url.url,
+        description: 'Where the page reads results (results=function-url)',
+      });
     } else if (sameOrigin) {
       site.frontApi(api.origin);
     }
     site.deploy(config);
     acknowledgeCdkDeploymentFunction(this, site.bucket);
     if (!props.retainData) {
-      acknowledge(table, ['AwsSolutions-DDB3'], 'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.');
+      acknowledge(
+        table,
+        ['AwsSolutions-DDB3'],
+        'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.',
+      );
     }
 
     new CfnOutput(this, 'SiteUrl', { value: site.origin, description: 'Open this in a browser' });
     new CfnOutput(this, 'SiteBucketName', { value: site.bucket.bucketName });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the API (routes start with /api)' });
     new CfnOutput(this, 'ApiKind', { value: props.apiKind });
-    new CfnOutput(this, 'Results', { value: props.results ?? DEFAULT_RESULTS_DELIVERY, description: 'How the page reads results (-c results=...)' });
+    new CfnOutput(this, 'Results', {
+      value: props.results ?? DEFAULT_RESULTS_DELIVERY,
+      description: 'How the page reads results (-c results=...)',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'VoteQueueUrl', { value: votes.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: votes.deadLetterQueue.queueUrl });

@@ -23,7 +23,14 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { API_PATH_PATTERN, RESULTS_CACHE_SECONDS, RESULTS_PATH_PATTERN, SITE_CACHE_CONTROL, SITE_PAGES, type SiteConfig } from '../config/app-config';
+import {
+  API_PATH_PATTERN,
+  RESULTS_CACHE_SECONDS,
+  RESULTS_PATH_PATTERN,
+  SITE_CACHE_CONTROL,
+  SITE_PAGES,
+  type SiteConfig,
+} from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig, type Site } from '../frontend/page';
 import { retainedLogGroup } from './functions';
@@ -118,7 +125,11 @@ export class PollSite extends Construct {
       httpVersion: HttpVersion.HTTP2_AND_3,
     });
     this.origin = `https://${this.distribution.distributionDomainName}`;
-    acknowledge(this.bucket, ['AwsSolutions-S1'], 'A build output read only by CloudFront (origin access control): server access logs would record only CloudFront’s fetches.');
+    acknowledge(
+      this.bucket,
+      ['AwsSolutions-S1'],
+      'A build output read only by CloudFront (origin access control): server access logs would record only CloudFront’s fetches.',
+    );
     acknowledge(
       this.distribution,
       ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3'],
@@ -139,7 +150,10 @@ export class PollSite extends Construct {
   frontApi(api: { domainName: string; path?: string }): void {
     if (!this.distribution) throw new Error('results=cloudfront needs the CloudFront-hosted site');
     const seconds = Duration.seconds(RESULTS_CACHE_SECONDS);
-    const origin = new HttpOrigin(api.domainName, { originPath: api.path, protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    const origin = new HttpOrigin(api.domainName, {
+      originPath: api.path,
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    });
     // CloudFront takes the first behavior that matches: results before the rest of the API.
     this.distribution.addBehavior(RESULTS_PATH_PATTERN, origin, {
       cachePolicy: new CachePolicy(this, 'ResultsCache', {

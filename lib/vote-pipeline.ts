@@ -62,7 +62,10 @@ export class VotePipeline extends Construct {
 
     this.dlqAlarm = new Alarm(this, 'DeadLetterAlarm', {
       alarmDescription: 'Votes reached the dead-letter queue: inspect them (npm run dlq -- inspect).',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
@@ -73,7 +76,10 @@ export class VotePipeline extends Construct {
     // retries; failures in every minute for minutes on end mean votes are not being counted.
     this.consumerFailureAlarm = new Alarm(this, 'ConsumerFailureAlarm', {
       alarmDescription: `The vote consumer failed in each of the last ${CONSUMER_FAILURE_ALARM.evaluationPeriods} minutes: votes wait in the queue and head for the dead-letter queue. See its logs (DynamoDB throttled or unreachable?).`,
-      metric: this.consumer.metricErrors({ period: Duration.minutes(CONSUMER_FAILURE_ALARM.periodMinutes), statistic: 'Sum' }),
+      metric: this.consumer.metricErrors({
+        period: Duration.minutes(CONSUMER_FAILURE_ALARM.periodMinutes),
+        statistic: 'Sum',
+      }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: CONSUMER_FAILURE_ALARM.evaluationPeriods,

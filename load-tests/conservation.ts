@@ -52,5 +52,12 @@ export function compareTallies(accepted: Tally, counted: Tally): Conservation {
   const lost = differences.filter((d) => d < 0).reduce((s, d) => s - d, 0);
   const extra = differences.filter((d) => d > 0).reduce((s, d) => s + d, 0);
   const sum = (list: number[][]) => list.flat().reduce((s, n) => s + n, 0);
-  return { ok: lost === 0 && extra === 0, accepted: sum(polls.map((p) => p.accepted)), counted: sum(polls.map((p) => p.counted)), lost, extra, polls };
+  return {
+    ok: lost === 0 && extra === 0,
+    accepted: sum(polls.map((p) => p.accepted)),
+    counted: sum(polls.map((p) => p.counted)),
+    lost,
+    extra,
+    polls,
+  };
 }

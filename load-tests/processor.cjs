@@ -20,7 +20,8 @@ function pickPoll(context, events, next) {
  * report: the vote-conservation check compares these with the counts the API reports.
  */
 function recordVote(requestParams, response, context, events, next) {
-  if (response.statusCode === 202) events.emit('counter', `votes.accepted.${context.vars.pollId}.${context.vars.option}`, 1);
+  if (response.statusCode === 202)
+    events.emit('counter', `votes.accepted.${context.vars.pollId}.${context.vars.option}`, 1);
   next();
 }
 

@@ -33,7 +33,8 @@ export const scenarioNames = () =>
 
 /** The API's base URL from a `cdk deploy --outputs-file` JSON file. */
 export function apiUrlFromOutputs(file: string, target: DeployTarget = 'aws'): string {
-  if (!existsSync(file)) throw new LoadTestError(`${relative(ROOT, file)} not found: ${DEPLOY_COMMANDS[target]} writes it; or pass --url.`);
+  if (!existsSync(file))
+    throw new LoadTestError(`${relative(ROOT, file)} not found: ${DEPLOY_COMMANDS[target]} writes it; or pass --url.`);
   const url = stackOutputs(file).ApiUrl;
   if (!url) throw new LoadTestError(`${relative(ROOT, file)} has no ApiUrl output.`);
   return url.replace(/\/$/, '');
@@ -124,9 +125,12 @@ export async function checkApi(url: string): Promise<void> {
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`);
+    throw new UsageError(
+      `--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`,
+    );
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url ${url}: only http and https URLs can be load-tested.`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--url ${url}: only http and https URLs can be load-tested.`);
   const probe = `${url}/api/poll/${'0'.repeat(21)}/results`;
   let response: Response;
   try {
@@ -146,8 +150,10 @@ export async function checkApi(url: string): Promise<void> {
 
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
   const { scenario, target } = options;
-  if (!scenarioNames().includes(scenario)) throw new UsageError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
-  if (!LOAD_TARGETS.includes(target)) throw new UsageError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
+  if (!scenarioNames().includes(scenario))
+    throw new UsageError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
+  if (!LOAD_TARGETS.includes(target))
+    throw new UsageError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
 
   let runtime = options.runtime;
   const ownRuntime = target === 'local' && !runtime;
@@ -158,7 +164,10 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
   // The VPS edition on this machine, unless --url names a VPS of yours.
   const ownVps = target === 'vps' && !options.url ? await startOwnVps() : undefined;
   try {
-    const url = (target === 'local' ? runtime!.url : (options.url ?? ownVps?.url ?? deployedApiUrl(target))).replace(/\/$/, '');
+    const url = (target === 'local' ? runtime!.url : (options.url ?? ownVps?.url ?? deployedApiUrl(target))).replace(
+      /\/$/,
+      '',
+    );
     await checkApi(url);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
@@ -167,7 +176,17 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
 
     const started = Date.now();
     const exitCode = await runArtillery(
-      ['run', '--environment', target, '--target', url, '--output', reportFile, ...(options.quiet ? ['--quiet'] : []), join(SCENARIOS, `${scenario}.yml`)],
+      [
+        'run',
+        '--environment',
+        target,
+        '--target',
+        url,
+        '--output',
+        reportFile,
+        ...(options.quiet ? ['--quiet'] : []),
+        join(SCENARIOS, `${scenario}.yml`),
+      ],
       options.quiet ?? false,
     );
     const wallSeconds = (Date.now() - started) / 1000;
@@ -188,9 +207,17 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     if (runtime) writeFileSync(join(dir, 'usage.json'), JSON.stringify(runtime.usage(), null, 2));
 
     const latency = aggregate.summaries?.['http.response_time'] ?? {};
-    const pick = (prefix: string) => Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    const pick = (prefix: string) =>
+      Object.fromEntries(
+        Object.entries(counters)
+          .filter(([k]) => k.startsWith(prefix))
+          .map(([k, v]) => [k.slice(prefix.length), v]),
+      );
     const requests = counters['http.requests'] ?? 0;
-    const durationSeconds = aggregate.firstMetricAt && aggregate.lastMetricAt ? (aggregate.lastMetricAt - aggregate.firstMetricAt) / 1000 : wallSeconds;
+    const durationSeconds =
+      aggregate.firstMetricAt && aggregate.lastMetricAt
+        ? (aggregate.lastMetricAt - aggregate.firstMetricAt) / 1000
+        : wallSeconds;
     const summary: Summary = {
       scenario,
       target,
@@ -203,7 +230,13 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
       errors: pick('errors.'),
       vusersFailed: counters['vusers.failed'] ?? 0,
       artilleryExitCode: exitCode,
-      votes: { accepted: conservation.accepted, counted: conservation.counted, lost: conservation.lost, extra: conservation.extra, ok: conservation.ok },
+      votes: {
+        accepted: conservation.accepted,
+        counted: conservation.counted,
+        lost: conservation.lost,
+        extra: conservation.extra,
+        ok: conservation.ok,
+      },
     };
     writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, polls: conservation.polls }, null, 2));
     return { dir, summary, conservation, ok: exitCode === 0 && conservation.ok };
@@ -215,7 +248,12 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
 
 /** The VPS edition with a throwaway data folder, rate limits off as for the local target. */
 async function startOwnVps(): Promise<{ url: string; stop(): Promise<void> }> {
-  const [{ startVpsServer }, { loadSite }, { mkdtempSync, rmSync }, { tmpdir }] = await Promise.all([import('../vps/server'), import('../vps/site'), import('node:fs'), import('node:os')]);
+  const [{ startVpsServer }, { loadSite }, { mkdtempSync, rmSync }, { tmpdir }] = await Promise.all([
+    import('../vps/server'),
+    import('../vps/site'),
+    import('node:fs'),
+    import('node:os'),
+  ]);
   const dataDir = mkdtempSync(join(tmpdir(), 'load-vps-'));
   const server = await startVpsServer({ dataDir, port: 0, rateLimits: false, site: await loadSite() });
   return {
@@ -244,13 +282,22 @@ export function formatSummary(result: LoadRunResult): string {
     `  votes      ${s.votes.accepted} accepted (202), ${s.votes.counted} counted: ${conservation.ok ? 'none lost, none counted twice' : `${s.votes.lost} LOST, ${s.votes.extra} COUNTED TWICE`}`,
   ];
   for (const poll of conservation.polls.filter((p) => p.difference.some((d) => d !== 0))) {
-    lines.push(`    poll ${poll.pollId}: accepted ${JSON.stringify(poll.accepted)}, counted ${JSON.stringify(poll.counted)}`);
+    lines.push(
+      `    poll ${poll.pollId}: accepted ${JSON.stringify(poll.accepted)}, counted ${JSON.stringify(poll.counted)}`,
+    );
   }
   // A deployed stack keeps what it could not count: the local target's runtime is gone with the run.
-  if (s.votes.lost > 0 && s.target !== 'local') lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
+  if (s.votes.lost > 0 && s.target !== 'local')
+    lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
   const limited = s.codes['429'] ?? 0;
-  if (limited > 0.1 * s.requests) lines.push(`  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ${RATE_LIMITS_OFF[s.target]}`);
-  if (s.artilleryExitCode !== 0) lines.push(`  artillery exited ${s.artilleryExitCode}: a check or threshold failed (artillery's output says which; --quiet hides most of it)`);
+  if (limited > 0.1 * s.requests)
+    lines.push(
+      `  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ${RATE_LIMITS_OFF[s.target]}`,
+    );
+  if (s.artilleryExitCode !== 0)
+    lines.push(
+      `  artillery exited ${s.artilleryExitCode}: a check or threshold failed (artillery's output says which; --quiet hides most of it)`,
+    );
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
 }
@@ -260,18 +307,36 @@ const SPEC = {
   positionals: '<scenario>',
   summary: 'Runs an artillery scenario against a target, then checks that every vote that got a 202 was counted once.',
   options: {
-    target: { type: 'string', default: 'local', value: LOAD_TARGETS.join('|'), description: 'local and vps start the app themselves; localstack and aws read their outputs file' },
-    url: { type: 'string', value: '<api url>', description: 'the API base URL of a deployed stack (instead of its outputs file), or of your VPS with --target vps' },
+    target: {
+      type: 'string',
+      default: 'local',
+      value: LOAD_TARGETS.join('|'),
+      description: 'local and vps start the app themselves; localstack and aws read their outputs file',
+    },
+    url: {
+      type: 'string',
+      value: '<api url>',
+      description:
+        'the API base URL of a deployed stack (instead of its outputs file), or of your VPS with --target vps',
+    },
     quiet: { type: 'boolean', default: false, description: "less of artillery's own output" },
   },
-  details: [`Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`, 'Results go to load-tests/results/<scenario>-<target>-<time>/; npm run cost -- --from <that folder> prices a local run.'],
+  details: [
+    `Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`,
+    'Results go to load-tests/results/<scenario>-<target>-<time>/; npm run cost -- --from <that folder> prices a local run.',
+  ],
 } as const;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseCommandLine(SPEC);
   await runCommand(SPEC, async () => {
     if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
-    const result = await runLoadTest({ scenario: positionals[0], target: values.target as LoadTarget, url: values.url, quiet: values.quiet });
+    const result = await runLoadTest({
+      scenario: positionals[0],
+      target: values.target as LoadTarget,
+      url: values.url,
+      quiet: values.quiet,
+    });
     console.log(`\n${formatSummary(result)}`);
     process.exit(result.ok ? 0 : 1);
   });

@@ -11,7 +11,8 @@ import { startLocalRuntime } from './runtime';
 
 parseCommandLine({
   command: 'npm run bench:votes --',
-  summary: 'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, and how long after its 202 a vote shows in the results.',
+  summary:
+    'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, and how long after its 202 a vote shows in the results.',
   options: {},
   details: ['It prints its figures; nothing is asserted (these machines are shared: compare runs, not absolutes).'],
 });
@@ -23,9 +24,15 @@ const LATENCY_VOTERS = 10;
 
 const runtime = await startLocalRuntime({ rateLimits: false });
 const post = (path: string, body: unknown) =>
-  fetch(runtime.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const createPoll = async (title: string) => ((await (await post('/api/poll', { title, options: ['a', 'b'] })).json()) as { id: string }).id;
-const total = async (id: string) => ((await (await fetch(`${runtime.url}/api/poll/${id}/results`)).json()) as { total: number }).total;
+  fetch(runtime.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const createPoll = async (title: string) =>
+  ((await (await post('/api/poll', { title, options: ['a', 'b'] })).json()) as { id: string }).id;
+const total = async (id: string) =>
+  ((await (await fetch(`${runtime.url}/api/poll/${id}/results`)).json()) as { total: number }).total;
 
 /** Sends `count` votes from `voters` concurrent clients; returns the 202 times (ms since start). */
 async function vote(count: number, voters: number, pollFor: (i: number) => string, started: number): Promise<number[]> {
@@ -86,7 +93,12 @@ samples.push({ at: performance.now() - t1, total: await total(hot) });
 sampling = false;
 await sampler;
 // The k-th accepted vote is visible once the total reaches k (votes of one poll are counted in order per group).
-const lags = acceptedAt.map((at, k) => (samples.find((s) => s.total >= k + 1 && s.at >= at)?.at ?? Infinity) - at).sort((a, b) => a - b);
+const lags = acceptedAt
+  .map((at, k) => (samples.find((s) => s.total >= k + 1 && s.at >= at)?.at ?? Infinity) - at)
+  .sort((a, b) => a - b);
 const percentile = (p: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))]);
-console.log({ latencyVotes: acceptedAt.length, visibleAfter202Ms: { p50: percentile(50), p99: percentile(99), max: Math.round(lags[lags.length - 1]) } });
+console.log({
+  latencyVotes: acceptedAt.length,
+  visibleAfter202Ms: { p50: percentile(50), p99: percentile(99), max: Math.round(lags[lags.length - 1]) },
+});
 await runtime.stop();

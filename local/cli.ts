@@ -15,14 +15,42 @@ const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILE
 
 const SPEC = {
   command: 'npm start --',
-  summary: 'The whole app on this machine: the synthesized stack served with emulated DynamoDB, SQS and API Gateway, and the site, on one origin.',
+  summary:
+    'The whole app on this machine: the synthesized stack served with emulated DynamoDB, SQS and API Gateway, and the site, on one origin.',
   options: {
-    port: { type: 'string', default: process.env.PORT ?? '3000', value: '<port>', description: 'where to listen on 127.0.0.1; 0 picks a free port (or PORT)' },
-    'api-kind': { type: 'string', value: 'http|rest', description: 'the API Gateway flavour to emulate (default: http)' },
-    results: { type: 'string', value: RESULTS_DELIVERIES.join('|'), description: 'how the page reads results, as -c results= deploys it (default: api)' },
-    'data-dir': { type: 'string', value: '<dir>', description: 'keep the table and queued votes here across restarts (default: in memory)' },
-    'log-level': { type: 'string', default: 'WARN', value: '<level>', description: `the functions' log level: ${LOG_LEVELS.join(', ')}` },
-    'usage-file': { type: 'string', default: resolve(PROJECT_ROOT, '.local-data/usage.json'), value: '<file>', description: 'where the metered usage goes on exit' },
+    port: {
+      type: 'string',
+      default: process.env.PORT ?? '3000',
+      value: '<port>',
+      description: 'where to listen on 127.0.0.1; 0 picks a free port (or PORT)',
+    },
+    'api-kind': {
+      type: 'string',
+      value: 'http|rest',
+      description: 'the API Gateway flavour to emulate (default: http)',
+    },
+    results: {
+      type: 'string',
+      value: RESULTS_DELIVERIES.join('|'),
+      description: 'how the page reads results, as -c results= deploys it (default: api)',
+    },
+    'data-dir': {
+      type: 'string',
+      value: '<dir>',
+      description: 'keep the table and queued votes here across restarts (default: in memory)',
+    },
+    'log-level': {
+      type: 'string',
+      default: 'WARN',
+      value: '<level>',
+      description: `the functions' log level: ${LOG_LEVELS.join(', ')}`,
+    },
+    'usage-file': {
+      type: 'string',
+      default: resolve(PROJECT_ROOT, '.local-data/usage.json'),
+      value: '<file>',
+      description: 'where the metered usage goes on exit',
+    },
     ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: queued votes are counted first, then the usage is printed and written.'],
@@ -33,7 +61,8 @@ const { values } = parseCommandLine(SPEC);
 function options() {
   const port = portFrom(values.port);
   const logLevel = values['log-level'].toUpperCase();
-  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
   let apiKind;
   try {
     apiKind = apiKindFrom(values['api-kind']);
@@ -46,7 +75,14 @@ function options() {
   } catch {
     throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`);
   }
-  return { port, logLevel, apiKind, results, dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined, captcha: captchaFrom(values) };
+  return {
+    port,
+    logLevel,
+    apiKind,
+    results,
+    dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
+    captcha: captchaFrom(values),
+  };
 }
 
 let chosen!: ReturnType<typeof options>;
@@ -63,15 +99,20 @@ try {
   process.exit(1);
 }
 
-console.log(`Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 console.log(`  open ${runtime.url} in a browser to create a poll`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
 if (runtime.resultsUrl) console.log(`  results function URL (its own origin, as on AWS): ${runtime.resultsUrl}`);
-if (chosen.results === 'cloudfront') console.log(`  results are cached for the results max-age on this origin, as the CloudFront distribution does`);
+if (chosen.results === 'cloudfront')
+  console.log(`  results are cached for the results max-age on this origin, as the CloudFront distribution does`);
 console.log(`  usage as AWS would bill it: ${runtime.url}${USAGE_PATH}`);
 console.log('  votes that could not be counted: npm run dlq -- inspect');
-console.log(values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)');
+console.log(
+  values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)',
+);
 console.log('Ctrl-C to stop.');
 
 let stopping = false;
@@ -90,9 +131,13 @@ async function shutdown(): Promise<void> {
   writeFileSync(values['usage-file']!, JSON.stringify(usage, null, 2));
   console.log(`API requests: ${usage.api.requests}; by status ${JSON.stringify(usage.api.byStatus)}`);
   for (const [name, fn] of Object.entries(usage.functions)) {
-    if (fn.invocations > 0) console.log(`  ${name}: ${fn.invocations} invocation${fn.invocations === 1 ? '' : 's'}, ${fn.billedMs} ms billed`);
+    if (fn.invocations > 0)
+      console.log(
+        `  ${name}: ${fn.invocations} invocation${fn.invocations === 1 ? '' : 's'}, ${fn.billedMs} ms billed`,
+      );
   }
-  for (const [name, table] of Object.entries(usage.tables)) console.log(`  table ${name}: ${table.readUnits} read units, ${table.writeUnits} write units`);
+  for (const [name, table] of Object.entries(usage.tables))
+    console.log(`  table ${name}: ${table.readUnits} read units, ${table.writeUnits} write units`);
   console.log(`Usage written to ${values['usage-file']}`);
   process.exit(0);
 }

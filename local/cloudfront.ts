@@ -8,14 +8,20 @@ import type { IncomingRequest, LocalResponse } from './gateway';
 
 /** A CloudFront path pattern (`*` any characters, `?` one) as a regular expression. */
 export function pathPatternRegExp(pattern: string): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`);
 }
 
 export interface CdnCache {
   /** The behavior a path falls under, if it is one that caches the API. */
   covers(path: string): boolean;
-  respond(request: IncomingRequest, origin: () => Promise<LocalResponse>): Promise<{ response: LocalResponse; hit: boolean }>;
+  respond(
+    request: IncomingRequest,
+    origin: () => Promise<LocalResponse>,
+  ): Promise<{ response: LocalResponse; hit: boolean }>;
 }
 
 export function cdnCache(behaviors: ApiCacheBehaviorModel[], clock: () => number = Date.now): CdnCache {
@@ -32,14 +38,27 @@ export function cdnCache(behaviors: ApiCacheBehaviorModel[], clock: () => number
       const cached = entries.get(key);
       if (cached && now - cached.storedAt < cached.ttlMs) {
         const age = Math.floor((now - cached.storedAt) / 1000);
-        return { response: { ...cached.response, headers: { ...cached.response.headers, age: String(age), 'x-cache': 'Hit from cloudfront' } }, hit: true };
+        return {
+          response: {
+            ...cached.response,
+            headers: { ...cached.response.headers, age: String(age), 'x-cache': 'Hit from cloudfront' },
+          },
+          hit: true,
+        };
       }
       const response = await origin();
       const maxAge = /max-age=(\d+)/.exec(response.headers['cache-control'] ?? '')?.[1];
-      const seconds = Math.min(behavior.maxTtl, Math.max(behavior.minTtl, maxAge === undefined ? behavior.defaultTtl : Number(maxAge)));
-      if ((request.method === 'GET' || request.method === 'HEAD') && response.status === 200 && seconds > 0) entries.set(key, { response, storedAt: now, ttlMs: seconds * 1000 });
+      const seconds = Math.min(
+        behavior.maxTtl,
+        Math.max(behavior.minTtl, maxAge === undefined ? behavior.defaultTtl : Number(maxAge)),
+      );
+      if ((request.method === 'GET' || request.method === 'HEAD') && response.status === 200 && seconds > 0)
+        entries.set(key, { response, storedAt: now, ttlMs: seconds * 1000 });
       else entries.delete(key);
-      return { response: { ...response, headers: { ...response.headers, 'x-cache': 'Miss from cloudfront' } }, hit: false };
+      return {
+        response: { ...response, headers: { ...response.headers, 'x-cache': 'Miss from cloudfront' } },
+        hit: false,
+      };
     },
   };
 }

@@ -53,7 +53,10 @@ async function startProxy(
   const server = createServer(async (req, res) => {
     try {
       const raw = await readBody(req);
-      const action = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+      const action =
+        String(req.headers['x-amz-target'] ?? '')
+          .split('.')
+          .pop() ?? '';
       const caller = /^\/fn\/([^/]+)/.exec(req.url ?? '');
       const fn = caller ? decodeURIComponent(caller[1]) : undefined;
       const path = caller ? req.url!.slice(caller[0].length) || '/' : req.url;
@@ -70,17 +73,20 @@ async function startProxy(
       }
       const payload = body ? Buffer.from(JSON.stringify(body)) : raw;
       const headers = { ...req.headers, 'content-length': String(payload.length) };
-      const upstream = httpRequest({ host: LOOPBACK, port: targetPort, method: req.method, path, headers }, async (up) => {
-        const out = await readBody(up);
-        res.writeHead(up.statusCode ?? 500, up.headers).end(out);
-        let parsed: any;
-        try {
-          parsed = out.length ? JSON.parse(out.toString('utf8')) : {};
-        } catch {
-          parsed = {};
-        }
-        onExchange(action, body ?? {}, up.statusCode ?? 500, parsed, fn);
-      });
+      const upstream = httpRequest(
+        { host: LOOPBACK, port: targetPort, method: req.method, path, headers },
+        async (up) => {
+          const out = await readBody(up);
+          res.writeHead(up.statusCode ?? 500, up.headers).end(out);
+          let parsed: any;
+          try {
+            parsed = out.length ? JSON.parse(out.toString('utf8')) : {};
+          } catch {
+            parsed = {};
+          }
+          onExchange(action, body ?? {}, up.statusCode ?? 500, parsed, fn);
+        },
+      );
       upstream.on('error', (error) => res.writeHead(502).end(String(error)));
       upstream.end(payload);
     } catch (error) {
@@ -153,7 +159,13 @@ async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: F
       // Ask for what AWS bills: every response then carries its consumed capacity.
       body.ReturnConsumedCapacity = 'TOTAL';
       if (action === 'UpdateItem' && chance(faults, faults.throttleUpdates)) {
-        return { status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'Injected throttle' } };
+        return {
+          status: 400,
+          body: {
+            __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
+            message: 'Injected throttle',
+          },
+        };
       }
     },
     (action, request, _status, response, fn) => {
@@ -175,7 +187,9 @@ async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
     (action, body) => {
       if (action === 'SendMessage' && chance(faults, faults.dropSends)) {
         // Acknowledged like a real send (the SDK checks the body's MD5), then dropped.
-        const md5 = createHash('md5').update(String(body.MessageBody ?? '')).digest('hex');
+        const md5 = createHash('md5')
+          .update(String(body.MessageBody ?? ''))
+          .digest('hex');
         return { status: 200, body: { MessageId: randomUUID(), MD5OfMessageBody: md5, SequenceNumber: '0' } };
       }
       if (typeof body.QueueUrl !== 'string') return;
@@ -188,7 +202,10 @@ async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
       }
     },
     (action, request, _status, response) => {
-      const queue = String(request.QueueUrl ?? '').split('/').pop() ?? 'unknown';
+      const queue =
+        String(request.QueueUrl ?? '')
+          .split('/')
+          .pop() ?? 'unknown';
       const entries: any[] = request.Entries ?? (request.MessageBody !== undefined ? [request] : []);
       const bytes = entries.reduce((sum, e) => sum + Buffer.byteLength(String(e.MessageBody ?? ''), 'utf8'), 0);
       meter.recordQueue(queue, action, bytes, {
@@ -201,12 +218,19 @@ async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
 }
 
 /** The template's queues with their settings; dead-letter queues first, so redrive policies can point at them. */
-function createQueues(model: AppModel, sqs: { fauxqs: FauxqsServer; urls: Map<string, string> }, queueArn: (logicalId: string) => string): void {
+function createQueues(
+  model: AppModel,
+  sqs: { fauxqs: FauxqsServer; urls: Map<string, string> },
+  queueArn: (logicalId: string) => string,
+): void {
   for (const queue of [...model.queues].sort((a, b) => Number(!!a.redrive) - Number(!!b.redrive))) {
     const attributes: Record<string, string> = { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) };
     if (queue.fifo) attributes.FifoQueue = 'true';
     if (queue.redrive) {
-      attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: queueArn(queue.redrive.deadLetterLogicalId), maxReceiveCount: queue.redrive.maxReceiveCount });
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: queueArn(queue.redrive.deadLetterLogicalId),
+        maxReceiveCount: queue.redrive.maxReceiveCount,
+      });
     }
     sqs.urls.set(queue.name, sqs.fauxqs.createQueue(queue.name, { region: REGION, attributes }).queueUrl);
   }
@@ -217,7 +241,14 @@ async function createTables(model: AppModel, dynamoPort: number): Promise<void> 
   try {
     for (const table of model.tables) {
       await admin
-        .send(new CreateTableCommand({ TableName: table.logicalId, KeySchema: table.keySchema as any, AttributeDefinitions: table.attributeDefinitions as any, BillingMode: 'PAY_PER_REQUEST' }))
+        .send(
+          new CreateTableCommand({
+            TableName: table.logicalId,
+            KeySchema: table.keySchema as any,
+            AttributeDefinitions: table.attributeDefinitions as any,
+            BillingMode: 'PAY_PER_REQUEST',
+          }),
+        )
         // A persisted data directory already has it.
         .catch((error: Error) => {
           if (error.name !== 'ResourceInUseException') throw error;
@@ -231,10 +262,14 @@ async function createTables(model: AppModel, dynamoPort: number): Promise<void> 
 function restoreQueues(model: AppModel, fauxqs: FauxqsServer, file: string): void {
   if (!existsSync(file)) return;
   const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, QueueSnapshot>;
-  for (const [name, snapshot] of Object.entries(saved)) if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
+  for (const [name, snapshot] of Object.entries(saved))
+    if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
   rmSync(file);
 }
 
 function saveQueues(model: AppModel, fauxqs: FauxqsServer, file: string): void {
-  writeFileSync(file, JSON.stringify(Object.fromEntries(model.queues.map((q) => [q.name, snapshotQueue(fauxqs, q.name)]))));
+  writeFileSync(
+    file,
+    JSON.stringify(Object.fromEntries(model.queues.map((q) => [q.name, snapshotQueue(fauxqs, q.name)]))),
+  );
 }

@@ -5,7 +5,11 @@
 import { EMULATED_REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 
 /** An AWS SDK client configuration for one of the runtime's emulators. */
-export const emulatorClientConfig = (endpoint: string) => ({ region: EMULATED_REGION, endpoint, credentials: LOCAL_CREDENTIALS });
+export const emulatorClientConfig = (endpoint: string) => ({
+  region: EMULATED_REGION,
+  endpoint,
+  credentials: LOCAL_CREDENTIALS,
+});
 
 export const USAGE_PATH = '/_local/usage';
 /** Where tools in another process (npm run dlq) find the emulated table and queues. */

@@ -4,7 +4,13 @@
  * back after the visibility timeout; after maxReceiveCount the queue moves them
  * to its dead-letter queue (fauxqs does that, as SQS does).
  */
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { EMULATED_REGION } from '../config/emulated-aws';
 import { chance, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
@@ -100,12 +106,24 @@ async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, sign
 }
 
 /** Extends the batch's visibility every half timeout until the returned function is called (holdWhileProcessingSeconds). */
-function holdInvisible({ sqs, queueUrl, holdWhileProcessingSeconds: seconds }: EventSourceOptions, messages: Message[]): () => void {
+function holdInvisible(
+  { sqs, queueUrl, holdWhileProcessingSeconds: seconds }: EventSourceOptions,
+  messages: Message[],
+): () => void {
   if (!seconds) return () => undefined;
-  const timer = setInterval(() => {
-    const entries = messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: seconds }));
-    void sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries })).catch(() => undefined);
-  }, (seconds * 1000) / 2);
+  const timer = setInterval(
+    () => {
+      const entries = messages.map((m, i) => ({
+        Id: String(i),
+        ReceiptHandle: m.ReceiptHandle!,
+        VisibilityTimeout: seconds,
+      }));
+      void sqs
+        .send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries }))
+        .catch(() => undefined);
+    },
+    (seconds * 1000) / 2,
+  );
   return () => clearInterval(timer);
 }
 
@@ -114,14 +132,22 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
   const records = messages.map((m) => toRecord(m, options.queueArn));
   const withheld = withheldByFaults(options.faults, records);
   const invoked = await options.fn.invoke({ Records: records.filter((r) => !withheld.has(r.messageId)) });
-  const crashed = !records.some((r) => isLastDelivery(options, r)) && chance(options.faults, options.faults.crashAfterWrites);
+  const crashed =
+    !records.some((r) => isLastDelivery(options, r)) && chance(options.faults, options.faults.crashAfterWrites);
   if (invoked.outcome !== 'ok' || crashed) {
     // A crash, an error or a timeout: nothing is deleted, the whole batch comes back after the visibility timeout.
-    options.onBatch?.({ records: records.length, failed: records.length, outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome });
+    options.onBatch?.({
+      records: records.length,
+      failed: records.length,
+      outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome,
+    });
     return;
   }
   const failed = failedRecords(options, records, withheld, invoked.result);
-  await deleteDone(options, records.filter((r) => !failed.has(r.messageId)));
+  await deleteDone(
+    options,
+    records.filter((r) => !failed.has(r.messageId)),
+  );
   options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
 }
 
@@ -141,10 +167,16 @@ function withheldByFaults(faults: Faults, records: SqsRecord[]): Set<string> {
 
 // Injected post-write faults are transient: a record on its last delivery is left alone, so a
 // counted vote is not dead-lettered by the injector (see README "What exactly-once covers, tested").
-const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SqsRecord) => Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
+const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SqsRecord) =>
+  Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
 
 /** The records this delivery failed: withheld ones, the ones the function reports, injected losses. */
-function failedRecords(options: EventSourceOptions, records: SqsRecord[], withheld: Set<string>, result: any): Set<string> {
+function failedRecords(
+  options: EventSourceOptions,
+  records: SqsRecord[],
+  withheld: Set<string>,
+  result: any,
+): Set<string> {
   const failed = new Set(withheld);
   if (options.mapping.reportBatchItemFailures) {
     const reported = result?.batchItemFailures;
@@ -152,7 +184,9 @@ function failedRecords(options: EventSourceOptions, records: SqsRecord[], withhe
     if (reported !== undefined && !Array.isArray(reported)) records.forEach((r) => failed.add(r.messageId));
     else for (const item of reported ?? []) failed.add(item.itemIdentifier);
   }
-  for (const record of records) if (!isLastDelivery(options, record) && chance(options.faults, options.faults.failAfterApply)) failed.add(record.messageId);
+  for (const record of records)
+    if (!isLastDelivery(options, record) && chance(options.faults, options.faults.failAfterApply))
+      failed.add(record.messageId);
   return failed;
 }
 

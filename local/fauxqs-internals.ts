@@ -43,7 +43,11 @@ interface FauxqsQueue {
   isFifo(): boolean;
   processTimers(): void;
   changeVisibility(receiptHandle: string, timeoutSeconds: number): void;
-  dequeueFifo(maxCount: number, visibilityOverride: number | undefined, dlqResolver?: (arn: string) => { enqueue(m: FifoMessage): void } | undefined): unknown[];
+  dequeueFifo(
+    maxCount: number,
+    visibilityOverride: number | undefined,
+    dlqResolver?: (arn: string) => { enqueue(m: FifoMessage): void } | undefined,
+  ): unknown[];
 }
 
 const bySequence = (a: FifoMessage, b: FifoMessage) => (a.sequenceNumber ?? '').localeCompare(b.sequenceNumber ?? '');
@@ -103,13 +107,20 @@ export async function patchFauxqs(projectRoot: string): Promise<void> {
         const message = messages.shift()!;
         message.approximateReceiveCount++;
         message.approximateFirstReceiveTimestamp ??= Date.now();
-        const dlq = policy && message.approximateReceiveCount > maxReceiveCount ? dlqResolver?.(policy.deadLetterTargetArn) : undefined;
+        const dlq =
+          policy && message.approximateReceiveCount > maxReceiveCount
+            ? dlqResolver?.(policy.deadLetterTargetArn)
+            : undefined;
         if (dlq) {
           dlq.enqueue(message);
           continue;
         }
         const receiptHandle = randomUUID();
-        this.inflightMessages.set(receiptHandle, { message, receiptHandle, visibilityDeadline: Date.now() + visibilityTimeout * 1000 });
+        this.inflightMessages.set(receiptHandle, {
+          message,
+          receiptHandle,
+          visibilityDeadline: Date.now() + visibilityTimeout * 1000,
+        });
         this.fifoLockedGroups.set(groupId, (this.fifoLockedGroups.get(groupId) ?? 0) + 1);
         result.push({
           MessageId: message.messageId,
@@ -117,7 +128,9 @@ export async function patchFauxqs(projectRoot: string): Promise<void> {
           MD5OfBody: message.md5OfBody,
           Body: message.body,
           ...(message.md5OfMessageAttributes ? { MD5OfMessageAttributes: message.md5OfMessageAttributes } : {}),
-          ...(Object.keys(message.messageAttributes).length > 0 ? { MessageAttributes: message.messageAttributes } : {}),
+          ...(Object.keys(message.messageAttributes).length > 0
+            ? { MessageAttributes: message.messageAttributes }
+            : {}),
         });
       }
       if (messages.length === 0) this.fifoMessages.delete(groupId);

@@ -111,7 +111,12 @@ function concurrencyLimit(reserved: number) {
   };
 }
 
-async function invoke(model: FunctionModel, handler: (event: unknown, context: unknown) => Promise<unknown>, event: unknown, meter: Meter): Promise<InvokeResult> {
+async function invoke(
+  model: FunctionModel,
+  handler: (event: unknown, context: unknown) => Promise<unknown>,
+  event: unknown,
+  meter: Meter,
+): Promise<InvokeResult> {
   const started = performance.now();
   const deadline = Date.now() + model.timeoutSeconds * 1000;
   const context = {

@@ -44,7 +44,8 @@ export async function readRequest(req: IncomingMessage): Promise<IncomingRequest
     path = `/${encodeURIComponent(req.url ?? '')}`;
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = [value].flat().join(',');
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers[name] = [value].flat().join(',');
   // Before the body: stopping early on an oversized one detaches the socket.
   const sourceIp = (req.socket?.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   const chunks: Buffer[] = [];
@@ -119,7 +120,13 @@ export function lambdaEvent(
       apiId: 'local',
       domainName: request.headers.host ?? 'localhost',
       domainPrefix: 'local',
-      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? '' },
+      http: {
+        method: request.method,
+        path: request.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.sourceIp,
+        userAgent: request.headers['user-agent'] ?? '',
+      },
       requestId,
       routeKey,
       stage: '$default',
@@ -134,7 +141,10 @@ export function lambdaEvent(
 /** A proxy integration's result as the HTTP response; undefined when it is not one. */
 function responseOf(result: any): LocalResponse | undefined {
   if (typeof result?.statusCode !== 'number') return undefined;
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(String(result.body), result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    result.body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.from(String(result.body), result.isBase64Encoded ? 'base64' : 'utf8');
   return { status: result.statusCode, headers: { ...(result.headers ?? {}) }, body };
 }
 
@@ -165,7 +175,11 @@ export interface Gateway {
   respond(request: IncomingRequest): Promise<{ routeKey: string; response: LocalResponse }>;
 }
 
-export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; functions: Map<string, LoadedFunction> }): Gateway {
+export function createGateway(options: {
+  kind: ApiKind;
+  routes: RouteModel[];
+  functions: Map<string, LoadedFunction>;
+}): Gateway {
   const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
   const gatewayError = ([status, message]: [number, string]) => json(status, { message });
@@ -180,7 +194,13 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
       if (request.body === 'too-large') return { routeKey, response: gatewayError(errors.tooLarge) };
       const fn = options.functions.get(route.functionLogicalId);
       if (!fn) return { routeKey, response: gatewayError(errors.failed) };
-      const outcome = await fn.invoke(lambdaEvent(options.kind, { ...request, body: request.body }, { method: route.method, path: route.path, pathParameters }));
+      const outcome = await fn.invoke(
+        lambdaEvent(
+          options.kind,
+          { ...request, body: request.body },
+          { method: route.method, path: route.path, pathParameters },
+        ),
+      );
       if (outcome.outcome === 'timeout') return { routeKey, response: gatewayError(errors.timeout) };
       // A throttled function, like a failed one, is a 5xx from API Gateway: it does not pass Lambda's 429 on.
       const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
@@ -190,27 +210,50 @@ export function createGateway(options: { kind: ApiKind; routes: RouteModel[]; fu
 }
 
 /** A Lambda function URL: any path and method go to the function; CORS and throttling are the URL's. */
-export function functionUrlResponder(fn: LoadedFunction, cors: { allowOrigins: string[]; allowMethods: string[]; maxAge?: number }) {
-  const allowedOrigin = (origin: string | undefined) => (origin && (cors.allowOrigins.includes(origin) || cors.allowOrigins.includes('*')) ? origin : undefined);
+export function functionUrlResponder(
+  fn: LoadedFunction,
+  cors: { allowOrigins: string[]; allowMethods: string[]; maxAge?: number },
+) {
+  const allowedOrigin = (origin: string | undefined) =>
+    origin && (cors.allowOrigins.includes(origin) || cors.allowOrigins.includes('*')) ? origin : undefined;
   return async (request: IncomingRequest): Promise<LocalResponse> => {
     const origin = allowedOrigin(request.headers.origin);
     const corsHeaders: Record<string, string> = origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
     // Lambda answers the preflight itself, from the URL's CORS settings: the function never sees it.
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-      const methodAllowed = cors.allowMethods.includes(request.headers['access-control-request-method']) || cors.allowMethods.includes('*');
+      const methodAllowed =
+        cors.allowMethods.includes(request.headers['access-control-request-method']) || cors.allowMethods.includes('*');
       return {
         status: 200,
-        headers: origin && methodAllowed ? { ...corsHeaders, 'access-control-allow-methods': cors.allowMethods.join(','), 'access-control-max-age': String(cors.maxAge ?? 0) } : {},
+        headers:
+          origin && methodAllowed
+            ? {
+                ...corsHeaders,
+                'access-control-allow-methods': cors.allowMethods.join(','),
+                'access-control-max-age': String(cors.maxAge ?? 0),
+              }
+            : {},
         body: Buffer.alloc(0),
       };
     }
-    if (request.body === 'too-large') return json(413, { message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' }, corsHeaders);
+    if (request.body === 'too-large')
+      return json(
+        413,
+        { message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' },
+        corsHeaders,
+      );
     const outcome = await fn.invoke(lambdaEvent('function-url', { ...request, body: request.body }));
-    if (outcome.outcome === 'throttled') return json(429, { Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', Type: 'User', message: 'Rate Exceeded.' }, corsHeaders);
+    if (outcome.outcome === 'throttled')
+      return json(
+        429,
+        { Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', Type: 'User', message: 'Rate Exceeded.' },
+        corsHeaders,
+      );
     const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
     if (!response) return json(502, { Message: null }, corsHeaders);
     // The URL's CORS settings win over whatever the function said.
-    for (const name of Object.keys(response.headers)) if (name.toLowerCase().startsWith('access-control-')) delete response.headers[name];
+    for (const name of Object.keys(response.headers))
+      if (name.toLowerCase().startsWith('access-control-')) delete response.headers[name];
     return { ...response, headers: { ...response.headers, ...corsHeaders } };
   };
 }

@@ -83,10 +83,23 @@ export class Meter {
   constructor(private readonly apiKind: string) {}
 
   fn(name: string, memoryMb: number): FunctionUsage {
-    return (this.functions[name] ??= { invocations: 0, billedMs: 0, errors: 0, timeouts: 0, throttles: 0, initMs: 0, memoryMb });
+    return (this.functions[name] ??= {
+      invocations: 0,
+      billedMs: 0,
+      errors: 0,
+      timeouts: 0,
+      throttles: 0,
+      initMs: 0,
+      memoryMb,
+    });
   }
 
-  recordInvocation(name: string, memoryMb: number, durationMs: number, outcome: 'ok' | 'error' | 'timeout' | 'throttled'): void {
+  recordInvocation(
+    name: string,
+    memoryMb: number,
+    durationMs: number,
+    outcome: 'ok' | 'error' | 'timeout' | 'throttled',
+  ): void {
     const usage = this.fn(name, memoryMb);
     if (outcome === 'throttled') {
       usage.throttles++;
@@ -99,7 +112,13 @@ export class Meter {
   }
 
   recordTable(table: string, action: string, readUnits: number, writeUnits: number, fn?: string): void {
-    const usage = (this.tables[table] ??= { readUnits: 0, writeUnits: 0, requests: {}, unitsByAction: {}, byFunction: {} });
+    const usage = (this.tables[table] ??= {
+      readUnits: 0,
+      writeUnits: 0,
+      requests: {},
+      unitsByAction: {},
+      byFunction: {},
+    });
     if (fn) {
       const byFn = (usage.byFunction[fn] ??= { readUnits: 0, writeUnits: 0 });
       byFn.readUnits += readUnits;
@@ -111,7 +130,12 @@ export class Meter {
     bump(usage.unitsByAction, action, readUnits + writeUnits);
   }
 
-  recordQueue(queue: string, action: string, payloadBytes: number, messages: { sent?: number; received?: number }): void {
+  recordQueue(
+    queue: string,
+    action: string,
+    payloadBytes: number,
+    messages: { sent?: number; received?: number },
+  ): void {
     const usage = (this.queues[queue] ??= { requests: {}, billedRequests: 0, emptyReceives: 0, messagesSent: 0 });
     bump(usage.requests, action);
     usage.billedRequests += Math.max(1, Math.ceil(payloadBytes / 65536));

@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { API_BASE_PATH, type ApiKind, type CaptchaProvider, type ResultsDelivery, type SiteConfig } from '../config/app-config';
+import {
+  API_BASE_PATH,
+  type ApiKind,
+  type CaptchaProvider,
+  type ResultsDelivery,
+  type SiteConfig,
+} from '../config/app-config';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildSite } from '../frontend/build';
 import { siteServer } from '../frontend/serve';
@@ -23,7 +29,14 @@ import { loadFunctions, type InvokeResult, type LoadedFunction } from './functio
 import { createGateway, functionUrlResponder, readRequest, type LocalResponse } from './gateway';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
-import { readTemplate, resolveValue, type AppModel, type FunctionUrlModel, type PhysicalIds, type Template } from './template-model';
+import {
+  readTemplate,
+  resolveValue,
+  type AppModel,
+  type FunctionUrlModel,
+  type PhysicalIds,
+  type Template,
+} from './template-model';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -101,23 +114,43 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 }
 
 /** Everything behind the listening server, in the order it comes up. */
-async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: (route: Router) => void): Promise<LocalRuntime> {
+async function assemble(
+  server: Server,
+  options: LocalRuntimeOptions,
+  setRoute: (route: Router) => void,
+): Promise<LocalRuntime> {
   const url = originOf(server);
   const model = appModel(options);
   const faults: Faults = options.faults ?? {};
   const meter = new Meter(model.apiKind);
   const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
   const ssm = options.captcha ? await startSsm({ [CAPTCHA_PARAMETER]: options.captcha.secret }) : undefined;
-  const restoreEnvironment = pointSdkClientsAt({ dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint }, options.sdkMaxAttempts);
+  const restoreEnvironment = pointSdkClientsAt(
+    { dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint },
+    options.sdkMaxAttempts,
+  );
   const resolveRef = resolverFor(model, emulators, url);
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
     meter,
-    environment: (fn) => functionEnvironment(fn.environment, resolveRef, options, { name: fn.name, memoryMb: fn.memoryMb }, emulators.dynamoEndpoint),
+    environment: (fn) =>
+      functionEnvironment(
+        fn.environment,
+        resolveRef,
+        options,
+        { name: fn.name, memoryMb: fn.memoryMb },
+        emulators.dynamoEndpoint,
+      ),
   });
   const sqs = new SQSClient(emulatorClientConfig(emulators.sqsEndpoint));
   const eventSources = startEventSources(model, functions, emulators, sqs, faults, options);
-  const functionUrls = await startFunctionUrls(model.functionUrls, functions, resolveRef, meter, options.host ?? '127.0.0.1');
+  const functionUrls = await startFunctionUrls(
+    model.functionUrls,
+    functions,
+    resolveRef,
+    meter,
+    options.host ?? '127.0.0.1',
+  );
   const resultsUrl = functionUrls.find((u) => u.functionName === 'GetResults')?.url;
   const siteConfig: SiteConfig = {
     apiUrl: '',
@@ -125,7 +158,15 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
     ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
   };
   const resources = localResources(model, emulators);
-  setRoute(router({ model, functions, meter, siteConfig, localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources } }));
+  setRoute(
+    router({
+      model,
+      functions,
+      meter,
+      siteConfig,
+      localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources },
+    }),
+  );
 
   return runtimeHandle({ url, resultsUrl, model, faults, resources, functions, meter, emulators }, async () => {
     await Promise.all([closeServer(server), ...functionUrls.map((u) => closeServer(u.server))]);
@@ -140,16 +181,30 @@ async function assemble(server: Server, options: LocalRuntimeOptions, setRoute: 
 
 /** What a caller holds of a running runtime: where it is, what it metered, its queues, and how to stop it. */
 function runtimeHandle(
-  parts: { url: string; resultsUrl?: string; model: AppModel; faults: Faults; resources: LocalResources; functions: Map<string, LoadedFunction>; meter: Meter; emulators: Emulators },
+  parts: {
+    url: string;
+    resultsUrl?: string;
+    model: AppModel;
+    faults: Faults;
+    resources: LocalResources;
+    functions: Map<string, LoadedFunction>;
+    meter: Meter;
+    emulators: Emulators;
+  },
   stop: () => Promise<void>,
 ): LocalRuntime {
   const { model, emulators, functions, meter } = parts;
-  const consumedQueues = model.eventSources.map((m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name);
+  const consumedQueues = model.eventSources.map(
+    (m) => model.queues.find((q) => q.logicalId === m.queueLogicalId)!.name,
+  );
   const queueDepths = () =>
     Object.fromEntries(
       model.queues.map((q) => {
         const info = emulators.fauxqs.inspectQueue(q.name);
-        return [q.name, info ? info.messages.ready.length + info.messages.delayed.length + info.messages.inflight.length : 0];
+        return [
+          q.name,
+          info ? info.messages.ready.length + info.messages.delayed.length + info.messages.inflight.length : 0,
+        ];
       }),
     );
   return {
@@ -168,12 +223,15 @@ function runtimeHandle(
     queueBodies(queueName) {
       const info = emulators.fauxqs.inspectQueue(queueName);
       if (!info) return [];
-      return [...info.messages.ready, ...info.messages.delayed, ...info.messages.inflight.map((m) => m.message)].map((m) => m.body);
+      return [...info.messages.ready, ...info.messages.delayed, ...info.messages.inflight.map((m) => m.message)].map(
+        (m) => m.body,
+      );
     },
     async waitForDrain(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (consumedQueues.some((name) => queueDepths()[name] > 0)) {
-        if (Date.now() > deadline) throw new Error(`Queues not drained after ${timeoutMs} ms: ${JSON.stringify(queueDepths())}`);
+        if (Date.now() > deadline)
+          throw new Error(`Queues not drained after ${timeoutMs} ms: ${JSON.stringify(queueDepths())}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -187,7 +245,11 @@ function listen(port: number, host: string, handler: Router): Promise<Server> {
   const server = createServer(handler);
   return new Promise((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: choose another with --port <n> (or PORT=<n>).`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${port} is already in use: choose another with --port <n> (or PORT=<n>).`)
+          : error,
+      ),
     );
     server.listen(port, host, () => resolveListen(server));
   });
@@ -212,7 +274,9 @@ function appModel(options: LocalRuntimeOptions): AppModel {
     ...(options.apiKind ? { apiKind: options.apiKind } : {}),
     ...(options.results ? { results: options.results } : {}),
     ...(options.resultsConcurrency !== undefined ? { resultsConcurrency: String(options.resultsConcurrency) } : {}),
-    ...(captcha ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER } : {}),
+    ...(captcha
+      ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER }
+      : {}),
   }) as Template;
   const model = readTemplate(template);
   if (options.visibilityTimeoutSeconds !== undefined) {
@@ -222,7 +286,10 @@ function appModel(options: LocalRuntimeOptions): AppModel {
 }
 
 /** Points every AWS SDK client this process makes (the handlers') at the emulators; returns how to undo it. */
-function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string }, maxAttempts?: number): () => void {
+function pointSdkClientsAt(
+  endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string },
+  maxAttempts?: number,
+): () => void {
   const variables: Record<string, string> = {
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
@@ -250,7 +317,10 @@ function pointSdkClientsAt(endpoints: { dynamoEndpoint: string; sqsEndpoint: str
 function resolverFor(model: AppModel, emulators: Emulators, url: string): (value: unknown) => string {
   const host = new URL(url).host;
   const physical: PhysicalIds = {
-    ref: (logicalId) => (model.tables.some((t) => t.logicalId === logicalId) ? emulators.tableName(logicalId) : emulators.queueUrl(logicalId)),
+    ref: (logicalId) =>
+      model.tables.some((t) => t.logicalId === logicalId)
+        ? emulators.tableName(logicalId)
+        : emulators.queueUrl(logicalId),
     getAtt(logicalId, attribute) {
       if (attribute === 'Arn') return emulators.queueArn(logicalId);
       if (attribute === 'DomainName' && model.distributions.includes(logicalId)) return host;
@@ -282,7 +352,14 @@ function functionEnvironment(
   };
 }
 
-function startEventSources(model: AppModel, functions: Map<string, LoadedFunction>, emulators: Emulators, sqs: SQSClient, faults: Faults, options: LocalRuntimeOptions) {
+function startEventSources(
+  model: AppModel,
+  functions: Map<string, LoadedFunction>,
+  emulators: Emulators,
+  sqs: SQSClient,
+  faults: Faults,
+  options: LocalRuntimeOptions,
+) {
   return model.eventSources.map((mapping) =>
     startEventSource({
       mapping,
@@ -299,11 +376,20 @@ function startEventSources(model: AppModel, functions: Map<string, LoadedFunctio
 }
 
 /** Each function URL on its own port: its own origin, as on AWS (…lambda-url.<region>.on.aws). */
-async function startFunctionUrls(urls: FunctionUrlModel[], functions: Map<string, LoadedFunction>, resolveRef: (value: unknown) => string, meter: Meter, host: string) {
+async function startFunctionUrls(
+  urls: FunctionUrlModel[],
+  functions: Map<string, LoadedFunction>,
+  resolveRef: (value: unknown) => string,
+  meter: Meter,
+  host: string,
+) {
   return Promise.all(
     urls.map(async (model) => {
       const fn = functions.get(model.functionLogicalId)!;
-      const respond = functionUrlResponder(fn, { ...model.cors, allowOrigins: model.cors.allowOrigins.map(resolveRef) });
+      const respond = functionUrlResponder(fn, {
+        ...model.cors,
+        allowOrigins: model.cors.allowOrigins.map(resolveRef),
+      });
       const server = await listen(0, host, (req, res) => {
         void readRequest(req)
           .then(respond)
@@ -342,7 +428,8 @@ function failed(res: ServerResponse, error: Error): void {
     return;
   }
   console.error('[local] request failed', error);
-  if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Internal Server Error"}');
+  if (!res.headersSent)
+    res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Internal Server Error"}');
   else res.destroy();
 }
 
@@ -350,7 +437,13 @@ function failed(res: ServerResponse, error: Error): void {
  * The one origin, as CloudFront and API Gateway split it on AWS: /api/* to the API (through a
  * cache for the paths the distribution caches), the runtime's own endpoints, and the site.
  */
-function router(parts: { model: AppModel; functions: Map<string, LoadedFunction>; meter: Meter; siteConfig: SiteConfig; localEndpoints: Record<string, () => unknown> }): Router {
+function router(parts: {
+  model: AppModel;
+  functions: Map<string, LoadedFunction>;
+  meter: Meter;
+  siteConfig: SiteConfig;
+  localEndpoints: Record<string, () => unknown>;
+}): Router {
   const { model, meter } = parts;
   const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions: parts.functions });
   const cdn = cdnCache(model.apiCacheBehaviors);
@@ -363,7 +456,9 @@ function router(parts: { model: AppModel; functions: Map<string, LoadedFunction>
       path = '';
     }
     if (req.method === 'GET' && Object.hasOwn(parts.localEndpoints, path)) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(parts.localEndpoints[path](), null, 2));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(parts.localEndpoints[path](), null, 2));
       return;
     }
     if (path !== API_BASE_PATH && !path.startsWith(`${API_BASE_PATH}/`)) return serveSite(req, res);

@@ -5,12 +5,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function startSsm(parameters: Record<string, string>): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export async function startSsm(
+  parameters: Record<string, string>,
+): Promise<{ endpoint: string; stop(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const action = String(req.headers['x-amz-target'] ?? '').split('.').pop();
+      const action = String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop();
       let name: string | undefined;
       try {
         name = JSON.parse(Buffer.concat(chunks).toString('utf8')).Name;

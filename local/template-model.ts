@@ -92,7 +92,9 @@ export interface AppModel {
 }
 
 const ofType = (template: Template, type: string) =>
-  Object.entries(template.Resources).filter(([, resource]) => resource.Type === type) as Array<[string, Resource & { Properties: Json }]>;
+  Object.entries(template.Resources).filter(([, resource]) => resource.Type === type) as Array<
+    [string, Resource & { Properties: Json }]
+  >;
 
 /** The logical id a {Fn::GetAtt: [id, 'Arn']} anywhere inside `value` points to. */
 function getAttTarget(value: Json): string | undefined {
@@ -155,12 +157,21 @@ function apiCacheBehaviors(template: Template): ApiCacheBehaviorModel[] {
   const policies = new Map(ofType(template, 'AWS::CloudFront::CachePolicy'));
   return ofType(template, 'AWS::CloudFront::Distribution').flatMap(([, distribution]) => {
     const config = distribution.Properties.DistributionConfig;
-    const apiOrigins = new Set<string>((config.Origins ?? []).filter((o: Json) => JSON.stringify(o.DomainName).includes('execute-api')).map((o: Json) => o.Id));
+    const apiOrigins = new Set<string>(
+      (config.Origins ?? [])
+        .filter((o: Json) => JSON.stringify(o.DomainName).includes('execute-api'))
+        .map((o: Json) => o.Id),
+    );
     return (config.CacheBehaviors ?? [])
       .filter((b: Json) => apiOrigins.has(b.TargetOriginId))
       .map((b: Json) => {
         const policy = policies.get(refTarget(b.CachePolicyId) ?? '')?.Properties.CachePolicyConfig ?? {};
-        return { pathPattern: b.PathPattern, minTtl: policy.MinTTL ?? 0, defaultTtl: policy.DefaultTTL ?? 0, maxTtl: policy.MaxTTL ?? 0 };
+        return {
+          pathPattern: b.PathPattern,
+          minTtl: policy.MinTTL ?? 0,
+          defaultTtl: policy.DefaultTTL ?? 0,
+          maxTtl: policy.MaxTTL ?? 0,
+        };
       });
   });
 }
@@ -170,20 +181,23 @@ export function readTemplate(template: Template): AppModel {
   const functions = ofType(template, 'AWS::Lambda::Function')
     .filter(([logicalId]) => !providers.has(logicalId))
     .map(([logicalId, fn]): FunctionModel => {
-    const entry = fn.Metadata?.[FUNCTION_METADATA.entry];
-    if (!entry) throw new Error(`Function ${logicalId} has no ${FUNCTION_METADATA.entry} metadata: make it with lib/functions.ts appFunction().`);
-    const [, handler] = String(fn.Properties.Handler).split('.');
-    return {
-      logicalId,
-      name: fn.Metadata?.[FUNCTION_METADATA.name] ?? logicalId,
-      entry,
-      handler,
-      timeoutSeconds: fn.Properties.Timeout ?? 3,
-      memoryMb: fn.Properties.MemorySize ?? 128,
-      environment: fn.Properties.Environment?.Variables ?? {},
-      reservedConcurrency: fn.Properties.ReservedConcurrentExecutions,
-    };
-  });
+      const entry = fn.Metadata?.[FUNCTION_METADATA.entry];
+      if (!entry)
+        throw new Error(
+          `Function ${logicalId} has no ${FUNCTION_METADATA.entry} metadata: make it with lib/functions.ts appFunction().`,
+        );
+      const [, handler] = String(fn.Properties.Handler).split('.');
+      return {
+        logicalId,
+        name: fn.Metadata?.[FUNCTION_METADATA.name] ?? logicalId,
+        entry,
+        handler,
+        timeoutSeconds: fn.Properties.Timeout ?? 3,
+        memoryMb: fn.Properties.MemorySize ?? 128,
+        environment: fn.Properties.Environment?.Variables ?? {},
+        reservedConcurrency: fn.Properties.ReservedConcurrentExecutions,
+      };
+    });
 
   const queues = ofType(template, 'AWS::SQS::Queue').map(([logicalId, queue]): QueueModel => {
     const fifo = queue.Properties.FifoQueue === true || queue.Properties.FifoQueue === 'true';
@@ -194,7 +208,10 @@ export function readTemplate(template: Template): AppModel {
       fifo,
       visibilityTimeoutSeconds: Number(queue.Properties.VisibilityTimeout ?? 30),
       redrive: redrive
-        ? { deadLetterLogicalId: getAttTarget(redrive.deadLetterTargetArn)!, maxReceiveCount: Number(redrive.maxReceiveCount) }
+        ? {
+            deadLetterLogicalId: getAttTarget(redrive.deadLetterTargetArn)!,
+            maxReceiveCount: Number(redrive.maxReceiveCount),
+          }
         : undefined,
     };
   });
@@ -203,7 +220,9 @@ export function readTemplate(template: Template): AppModel {
     logicalId,
     keySchema: table.Properties.KeySchema,
     attributeDefinitions: table.Properties.AttributeDefinitions,
-    ttlAttribute: table.Properties.TimeToLiveSpecification?.Enabled ? table.Properties.TimeToLiveSpecification.AttributeName : undefined,
+    ttlAttribute: table.Properties.TimeToLiveSpecification?.Enabled
+      ? table.Properties.TimeToLiveSpecification.AttributeName
+      : undefined,
   }));
 
   const eventSources = ofType(template, 'AWS::Lambda::EventSourceMapping').map(([, esm]) => ({
@@ -218,7 +237,11 @@ export function readTemplate(template: Template): AppModel {
     logicalId,
     functionLogicalId: getAttTarget(url.Properties.TargetFunctionArn)!,
     authType: url.Properties.AuthType,
-    cors: { allowOrigins: url.Properties.Cors?.AllowOrigins ?? [], allowMethods: url.Properties.Cors?.AllowMethods ?? [], maxAge: url.Properties.Cors?.MaxAge },
+    cors: {
+      allowOrigins: url.Properties.Cors?.AllowOrigins ?? [],
+      allowMethods: url.Properties.Cors?.AllowMethods ?? [],
+      maxAge: url.Properties.Cors?.MaxAge,
+    },
   }));
 
   const isHttp = ofType(template, 'AWS::ApiGatewayV2::Api').length > 0;
@@ -248,6 +271,7 @@ export function resolveValue(value: Json, physical: PhysicalIds): string {
   const getAtt = value?.['Fn::GetAtt'];
   if (Array.isArray(getAtt)) return physical.getAtt(getAtt[0], getAtt[1]);
   const join = value?.['Fn::Join'];
-  if (Array.isArray(join) && Array.isArray(join[1])) return join[1].map((part: Json) => resolveValue(part, physical)).join(join[0]);
+  if (Array.isArray(join) && Array.isArray(join[1]))
+    return join[1].map((part: Json) => resolveValue(part, physical)).join(join[0]);
   throw new Error(`The local runtime cannot resolve ${JSON.stringify(value)}`);
 }

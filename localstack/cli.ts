@@ -25,7 +25,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { credentials } = LOCALSTACK;
 const STEPS = {
   up: 'Starts LocalStack with docker compose (the image pinned in docker-compose.yml) and waits until it is healthy.',
-  deploy: 'Checks LocalStack, synthesizes the free-plan variant of the stack, bootstraps and deploys it with cdklocal, uploads the site, prints the URLs.',
+  deploy:
+    'Checks LocalStack, synthesizes the free-plan variant of the stack, bootstraps and deploys it with cdklocal, uploads the site, prints the URLs.',
   destroy: 'Empties the site bucket and deletes the stack from LocalStack.',
 } as const;
 type StepName = keyof typeof STEPS;
@@ -40,21 +41,33 @@ const SPEC = {
       short: 'c',
       multiple: true,
       value: '<key=value>',
-      description: 'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
+      description:
+        'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
     },
   },
   details: ['The target is always LocalStack (-c target=localstack); see README "LocalStack".'],
 } as const;
-if (!Object.hasOwn(STEPS, step)) exitWithUsageError(SPEC, `Name a step: ${Object.keys(STEPS).join(', ')} (got ${JSON.stringify(step ?? '')}).`);
+if (!Object.hasOwn(STEPS, step))
+  exitWithUsageError(SPEC, `Name a step: ${Object.keys(STEPS).join(', ')} (got ${JSON.stringify(step ?? '')}).`);
 const { values } = parseCommandLine(SPEC, process.argv.slice(3));
 const extraContext = values.context ?? [];
-for (const pair of extraContext) if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(pair)}).`);
-if (extraContext.some((pair) => pair.startsWith('target='))) exitWithUsageError(SPEC, 'The target is always localstack here.');
+for (const pair of extraContext)
+  if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(pair)}).`);
+if (extraContext.some((pair) => pair.startsWith('target=')))
+  exitWithUsageError(SPEC, 'The target is always localstack here.');
 // Its own assembly folder: cdk.out/ stays the AWS template that npm run cost prices.
-const CDK_ARGS = ['-c', 'target=localstack', ...extraContext.flatMap((pair) => ['-c', pair]), '--output', 'cdk.out.localstack'];
+const CDK_ARGS = [
+  '-c',
+  'target=localstack',
+  ...extraContext.flatMap((pair) => ['-c', pair]),
+  '--output',
+  'cdk.out.localstack',
+];
 /** The same context for the checks made in-process (the flags, the free-plan synth). */
 const contextObject: Record<string, string> = {
-  ...Object.fromEntries(extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  ...Object.fromEntries(
+    extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  ),
   target: 'localstack',
 };
 
@@ -158,14 +171,20 @@ if (step === 'up') {
   await preflight('deploy');
   await runCommand(SPEC, checkFreePlan);
   run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CDK_ARGS], cdkEnv);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['deploy', '--all', '--require-approval', 'never', ...CDK_ARGS, '--outputs-file', OUTPUTS_FILES.localstack], cdkEnv);
+  run(
+    join(ROOT, 'node_modules/.bin/cdklocal'),
+    ['deploy', '--all', '--require-approval', 'never', ...CDK_ARGS, '--outputs-file', OUTPUTS_FILES.localstack],
+    cdkEnv,
+  );
   const out = outputs();
   const apiUrl = localstackApiUrl(out.ApiUrl);
   // results=function-url: the page reads results from the function URL, as on AWS.
   await uploadSite(out.SiteBucketName, { apiUrl, ...(out.ResultsUrl ? { resultsUrl: out.ResultsUrl } : {}) });
   console.log(`\nAPI:  ${apiUrl}`);
   if (out.ResultsUrl) console.log(`Results (function URL): ${out.ResultsUrl}`);
-  console.log(`Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`);
+  console.log(
+    `Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`,
+  );
   console.log('Load test it: npm run load -- vote-storm --target localstack');
 } else {
   await preflight('deploy');

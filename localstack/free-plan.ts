@@ -37,8 +37,10 @@ type Json = any;
 export function freePlanViolations(template: Json): string[] {
   const problems: string[] = [];
   for (const [id, resource] of Object.entries<Json>(template.Resources ?? {})) {
-    if (!FREE_PLAN_RESOURCE_TYPES.has(resource.Type)) problems.push(`${id}: ${resource.Type} is not on LocalStack's free plan`);
-    if (resource.Type === 'AWS::Lambda::Function' && resource.Properties?.Layers?.length) problems.push(`${id}: Lambda layers are a paid LocalStack feature`);
+    if (!FREE_PLAN_RESOURCE_TYPES.has(resource.Type))
+      problems.push(`${id}: ${resource.Type} is not on LocalStack's free plan`);
+    if (resource.Type === 'AWS::Lambda::Function' && resource.Properties?.Layers?.length)
+      problems.push(`${id}: Lambda layers are a paid LocalStack feature`);
   }
   return problems;
 }

@@ -31,24 +31,34 @@ const NEEDED_SERVICES = ['cloudformation', 'lambda', 'apigateway', 'dynamodb', '
 export function problems(probe: Probe, step: Step): string[] {
   if (step === 'up') {
     if (probe.health) return [];
-    if (!probe.dockerCli) return ['Docker is not installed: LocalStack runs in Docker (https://docs.docker.com/get-docker/).'];
+    if (!probe.dockerCli)
+      return ['Docker is not installed: LocalStack runs in Docker (https://docs.docker.com/get-docker/).'];
     const out: string[] = [];
-    if (!probe.dockerDaemon) out.push('Docker is not running (docker info failed): start Docker Desktop or the docker service, then retry.');
+    if (!probe.dockerDaemon)
+      out.push('Docker is not running (docker info failed): start Docker Desktop or the docker service, then retry.');
     if (probe.image !== TOKEN_FREE_IMAGE && !probe.token) {
-      out.push(`${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`);
+      out.push(
+        `${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`,
+      );
     }
     return out;
   }
   if (!probe.health) {
-    const start = probe.dockerCli ? 'start it with npm run localstack:up (docker compose up -d)' : 'start one (npm run localstack:up needs Docker, which is not installed)';
+    const start = probe.dockerCli
+      ? 'start it with npm run localstack:up (docker compose up -d)'
+      : 'start one (npm run localstack:up needs Docker, which is not installed)';
     return [`LocalStack is not answering on ${LOCALSTACK.endpoint}: ${start}.`];
   }
   const services = probe.health.services ?? {};
   const out: string[] = [];
   const missing = NEEDED_SERVICES.filter((s) => !services[s]);
   const down = NEEDED_SERVICES.filter((s) => services[s] && !['available', 'running'].includes(services[s]));
-  if (missing.length) out.push(`LocalStack does not offer ${missing.join(', ')}: check the SERVICES setting in docker-compose.yml.`);
-  if (down.length) out.push(`LocalStack is not healthy yet (${down.map((s) => `${s}: ${services[s]}`).join(', ')}): wait a few seconds and retry.`);
+  if (missing.length)
+    out.push(`LocalStack does not offer ${missing.join(', ')}: check the SERVICES setting in docker-compose.yml.`);
+  if (down.length)
+    out.push(
+      `LocalStack is not healthy yet (${down.map((s) => `${s}: ${services[s]}`).join(', ')}): wait a few seconds and retry.`,
+    );
   return out;
 }
 
@@ -74,5 +84,11 @@ export async function probe(env: Record<string, string | undefined>): Promise<Pr
   } catch {
     health = undefined;
   }
-  return { dockerCli, dockerDaemon, health, image: env.LOCALSTACK_IMAGE ?? DEFAULT_IMAGE, token: env.LOCALSTACK_AUTH_TOKEN || undefined };
+  return {
+    dockerCli,
+    dockerDaemon,
+    health,
+    image: env.LOCALSTACK_IMAGE ?? DEFAULT_IMAGE,
+    token: env.LOCALSTACK_AUTH_TOKEN || undefined,
+  };
 }

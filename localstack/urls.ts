@@ -8,6 +8,9 @@ import { LOCALSTACK } from '../config/emulated-aws';
 
 export function localstackApiUrl(apiUrl: string | undefined, endpoint: string = LOCALSTACK.endpoint): string {
   const match = /^https?:\/\/([a-z0-9]+)\.execute-api\.[^/]+\/([^/]+)\/?$/.exec(apiUrl ?? '');
-  if (!match) throw new Error(`Not a REST API stage URL: ${JSON.stringify(apiUrl)} (the LocalStack variant builds a REST API; was it deployed with npm run localstack:deploy?)`);
+  if (!match)
+    throw new Error(
+      `Not a REST API stage URL: ${JSON.stringify(apiUrl)} (the LocalStack variant builds a REST API; was it deployed with npm run localstack:deploy?)`,
+    );
   return `${endpoint}/_aws/execute-api/${match[1]}/${match[2]}`;
 }

@@ -20,13 +20,26 @@ const ROUNDS = 3;
 
 const SPEC = {
   command: 'npm run bench:vps --',
-  summary: "The VPS edition under the seed's autocannon command: req/s and latency per route, beside a bare node:http server in the same run.",
+  summary:
+    "The VPS edition under the seed's autocannon command: req/s and latency per route, beside a bare node:http server in the same run.",
   options: {
     duration: { type: 'string', default: '10', value: '<seconds>', description: 'each run (the seed used 10)' },
-    connections: { type: 'string', default: '100', value: '<n>', description: 'concurrent connections (the seed used 100)' },
-    out: { type: 'string', value: '<file.json>', description: 'where the figures go (default: bench-results/vps-<time>.json); npm run cost -- --vps-from <file> prices a VPS with them' },
+    connections: {
+      type: 'string',
+      default: '100',
+      value: '<n>',
+      description: 'concurrent connections (the seed used 100)',
+    },
+    out: {
+      type: 'string',
+      value: '<file.json>',
+      description:
+        'where the figures go (default: bench-results/vps-<time>.json); npm run cost -- --vps-from <file> prices a VPS with them',
+    },
   },
-  details: ['Loopback only; rate limits are off for the run, as for load tests. A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).'],
+  details: [
+    'Loopback only; rate limits are off for the run, as for load tests. A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).',
+  ],
 } as const;
 
 /** A fixed JSON body the size of the options answer, from node:http with nothing else: the ceiling. */
@@ -38,7 +51,10 @@ require('node:http').createServer((req, res) => {
 }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });`;
 
 /** Starts a server process and resolves with the URL it prints. */
-function startServer(command: string, args: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+function startServer(
+  command: string,
+  args: string[],
+): Promise<{ url: string; child: ChildProcess; output: () => string }> {
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolveStart, reject) => {
@@ -81,13 +97,25 @@ let connections = 0;
 await runCommand(SPEC, () => {
   duration = Number(values.duration);
   connections = Number(values.connections);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 300) throw new UsageError(`--duration must be a whole number of seconds from 1 to 300 (got ${values.duration}).`);
-  if (!Number.isInteger(connections) || connections < 1 || connections > 1000) throw new UsageError(`--connections must be from 1 to 1000 (got ${values.connections}).`);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 300)
+    throw new UsageError(`--duration must be a whole number of seconds from 1 to 300 (got ${values.duration}).`);
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1000)
+    throw new UsageError(`--connections must be from 1 to 1000 (got ${values.connections}).`);
 });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vps-bench-'));
 const bare = await startServer(process.execPath, ['-e', BARE_SERVER]);
-const app = await startServer(process.execPath, ['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dataDir, '--rate-limits', 'off']);
+const app = await startServer(process.execPath, [
+  '--import',
+  'tsx',
+  'vps/cli.ts',
+  '--port',
+  '0',
+  '--data-dir',
+  dataDir,
+  '--rate-limits',
+  'off',
+]);
 try {
   const created = await fetch(`${app.url}/api/poll`, {
     method: 'POST',
@@ -96,65 +124,135 @@ try {
   });
   const { id } = (await created.json()) as { id: string };
   const run = async (label: string, url: string, extra: { method?: string; body?: string } = {}) => {
-    console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : ''} ${url}`);
-    return autocannon({ url, connections, duration, ...extra, ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}) });
+    console.log(
+      `${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : ''} ${url}`,
+    );
+    return autocannon({
+      url,
+      connections,
+      duration,
+      ...extra,
+      ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}),
+    });
   };
   // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run code the JIT has not compiled yet.
   console.log('warm-up  every route for 2 s (not recorded)');
-  const warmUp = ((await (await fetch(`${app.url}/api/poll`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Warm-up', options: ['a', 'b'] }) })).json()) as { id: string }).id;
-  for (const path of ['/api/poll/ID/options', '/poll/ID', '/api/poll/ID/results']) await autocannon({ url: app.url + path.replace('ID', warmUp), connections, duration: 2 });
-  await autocannon({ url: `${app.url}/api/poll/${warmUp}/vote`, connections, duration: 2, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"option":0}' });
+  const warmUp = (
+    (await (
+      await fetch(`${app.url}/api/poll`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Warm-up', options: ['a', 'b'] }),
+      })
+    ).json()) as { id: string }
+  ).id;
+  for (const path of ['/api/poll/ID/options', '/poll/ID', '/api/poll/ID/results'])
+    await autocannon({ url: app.url + path.replace('ID', warmUp), connections, duration: 2 });
+  await autocannon({
+    url: `${app.url}/api/poll/${warmUp}/vote`,
+    connections,
+    duration: 2,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"option":0}',
+  });
   await autocannon({ url: `${bare.url}/`, connections, duration: 2 });
 
   // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
   const pairs: Array<{ bare: Result; options: Result }> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    pairs.push({ bare: await run('bare', `${bare.url}/api/poll/${id}/options`), options: await run('options', `${app.url}/api/poll/${id}/options`) });
+    pairs.push({
+      bare: await run('bare', `${bare.url}/api/poll/${id}/options`),
+      options: await run('options', `${app.url}/api/poll/${id}/options`),
+    });
   }
   const page = await run('page', `${app.url}/poll/${id}`);
   const vote = await run('vote', `${app.url}/api/poll/${id}/vote`, { method: 'POST', body: '{"option":1}' });
   const results = await run('results', `${app.url}/api/poll/${id}/results`);
 
   // Every acknowledged vote is on disk and counted.
-  const counted = ((await (await fetch(`${app.url}/api/poll/${id}/results`, { headers: { 'cache-control': 'no-cache' } })).json()) as { total: number }).total;
+  const counted = (
+    (await (await fetch(`${app.url}/api/poll/${id}/results`, { headers: { 'cache-control': 'no-cache' } })).json()) as {
+      total: number;
+    }
+  ).total;
   await stop(app.child);
-  const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(app.output());
+  const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
+    app.output(),
+  );
 
   const mean = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) / values.length);
   const ratios = pairs.map((p) => p.options.requests.average / p.bare.requests.average).sort((a, b) => a - b);
-  const median = <T,>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
+  const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
   // The round whose ratio is the median stands for options and bare (its latencies are reported).
   const middle = pairs.find((p) => p.options.requests.average / p.bare.requests.average === median(ratios))!;
   const measurement: VpsMeasurement = {
     what: 'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, with autocannon in another process',
     date: new Date().toISOString().slice(0, 10),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', os: `${type()} ${release()}`, node: process.version },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      os: `${type()} ${release()}`,
+      node: process.version,
+    },
     command: `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route; bare and options alternate ${ROUNDS} times`,
-    bare: { ...rate(middle.bare, '/api/poll/<id>/options (bare node:http, fixed body)'), requestsPerSecond: mean(pairs.map((p) => p.bare.requests.average)) },
+    bare: {
+      ...rate(middle.bare, '/api/poll/<id>/options (bare node:http, fixed body)'),
+      requestsPerSecond: mean(pairs.map((p) => p.bare.requests.average)),
+    },
     routes: {
-      options: { ...rate(middle.options, '/api/poll/<id>/options'), requestsPerSecond: mean(pairs.map((p) => p.options.requests.average)) },
+      options: {
+        ...rate(middle.options, '/api/poll/<id>/options'),
+        requestsPerSecond: mean(pairs.map((p) => p.options.requests.average)),
+      },
       page: rate(page, '/poll/<id>'),
       vote: rate(vote, '/api/poll/<id>/vote', 'POST'),
       results: rate(results, '/api/poll/<id>/results'),
     },
     optionsShareOfBare: Math.round(median(ratios) * 100) / 100,
     votes: { acknowledged: vote['2xx'], counted },
-    journal: flushLine ? { records: Number(flushLine[1]), flushes: Number(flushLine[2]), recordsPerFlush: Number(flushLine[3]), msPerFlush: Number(flushLine[4]) } : undefined,
+    journal: flushLine
+      ? {
+          records: Number(flushLine[1]),
+          flushes: Number(flushLine[2]),
+          recordsPerFlush: Number(flushLine[3]),
+          msPerFlush: Number(flushLine[4]),
+        }
+      : undefined,
   };
 
   console.log('');
-  const rows: Array<[string, RouteRate]> = [['bare node:http', measurement.bare], ...Object.entries(measurement.routes)];
-  console.log(`${'route'.padEnd(16)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p97.5'.padStart(8)}${'p99'.padStart(8)}${'non-2xx'.padStart(9)}`);
+  const rows: Array<[string, RouteRate]> = [
+    ['bare node:http', measurement.bare],
+    ...Object.entries(measurement.routes),
+  ];
+  console.log(
+    `${'route'.padEnd(16)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p97.5'.padStart(8)}${'p99'.padStart(8)}${'non-2xx'.padStart(9)}`,
+  );
   for (const [name, r] of rows) {
-    console.log(`${name.padEnd(16)}${String(r.requestsPerSecond).padStart(9)}${String(r.latencyMs.p50).padStart(9)}${String(r.latencyMs.p97_5).padStart(8)}${String(r.latencyMs.p99).padStart(8)}${String(r.non2xx + r.errors).padStart(9)}`);
+    console.log(
+      `${name.padEnd(16)}${String(r.requestsPerSecond).padStart(9)}${String(r.latencyMs.p50).padStart(9)}${String(r.latencyMs.p97_5).padStart(8)}${String(r.latencyMs.p99).padStart(8)}${String(r.non2xx + r.errors).padStart(9)}`,
+    );
   }
-  console.log(`\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (median of ${ROUNDS} paired rounds: ${ratios.map((r) => `${Math.round(r * 100)}%`).join(', ')}); the seed measured 18,671 req/s for its Node server on its own machine.`);
+  console.log(
+    `\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (median of ${ROUNDS} paired rounds: ${ratios.map((r) => `${Math.round(r * 100)}%`).join(', ')}); the seed measured 18,671 req/s for its Node server on its own machine.`,
+  );
   // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
   const inFlight = counted - measurement.votes.acknowledged;
-  const check = inFlight >= 0 && inFlight <= connections ? `none lost; ${inFlight} more were in flight when the run stopped` : 'MISMATCH';
-  console.log(`Votes: ${measurement.votes.acknowledged} acknowledged (202), ${counted} counted (${check})` + (measurement.journal ? `; ${measurement.journal.recordsPerFlush} per flush, ${measurement.journal.msPerFlush} ms per flush.` : '.'));
+  const check =
+    inFlight >= 0 && inFlight <= connections
+      ? `none lost; ${inFlight} more were in flight when the run stopped`
+      : 'MISMATCH';
+  console.log(
+    `Votes: ${measurement.votes.acknowledged} acknowledged (202), ${counted} counted (${check})` +
+      (measurement.journal
+        ? `; ${measurement.journal.recordsPerFlush} per flush, ${measurement.journal.msPerFlush} ms per flush.`
+        : '.'),
+  );
   if (check === 'MISMATCH') process.exitCode = 1;
-  const out = resolve(values.out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  const out = resolve(
+    values.out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+  );
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(measurement, null, 2) + '\n');
   console.log(`Figures written to ${out} (npm run cost -- --vps-from ${out.replace(`${ROOT}/`, '')})`);

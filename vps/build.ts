@@ -33,4 +33,6 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-console.log(`Wrote ${outfile} (${Math.round(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes / 1024)} KB). Run it: node ${outfile} --help`);
+console.log(
+  `Wrote ${outfile} (${Math.round(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes / 1024)} KB). Run it: node ${outfile} --help`,
+);

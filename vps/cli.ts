@@ -14,23 +14,46 @@ export const VPS_PORT = 3081;
 
 const SPEC = {
   command: BUNDLED ? 'node poll-vps.mjs' : 'npm run vps --',
-  summary: 'The VPS edition: the same API and site as the serverless edition, as one Node process, every acknowledged change on disk before it is acknowledged.',
+  summary:
+    'The VPS edition: the same API and site as the serverless edition, as one Node process, every acknowledged change on disk before it is acknowledged.',
   options: {
     port: { type: 'string', default: String(VPS_PORT), value: '<port>', description: '0 picks a free port' },
-    host: { type: 'string', default: '127.0.0.1', value: '<address>', description: '0.0.0.0 to be reachable from other machines (put a TLS proxy in front)' },
-    'data-dir': { type: 'string', default: '.vps-data', value: '<dir>', description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back` },
-    'rate-limits': { type: 'string', default: 'on', value: 'on|off', description: 'per-address limits on create and vote, as on AWS; off for benchmarks' },
-    'trust-proxy': { type: 'boolean', default: false, description: "behind a reverse proxy: take the client's address from X-Forwarded-For" },
+    host: {
+      type: 'string',
+      default: '127.0.0.1',
+      value: '<address>',
+      description: '0.0.0.0 to be reachable from other machines (put a TLS proxy in front)',
+    },
+    'data-dir': {
+      type: 'string',
+      default: '.vps-data',
+      value: '<dir>',
+      description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back`,
+    },
+    'rate-limits': {
+      type: 'string',
+      default: 'on',
+      value: 'on|off',
+      description: 'per-address limits on create and vote, as on AWS; off for benchmarks',
+    },
+    'trust-proxy': {
+      type: 'boolean',
+      default: false,
+      description: "behind a reverse proxy: take the client's address from X-Forwarded-For",
+    },
     ...CAPTCHA_OPTIONS,
   },
-  details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".'],
+  details: [
+    'Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".',
+  ],
 } as const;
 
 const { values } = parseCommandLine(SPEC);
 
 function options(): Omit<VpsOptions, 'site'> {
   const port = portFrom(values.port);
-  if (!['on', 'off'].includes(values['rate-limits'])) throw new UsageError(`--rate-limits must be on or off (got ${values['rate-limits']}).`);
+  if (!['on', 'off'].includes(values['rate-limits']))
+    throw new UsageError(`--rate-limits must be on or off (got ${values['rate-limits']}).`);
   return {
     port,
     host: values.host,
@@ -55,9 +78,17 @@ try {
 }
 const { loaded } = server.store;
 console.log(`Poll platform (VPS edition, one process) on ${server.url}`);
-console.log(`  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` + (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''));
-if (loaded.skipped > 0) console.warn(`  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) and were skipped; the rest is loaded.`);
-console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${chosen.trustProxy ? ', client addresses from X-Forwarded-For' : ''}. Ctrl-C to stop.`);
+console.log(
+  `  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` +
+    (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''),
+);
+if (loaded.skipped > 0)
+  console.warn(
+    `  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) and were skipped; the rest is loaded.`,
+  );
+console.log(
+  `  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${chosen.trustProxy ? ', client addresses from X-Forwarded-For' : ''}. Ctrl-C to stop.`,
+);
 
 let stopping = false;
 async function shutdown(): Promise<void> {
@@ -65,7 +96,11 @@ async function shutdown(): Promise<void> {
   stopping = true;
   await server.stop();
   const { flushes, records, flushMs } = server.store.journal.stats;
-  console.log(flushes > 0 ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.` : '\nStopped. Nothing was written.');
+  console.log(
+    flushes > 0
+      ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
+      : '\nStopped. Nothing was written.',
+  );
   process.exit(0);
 }
 process.on('SIGINT', shutdown);

@@ -24,7 +24,12 @@ export function isStateRecord(value: unknown): value is StateRecord {
   const r = value as Record<string, unknown>;
   switch (r.k) {
     case 'poll':
-      return typeof r.poll === 'object' && r.poll !== null && typeof (r.poll as Poll).id === 'string' && Array.isArray((r.poll as Poll).options);
+      return (
+        typeof r.poll === 'object' &&
+        r.poll !== null &&
+        typeof (r.poll as Poll).id === 'string' &&
+        Array.isArray((r.poll as Poll).options)
+      );
     case 'vote':
       return typeof r.p === 'string' && Number.isInteger(r.o) && typeof r.at === 'string';
     case 'claim':
@@ -64,7 +69,12 @@ export class PollState implements PollStore, VoteSink {
   /** Replays one record of the log; a record for an unknown poll (it expired and was compacted away) is ignored. */
   apply(record: StateRecord): void {
     if (record.k === 'poll') {
-      this.polls.set(record.poll.id, { poll: record.poll, counts: record.poll.options.map(() => 0), updatedAt: record.poll.createdAt, voters: new Set() });
+      this.polls.set(record.poll.id, {
+        poll: record.poll,
+        counts: record.poll.options.map(() => 0),
+        updatedAt: record.poll.createdAt,
+        voters: new Set(),
+      });
       return;
     }
     const entry = this.polls.get(record.p);

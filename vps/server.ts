@@ -16,7 +16,14 @@ import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
 import { getResultsHandler } from '../lambdas/handlers/get-results';
-import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute, type Log } from '../lambdas/handlers/http';
+import {
+  answer,
+  errorResponse,
+  routeMatcher,
+  type ApiResponse,
+  type ApiRoute,
+  type Log,
+} from '../lambdas/handlers/http';
 import { openStore, type Store } from './store';
 
 export interface VpsOptions {
@@ -50,7 +57,12 @@ const consoleLog: Log = {
 
 function sendJson(res: ServerResponse, response: ApiResponse, extra: Record<string, string> = {}): void {
   const body = Buffer.from(JSON.stringify(response.body));
-  res.writeHead(response.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length), ...response.headers, ...extra });
+  res.writeHead(response.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(body.length),
+    ...response.headers,
+    ...extra,
+  });
   res.end(body);
 }
 
@@ -68,7 +80,8 @@ function pathOf(url: string | undefined): string | undefined {
 /** Reads at most `limit` bytes of body; more is refused before it is all read. */
 function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
   // Most requests (every GET) have none: answer without waiting a turn for its end.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve('');
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -87,11 +100,21 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
 export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
   const log = options.log ?? consoleLog;
   const clock = options.clock ?? Date.now;
-  const store = await openStore({ dataDir: options.dataDir, clock, compactAtBytes: options.compactAtBytes, onCompactionError: (error) => log.error('could not compact the log', error) });
+  const store = await openStore({
+    dataDir: options.dataDir,
+    clock,
+    compactAtBytes: options.compactAtBytes,
+    onCompactionError: (error) => log.error('could not compact the log', error),
+  });
   const polls = store.state;
   const limit = (fn: keyof typeof RATE_LIMITS) => (options.rateLimits === false ? undefined : RATE_LIMITS[fn]);
   const captcha = options.captcha
-    ? captchaVerifier({ provider: options.captcha.provider, secret: async () => options.captcha!.secret, verifyUrl: options.captcha.verifyUrl, log })
+    ? captchaVerifier({
+        provider: options.captcha.provider,
+        secret: async () => options.captcha!.secret,
+        verifyUrl: options.captcha.verifyUrl,
+        log,
+      })
     : noCaptcha;
   const handlers: Record<ApiFunctionName, ApiRoute> = {
     createPoll: createPollHandler({ polls, clock, rateLimit: limit('createPoll'), captcha }),
@@ -100,10 +123,18 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     getResults: getResultsHandler({ polls, clock }),
   };
   const match = routeMatcher(ROUTES);
-  const serveSite = siteServer(options.site, { apiUrl: '', ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}) });
+  const serveSite = siteServer(options.site, {
+    apiUrl: '',
+    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
+  });
 
   const sourceIp = (req: IncomingMessage): string => {
-    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',').pop()?.trim() : undefined;
+    const forwarded = options.trustProxy
+      ? String(req.headers['x-forwarded-for'] ?? '')
+          .split(',')
+          .pop()
+          ?.trim()
+      : undefined;
     return forwarded || (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
   };
 
@@ -112,7 +143,11 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     const found = match(method, path);
     if (found === undefined) return sendJson(res, errorResponse(new PollError('not_found', 'No such API route.')));
     if ('allowed' in found) {
-      return sendJson(res, errorResponse(new PollError('method_not_allowed', `Use ${found.allowed.join(' or ')} here.`)), { allow: found.allowed.join(', ') });
+      return sendJson(
+        res,
+        errorResponse(new PollError('method_not_allowed', `Use ${found.allowed.join(' or ')} here.`)),
+        { allow: found.allowed.join(', ') },
+      );
     }
     const body = await readBody(req, POLL_LIMITS.maxBodyBytes);
     if (body === 'too-large') {
@@ -120,9 +155,21 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
       return sendJson(res, errorResponse(bodyTooLarge()), { connection: 'close' });
     }
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     const route = found.route;
-    const response = await answer(handlers[route.fn], { method, route: route.path, pathParameters: found.pathParameters, headers, body: body || undefined, sourceIp: sourceIp(req) }, log);
+    const response = await answer(
+      handlers[route.fn],
+      {
+        method,
+        route: route.path,
+        pathParameters: found.pathParameters,
+        headers,
+        body: body || undefined,
+        sourceIp: sourceIp(req),
+      },
+      log,
+    );
     sendJson(res, response);
   }
 
@@ -139,7 +186,11 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use: choose another with --port <n>.`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`Port ${options.port} is already in use: choose another with --port <n>.`)
+          : error,
+      ),
     );
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });

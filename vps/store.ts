@@ -25,7 +25,12 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function openStore({ dataDir, clock = Date.now, compactAtBytes = 64 * 1024 * 1024, onCompactionError = () => undefined }: StoreOptions): Promise<Store> {
+export async function openStore({
+  dataDir,
+  clock = Date.now,
+  compactAtBytes = 64 * 1024 * 1024,
+  onCompactionError = () => undefined,
+}: StoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, LOG_FILE);
   const replayed = readLog(path, isStateRecord);

@@ -17,7 +17,10 @@ export type AppConfig = SiteConfig;
 /** The config the page was served with (frontend/build.ts puts it in); the API on this origin without one. */
 export function loadConfig(): AppConfig {
   try {
-    const config = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as Partial<AppConfig> | string | null;
+    const config = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as
+      | Partial<AppConfig>
+      | string
+      | null;
     if (config && typeof config === 'object') return { apiUrl: '', ...config };
   } catch {
     // Not served through a build that wrote it: same origin.
@@ -29,7 +32,12 @@ export function loadConfig(): AppConfig {
 export type TokenSource = (action: 'create' | 'vote') => Promise<string>;
 
 export function createApi(config: AppConfig, captchaToken?: TokenSource) {
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, base = config.apiUrl): Promise<Outcome<T>> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    base = config.apiUrl,
+  ): Promise<Outcome<T>> {
     let response: Response;
     try {
       response = await fetch(base.replace(/\/$/, '') + path, {
@@ -38,18 +46,40 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      return { ok: false, kind: 'network', message: 'The server could not be reached. Check your connection and try again.' };
+      return {
+        ok: false,
+        kind: 'network',
+        message: 'The server could not be reached. Check your connection and try again.',
+      };
     }
-    const json = (await response.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    const json = (await response.json().catch(() => undefined)) as
+      | { error?: { code?: string; message?: string } }
+      | undefined;
     if (response.ok) return { ok: true, status: response.status, data: json as T };
     if (response.status === 429 && !json?.error) {
       // Not our rate limit (that has our error shape): the results function URL at its concurrency cap.
-      return { ok: false, kind: 'server', status: 429, message: 'Many people are watching: results will catch up in a moment.' };
+      return {
+        ok: false,
+        kind: 'server',
+        status: 429,
+        message: 'Many people are watching: results will catch up in a moment.',
+      };
     }
     if (response.status >= 500 || !json?.error) {
-      return { ok: false, kind: 'server', status: response.status, message: `The server had a problem (${response.status}). Try again in a moment.` };
+      return {
+        ok: false,
+        kind: 'server',
+        status: response.status,
+        message: `The server had a problem (${response.status}). Try again in a moment.`,
+      };
     }
-    return { ok: false, kind: 'client', status: response.status, code: json.error.code ?? 'error', message: json.error.message ?? 'Request refused.' };
+    return {
+      ok: false,
+      kind: 'client',
+      status: response.status,
+      code: json.error.code ?? 'error',
+      message: json.error.message ?? 'Request refused.',
+    };
   }
 
   /** The body with a CAPTCHA token when the site has one; undefined when the CAPTCHA could not run. */
@@ -61,10 +91,19 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       return undefined;
     }
   }
-  const captchaFailure = { ok: false, kind: 'network', message: 'The CAPTCHA could not run. Check your connection (or blockers) and try again.' } as const;
+  const captchaFailure = {
+    ok: false,
+    kind: 'network',
+    message: 'The CAPTCHA could not run. Check your connection (or blockers) and try again.',
+  } as const;
 
   return {
-    createPoll: async (input: { title: string; options: string[]; lifetimeMinutes: number; oneVotePerVoter: boolean }) => {
+    createPoll: async (input: {
+      title: string;
+      options: string[];
+      lifetimeMinutes: number;
+      oneVotePerVoter: boolean;
+    }) => {
       const body = await withToken('create', input);
       return body ? call<PublicPoll>('POST', '/api/poll', body) : captchaFailure;
     },
@@ -74,7 +113,8 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       return body ? call<{ voteId: string }>('POST', `/api/poll/${encodeURIComponent(id)}/vote`, body) : captchaFailure;
     },
     // From a function URL when the site has one (results=function-url), else from the API.
-    results: (id: string) => call<PublicResults>('GET', `/api/poll/${encodeURIComponent(id)}/results`, undefined, config.resultsUrl),
+    results: (id: string) =>
+      call<PublicResults>('GET', `/api/poll/${encodeURIComponent(id)}/results`, undefined, config.resultsUrl),
   };
 }
 

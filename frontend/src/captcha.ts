@@ -22,7 +22,8 @@ export function captchaTokens(captcha: SiteConfig['captcha']): TokenSource | und
   const load = () =>
     (loaded ??= new Promise<void>((resolve, reject) => {
       const script = document.createElement('script');
-      script.src = CAPTCHA.providers[provider].scriptUrl + (provider === 'recaptcha' ? encodeURIComponent(siteKey) : '');
+      script.src =
+        CAPTCHA.providers[provider].scriptUrl + (provider === 'recaptcha' ? encodeURIComponent(siteKey) : '');
       script.async = true;
       script.onload = () => resolve();
       script.onerror = () => {

@@ -51,7 +51,11 @@ function render(...children: Node[]): void {
 function showFailure(failure: Failure, title: string, retry: () => void): void {
   const heading = h('h1', { tabIndex: -1 }, title);
   // The page says it once; focus moves to the heading, so screen readers hear it too.
-  render(heading, h('p', { className: 'lead' }, failure.message), h('button', { type: 'button', onclick: retry }, 'Try again'));
+  render(
+    heading,
+    h('p', { className: 'lead' }, failure.message),
+    h('button', { type: 'button', onclick: retry }, 'Try again'),
+  );
   say('');
 }
 
@@ -60,8 +64,16 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
   render(
     h('h1', { tabIndex: -1 }, what === 'poll' ? 'Poll not found' : 'Page not found'),
     what === 'poll'
-      ? h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'This poll does not exist or has expired. Polls are deleted a day after they close.')
-      : h('p', { className: 'lead', dataset: { state: 'not-found' } }, 'There is no page at this address. A poll’s link looks like /poll/ followed by 21 characters (letters, digits, - and _).'),
+      ? h(
+          'p',
+          { className: 'lead', dataset: { state: 'not-found' } },
+          'This poll does not exist or has expired. Polls are deleted a day after they close.',
+        )
+      : h(
+          'p',
+          { className: 'lead', dataset: { state: 'not-found' } },
+          'There is no page at this address. A poll’s link looks like /poll/ followed by 21 characters (letters, digits, - and _).',
+        ),
     h('a', { href: '/', className: 'button' }, 'Create a new poll'),
   );
   say('');
@@ -71,10 +83,20 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
 function closingLine(poll: PublicPoll): string {
   const at = new Date(poll.closesAt);
   const minutes = Math.round((at.getTime() - Date.now()) / 60_000);
-  const time = at.toLocaleString(undefined, minutes < 12 * 60 && minutes > -12 * 60 ? { hour: '2-digit', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' });
+  const time = at.toLocaleString(
+    undefined,
+    minutes < 12 * 60 && minutes > -12 * 60
+      ? { hour: '2-digit', minute: '2-digit' }
+      : { dateStyle: 'medium', timeStyle: 'short' },
+  );
   if (poll.closed || minutes <= 0) return `Closed at ${time}.`;
   const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  const left = minutes < 60 ? count(Math.max(1, minutes), 'minute') : minutes < 48 * 60 ? count(Math.round(minutes / 60), 'hour') : count(Math.round(minutes / 1440), 'day');
+  const left =
+    minutes < 60
+      ? count(Math.max(1, minutes), 'minute')
+      : minutes < 48 * 60
+        ? count(Math.round(minutes / 60), 'hour')
+        : count(Math.round(minutes / 1440), 'day');
   return `Closes at ${time} (in ${left}).`;
 }
 
@@ -87,11 +109,18 @@ function createPage(api: Api): void {
   const refreshOptionControls = () => {
     const rows = optionList.children.length;
     addButton.disabled = rows >= POLL_LIMITS.maxOptions;
-    for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove')) button.disabled = rows <= POLL_LIMITS.minOptions;
+    for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove'))
+      button.disabled = rows <= POLL_LIMITS.minOptions;
     optionList.querySelectorAll('input').forEach((input, i) => input.setAttribute('aria-label', `Option ${i + 1}`));
   };
   const addOption = (focus: boolean) => {
-    const input = h('input', { type: 'text', name: 'option', maxLength: POLL_LIMITS.optionMaxLength, placeholder: 'Option', required: true });
+    const input = h('input', {
+      type: 'text',
+      name: 'option',
+      maxLength: POLL_LIMITS.optionMaxLength,
+      placeholder: 'Option',
+      required: true,
+    });
     const remove = h('button', { type: 'button', className: 'remove secondary', title: 'Remove this option' }, '×');
     const row = h('li', {}, input, remove);
     remove.setAttribute('aria-label', 'Remove this option');
@@ -105,25 +134,52 @@ function createPage(api: Api): void {
   };
   addButton.onclick = () => addOption(true);
 
-  const title = h('input', { type: 'text', id: 'title', name: 'title', maxLength: POLL_LIMITS.titleMaxLength, required: true, autofocus: true });
-  const lifetime = h('select', { id: 'lifetime', name: 'lifetime' },
-    ...LIFETIMES.map(([minutes, label]) => h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label)));
+  const title = h('input', {
+    type: 'text',
+    id: 'title',
+    name: 'title',
+    maxLength: POLL_LIMITS.titleMaxLength,
+    required: true,
+    autofocus: true,
+  });
+  const lifetime = h(
+    'select',
+    { id: 'lifetime', name: 'lifetime' },
+    ...LIFETIMES.map(([minutes, label]) =>
+      h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label),
+    ),
+  );
   // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier) counts as one voter.
   const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
-  const oneVoteNote = h('p', { className: 'hint', id: 'one-vote-note', hidden: true }, 'A voter is a network address: people sharing one (a school, an office, some phone networks) can vote only once between them.');
+  const oneVoteNote = h(
+    'p',
+    { className: 'hint', id: 'one-vote-note', hidden: true },
+    'A voter is a network address: people sharing one (a school, an office, some phone networks) can vote only once between them.',
+  );
   oneVote.setAttribute('aria-describedby', 'one-vote-note');
   oneVote.onchange = () => {
     oneVoteNote.hidden = !oneVote.checked;
   };
   const submit = h('button', { type: 'submit' }, 'Create poll');
 
-  const form = h('form', { noValidate: true },
+  const form = h(
+    'form',
+    { noValidate: true },
     h('label', { htmlFor: 'title' }, 'Question'),
     title,
-    h('fieldset', {}, h('legend', {}, `Options (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`), optionList, addButton),
-    h('div', { className: 'row' },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, `Options (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`),
+      optionList,
+      addButton,
+    ),
+    h(
+      'div',
+      { className: 'row' },
       h('div', {}, h('label', { htmlFor: 'lifetime' }, 'Open for'), lifetime),
-      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, 'One vote per voter'))),
+      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, 'One vote per voter')),
+    ),
     oneVoteNote,
     submit,
   );
@@ -176,7 +232,12 @@ function showShareLink(poll: PublicPoll): void {
     h('p', { className: 'closes' }, closingLine(poll)),
     h('label', { htmlFor: 'share-link' }, 'Share this link'),
     h('div', { className: 'share' }, field, copy),
-    h('p', { className: 'actions' }, h('a', { href: link, className: 'button' }, 'Open the poll'), h('a', { href: '/' }, 'Create another')),
+    h(
+      'p',
+      { className: 'actions' },
+      h('a', { href: link, className: 'button' }, 'Open the poll'),
+      h('a', { href: '/' }, 'Create another'),
+    ),
   );
 }
 
@@ -203,12 +264,28 @@ async function pollPage(api: Api, id: string): Promise<void> {
 
 function votePage(api: Api, poll: PublicPoll): void {
   const choices = poll.options.map((option, i) =>
-    h('label', { className: 'choice' }, h('input', { type: 'radio', name: 'option', value: String(i), required: true }), h('span', {}, option)),
+    h(
+      'label',
+      { className: 'choice' },
+      h('input', { type: 'radio', name: 'option', value: String(i), required: true }),
+      h('span', {}, option),
+    ),
   );
   const submit = h('button', { type: 'submit' }, 'Vote');
-  const form = h('form', {},
+  const form = h(
+    'form',
+    {},
     h('fieldset', {}, h('legend', { className: 'visually-hidden' }, 'Choose one option'), ...choices),
-    h('div', { className: 'row' }, submit, h('button', { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '', 'info', true) }, 'See results')),
+    h(
+      'div',
+      { className: 'row' },
+      submit,
+      h(
+        'button',
+        { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '', 'info', true) },
+        'See results',
+      ),
+    ),
   );
   form.onsubmit = async (event) => {
     event.preventDefault();
@@ -223,8 +300,10 @@ function votePage(api: Api, poll: PublicPoll): void {
       localStorage.setItem(votedKey(poll.id), String(option));
       return resultsPage(api, poll, `Thanks! Your vote for “${poll.options[option]}” was recorded.`, 'success');
     }
-    if (voted.kind === 'client' && voted.status === 409) return resultsPage(api, poll, 'You have already voted in this poll.', 'error');
-    if (voted.kind === 'client' && voted.status === 410) return resultsPage(api, poll, 'This poll closed before your vote arrived.', 'error');
+    if (voted.kind === 'client' && voted.status === 409)
+      return resultsPage(api, poll, 'You have already voted in this poll.', 'error');
+    if (voted.kind === 'client' && voted.status === 410)
+      return resultsPage(api, poll, 'This poll closed before your vote arrived.', 'error');
     if (voted.kind === 'client' && voted.status === 404) return showNotFound();
     say(voted.message, 'error');
   };
@@ -232,12 +311,23 @@ function votePage(api: Api, poll: PublicPoll): void {
 }
 
 /** `canVote`: the reader came from the vote form without voting, so the page offers the way back. */
-function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' | 'success' | 'error' = 'info', canVote = false): void {
+function resultsPage(
+  api: Api,
+  poll: PublicPoll,
+  message: string,
+  tone: 'info' | 'success' | 'error' = 'info',
+  canVote = false,
+): void {
   // Rows exist from the start with fixed heights, so live updates never move the layout.
   const rows = poll.options.map((option) => {
     const bar = h('div', { className: 'bar' });
     const figures = h('span', { className: 'figures' }, '–');
-    const row = h('li', {}, h('div', { className: 'label' }, h('span', {}, option), figures), h('div', { className: 'track' }, bar));
+    const row = h(
+      'li',
+      {},
+      h('div', { className: 'label' }, h('span', {}, option), figures),
+      h('div', { className: 'track' }, bar),
+    );
     return { row, bar, figures };
   });
   const total = h('p', { className: 'total' }, ' ');
@@ -250,7 +340,12 @@ function resultsPage(api: Api, poll: PublicPoll, message: string, tone: 'info' |
     h('ol', { className: 'results', ariaLabel: 'Results' }, ...rows.map((r) => r.row)),
     total,
     liveness,
-    h('p', { className: 'actions' }, ...(canVote && !poll.closed ? [backToVoting] : []), h('a', { href: '/' }, 'Create your own poll')),
+    h(
+      'p',
+      { className: 'actions' },
+      ...(canVote && !poll.closed ? [backToVoting] : []),
+      h('a', { href: '/' }, 'Create your own poll'),
+    ),
   );
   say(message, tone);
 

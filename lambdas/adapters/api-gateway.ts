@@ -7,7 +7,15 @@ import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResul
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { RouteSpec } from '../../config/app-config';
 import { PollError } from '../domain/errors';
-import { answer, errorResponse, routeMatcher, type ApiRequest, type ApiResponse, type ApiRoute, type RouteMatcher } from '../handlers/http';
+import {
+  answer,
+  errorResponse,
+  routeMatcher,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiRoute,
+  type RouteMatcher,
+} from '../handlers/http';
 
 export type ApiEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 
@@ -26,25 +34,46 @@ export function toApiRequest(event: ApiEvent, match: RouteMatcher<RouteSpec>): A
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
   const rawBody = event.body ?? undefined;
-  const body = rawBody !== undefined && event.isBase64Encoded ? Buffer.from(rawBody, 'base64').toString('utf8') : rawBody;
+  const body =
+    rawBody !== undefined && event.isBase64Encoded ? Buffer.from(rawBody, 'base64').toString('utf8') : rawBody;
   if (!isV2(event)) {
-    return { method: event.httpMethod, route: event.resource, pathParameters: event.pathParameters ?? {}, headers, body, sourceIp: event.requestContext.identity.sourceIp };
+    return {
+      method: event.httpMethod,
+      route: event.resource,
+      pathParameters: event.pathParameters ?? {},
+      headers,
+      body,
+      sourceIp: event.requestContext.identity.sourceIp,
+    };
   }
   const method = event.requestContext.http.method;
   const sourceIp = event.requestContext.http.sourceIp;
   if (event.routeKey !== FUNCTION_URL_ROUTE_KEY) {
-    return { method, route: event.routeKey.slice(event.routeKey.indexOf(' ') + 1), pathParameters: event.pathParameters ?? {}, headers, body, sourceIp };
+    return {
+      method,
+      route: event.routeKey.slice(event.routeKey.indexOf(' ') + 1),
+      pathParameters: event.pathParameters ?? {},
+      headers,
+      body,
+      sourceIp,
+    };
   }
   const found = match(method, event.rawPath);
-  if (found === undefined) return errorResponse(new PollError('not_found', `No such route: ${event.rawPath.slice(0, 100)}`));
-  if ('allowed' in found) return errorResponse(new PollError('method_not_allowed', `${method.slice(0, 10)} is not allowed here.`));
+  if (found === undefined)
+    return errorResponse(new PollError('not_found', `No such route: ${event.rawPath.slice(0, 100)}`));
+  if ('allowed' in found)
+    return errorResponse(new PollError('method_not_allowed', `${method.slice(0, 10)} is not allowed here.`));
   return { method, route: found.route.path, pathParameters: found.pathParameters, headers, body, sourceIp };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 function respond(response: ApiResponse, corsHeaders: Record<string, string>): APIGatewayProxyResult {
-  return { statusCode: response.status, headers: { ...JSON_HEADERS, ...corsHeaders, ...response.headers }, body: JSON.stringify(response.body) };
+  return {
+    statusCode: response.status,
+    headers: { ...JSON_HEADERS, ...corsHeaders, ...response.headers },
+    body: JSON.stringify(response.body),
+  };
 }
 
 /**
@@ -53,8 +82,13 @@ function respond(response: ApiResponse, corsHeaders: Record<string, string>): AP
  * function URL add the CORS header themselves (from the stack's settings); a REST API with
  * Lambda proxy integration needs it from the function (SITE_ORIGIN).
  */
-export function apiGatewayHandler(route: ApiRoute, options: { logger: Logger; routes: readonly RouteSpec[]; siteOrigin?: string }) {
-  const corsHeaders: Record<string, string> = options.siteOrigin ? { 'access-control-allow-origin': options.siteOrigin } : {};
+export function apiGatewayHandler(
+  route: ApiRoute,
+  options: { logger: Logger; routes: readonly RouteSpec[]; siteOrigin?: string },
+) {
+  const corsHeaders: Record<string, string> = options.siteOrigin
+    ? { 'access-control-allow-origin': options.siteOrigin }
+    : {};
   const match = routeMatcher(options.routes);
   return async (event: ApiEvent, context: Context): Promise<APIGatewayProxyResult> => {
     options.logger.addContext(context);

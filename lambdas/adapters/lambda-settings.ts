@@ -32,4 +32,8 @@ export function captchaSetting(): CaptchaCheck {
 }
 
 /** The Lambda HTTP adapter's options for one function: the routes it serves and the site's origin for CORS. */
-export const httpOptions = (fn: ApiFunctionName) => ({ logger, routes: ROUTES.filter((r) => r.fn === fn), siteOrigin: process.env.SITE_ORIGIN });
+export const httpOptions = (fn: ApiFunctionName) => ({
+  logger,
+  routes: ROUTES.filter((r) => r.fn === fn),
+  siteOrigin: process.env.SITE_ORIGIN,
+});

@@ -7,12 +7,17 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONSUMER_METRICS } from '../../config/app-config';
 import type { ConsumerMetrics } from '../handlers/count-votes';
 
-export function powertoolsMetrics(metrics: Metrics = new Metrics({ namespace: CONSUMER_METRICS.namespace })): ConsumerMetrics {
+export function powertoolsMetrics(
+  metrics: Metrics = new Metrics({ namespace: CONSUMER_METRICS.namespace }),
+): ConsumerMetrics {
   return {
     add: (name, value) => void metrics.addMetric(name, MetricUnit.Count, value),
     deadLettered(verdict) {
       // Its own dimension: one metric per verdict, published at once.
-      metrics.singleMetric().addDimension('Verdict', verdict).addMetric(CONSUMER_METRICS.byVerdict, MetricUnit.Count, 1);
+      metrics
+        .singleMetric()
+        .addDimension('Verdict', verdict)
+        .addMetric(CONSUMER_METRICS.byVerdict, MetricUnit.Count, 1);
     },
     publish: () => void metrics.publishStoredMetrics(),
   };

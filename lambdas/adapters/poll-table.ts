@@ -1,6 +1,13 @@
 /** DynamoDB access for polls, counts and voter claims: the PollStore and CountStore ports. One table, keys from config. */
 import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../config/app-config';
 import type { CountGuards } from '../domain/dead-letter';
 import type { Poll } from '../domain/poll';
@@ -11,7 +18,10 @@ import type { PollTally, RedrivenVote } from '../domain/tally';
 const { keys } = TABLE;
 const pollKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.pollSort });
 const countsKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.countsSort });
-const voterItemKey = (pollId: string, voter: string) => ({ pk: `${keys.voterPrefix}${pollId}#${voter}`, sk: keys.voterSort });
+const voterItemKey = (pollId: string, voter: string) => ({
+  pk: `${keys.voterPrefix}${pollId}#${voter}`,
+  sk: keys.voterSort,
+});
 
 export class PollTable implements PollStore, CountStore {
   private readonly doc: DynamoDBDocumentClient;
@@ -86,7 +96,12 @@ export class PollTable implements PollStore, CountStore {
    * is below the tally's first sequence number); the same write moves the marks.
    */
   async applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome> {
-    const names: Record<string, string> = { '#votes': 'votes', '#total': 'total', '#applied': 'applied', '#updatedAt': 'updatedAt' };
+    const names: Record<string, string> = {
+      '#votes': 'votes',
+      '#total': 'total',
+      '#applied': 'applied',
+      '#updatedAt': 'updatedAt',
+    };
     const values: Record<string, unknown> = { ':total': tally.total, ':now': nowIso };
     const adds = ['#total :total'];
     Object.entries(tally.votes).forEach(([option, count], i) => {
@@ -153,7 +168,13 @@ export class PollTable implements PollStore, CountStore {
           Key: countsKey(vote.pollId),
           UpdateExpression: 'SET #updatedAt = :now ADD #total :one, #votes.#option :one, #redriven :ids',
           ConditionExpression: 'attribute_exists(pk) AND NOT contains(#redriven, :id)',
-          ExpressionAttributeNames: { '#updatedAt': 'updatedAt', '#total': 'total', '#votes': 'votes', '#option': String(vote.option), '#redriven': 'redriven' },
+          ExpressionAttributeNames: {
+            '#updatedAt': 'updatedAt',
+            '#total': 'total',
+            '#votes': 'votes',
+            '#option': String(vote.option),
+            '#redriven': 'redriven',
+          },
           ExpressionAttributeValues: { ':now': nowIso, ':one': 1, ':ids': new Set([vote.voteId]), ':id': vote.voteId },
         }),
       );

@@ -14,7 +14,8 @@ export type CaptchaAction = 'create' | 'vote';
 
 /** Splits the token off a request body; the rest goes to the domain's own validation. */
 export function takeCaptchaToken(body: unknown): { token: unknown; rest: unknown } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('captchaToken' in body)) return { token: undefined, rest: body };
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('captchaToken' in body))
+    return { token: undefined, rest: body };
   const { captchaToken, ...rest } = body as Record<string, unknown>;
   return { token: captchaToken, rest };
 }

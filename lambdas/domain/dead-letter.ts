@@ -23,9 +23,14 @@ export const VERDICTS = {
 export type Verdict = keyof typeof VERDICTS;
 
 /** Message attributes on a letter the consumer dead-letters itself. */
-export const LETTER_ATTRIBUTES = { verdict: 'verdict', sourceMessageId: 'sourceMessageId', sourceSequenceNumber: 'sourceSequenceNumber' } as const;
+export const LETTER_ATTRIBUTES = {
+  verdict: 'verdict',
+  sourceMessageId: 'sourceMessageId',
+  sourceSequenceNumber: 'sourceSequenceNumber',
+} as const;
 
-export const isLastDelivery = (record: QueuedRecord): boolean => (record.receiveCount ?? 0) >= VOTE_QUEUE.maxReceiveCount;
+export const isLastDelivery = (record: QueuedRecord): boolean =>
+  (record.receiveCount ?? 0) >= VOTE_QUEUE.maxReceiveCount;
 
 /** What a poll's counts item says was applied, read strongly consistent. */
 export interface CountGuards {
@@ -72,7 +77,8 @@ export interface JudgedLetter {
 export function judgeLetter(letter: Letter): JudgedLetter {
   const vote = parseVoteMessage(letter.body);
   if (!vote) return { letter, vote, verdict: 'malformed' };
-  const verdict = letter.verdict !== undefined && Object.hasOwn(VERDICTS, letter.verdict) ? (letter.verdict as Verdict) : 'unknown';
+  const verdict =
+    letter.verdict !== undefined && Object.hasOwn(VERDICTS, letter.verdict) ? (letter.verdict as Verdict) : 'unknown';
   return { letter, vote, verdict };
 }
 

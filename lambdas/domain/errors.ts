@@ -47,7 +47,8 @@ export class PollError extends Error {
 }
 
 export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
-export const bodyTooLarge = () => new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
+export const bodyTooLarge = () =>
+  new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
 /** What a caller is told of a failure of ours: nothing of its cause. */
 export const internalError = () => new PollError('internal_error', 'Something went wrong on our side.');
 export const pollNotFound = () => new PollError('poll_not_found', 'No poll with this id (it may have expired).');

@@ -35,13 +35,18 @@ const ALLOWED_FIELDS = new Set(['title', 'options', 'lifetimeMinutes', 'oneVoteP
  * word; a full-width ｆｕｌｌ is full), invisible format characters gone (a zero-width space, a
  * direction mark), and one case. The joiner inside emoji sequences stays: it changes what is drawn.
  */
-export const asSeen = (text: string): string => text.normalize('NFKC').replace(/(?!\u200d)\p{Cf}/gu, '').toLowerCase();
+export const asSeen = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .replace(/(?!\u200d)\p{Cf}/gu, '')
+    .toLowerCase();
 
 function cleanText(value: unknown, field: string, maxLength: number): string {
   if (typeof value !== 'string') throw invalid('invalid_field', `${field} must be a string.`);
   // Control characters would corrupt logs and layouts; refuse rather than strip silently.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid('invalid_field', `${field} must not contain control characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    throw invalid('invalid_field', `${field} must not contain control characters.`);
   // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
     throw invalid('invalid_field', `${field} must be valid Unicode text.`);

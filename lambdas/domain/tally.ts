@@ -114,4 +114,3 @@ export function withoutApplied(tally: PollTally, applied: Record<string, string>
   const left = tally.counted.filter((vote) => applied[vote.shard] === undefined || vote.seq > applied[vote.shard]);
   return left.length === 0 ? null : tallyOf(tally.pollId, left);
 }
-

@@ -38,7 +38,8 @@ export function chooseOption(input: unknown, poll: Poll, nowMs: number): number 
 }
 
 /** A voter is their source address, hashed with the poll's secret salt: no raw address is stored. */
-export const voterKey = (salt: string, sourceIp: string): string => createHmac('sha256', salt).update(sourceIp).digest('base64url');
+export const voterKey = (salt: string, sourceIp: string): string =>
+  createHmac('sha256', salt).update(sourceIp).digest('base64url');
 
 /**
  * Votes of one poll are spread over a few FIFO message groups: a group is

@@ -4,7 +4,13 @@
  * (lambdas/adapters/lambda-settings.ts), an environment variable on a VPS.
  */
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
-import { checkVerdict, requireToken, takeCaptchaToken, type CaptchaCheck, type SiteVerifyAnswer } from '../domain/captcha';
+import {
+  checkVerdict,
+  requireToken,
+  takeCaptchaToken,
+  type CaptchaCheck,
+  type SiteVerifyAnswer,
+} from '../domain/captcha';
 import { PollError } from '../domain/errors';
 import type { Log } from './http';
 
@@ -18,7 +24,10 @@ export interface CaptchaSettings {
 
 export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaSettings): CaptchaCheck {
   // Checked before its settings are read: a misspelt provider is named, not a TypeError.
-  if (!Object.hasOwn(CAPTCHA.providers, provider)) throw new Error(`The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`);
+  if (!Object.hasOwn(CAPTCHA.providers, provider))
+    throw new Error(
+      `The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`,
+    );
   const url = verifyUrl ?? CAPTCHA.providers[provider].verifyUrl;
   return async (body, sourceIp, action) => {
     const { token, rest } = takeCaptchaToken(body);

@@ -17,7 +17,14 @@ export interface CastVotePorts {
   captcha?: CaptchaCheck;
 }
 
-export function castVoteHandler({ polls, votes, log, clock = Date.now, rateLimit, captcha = noCaptcha }: CastVotePorts): ApiRoute {
+export function castVoteHandler({
+  polls,
+  votes,
+  log,
+  clock = Date.now,
+  rateLimit,
+  captcha = noCaptcha,
+}: CastVotePorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
   return async (request) => {
     const nowMs = clock();
@@ -40,7 +47,8 @@ export function castVoteHandler({ polls, votes, log, clock = Date.now, rateLimit
       await votes.send(vote);
     } catch (error) {
       // Not accepted, so not counted: free the claim so the voter can retry.
-      if (voter) await polls.releaseVoter(id, voter).catch((e) => log.error('could not release voter claim', e as Error));
+      if (voter)
+        await polls.releaseVoter(id, voter).catch((e) => log.error('could not release voter claim', e as Error));
       log.error('could not queue vote', error as Error);
       throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.');
     }

@@ -60,7 +60,12 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
   }
 
   /** Runs `apply`; on false or an error, the records are failures of this delivery. */
-  async function orFail(messageIds: string[], failed: Set<string>, context: object, apply: () => Promise<boolean>): Promise<void> {
+  async function orFail(
+    messageIds: string[],
+    failed: Set<string>,
+    context: object,
+    apply: () => Promise<boolean>,
+  ): Promise<void> {
     try {
       if (await apply()) return;
     } catch (error) {
@@ -109,7 +114,9 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
     try {
       const nowIso = new Date(clock()).toISOString();
       await Promise.all([
-        ...plan.tallies.map((tally) => orFail(tally.messageIds, failed, { pollId: tally.pollId }, () => applyExactlyOnce(tally, nowIso))),
+        ...plan.tallies.map((tally) =>
+          orFail(tally.messageIds, failed, { pollId: tally.pollId }, () => applyExactlyOnce(tally, nowIso)),
+        ),
         // Rare: votes put back by `npm run dlq -- redrive`, each counted once by its id.
         ...plan.redriven.map((vote) =>
           orFail([vote.messageId], failed, { pollId: vote.pollId, voteId: vote.voteId }, async () => {
@@ -124,13 +131,19 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
 
       metrics.add('Batches', 1);
       metrics.add('RecordsFailed', failed.size);
-      log.info('batch counted', { records: records.length, polls: plan.tallies.length, redriven: plan.redriven.length, failed: failed.size });
+      log.info('batch counted', {
+        records: records.length,
+        polls: plan.tallies.length,
+        redriven: plan.redriven.length,
+        failed: failed.size,
+      });
     } finally {
       metrics.publish();
     }
     // Every record failed: returning them all would leave Lambda's Errors metric at 0. Throwing
     // returns the whole batch just the same, and the failure shows where operators look.
-    if (records.length > 0 && failed.size === records.length) throw new BatchFailedError(`every record of the batch failed (${records.length})`);
+    if (records.length > 0 && failed.size === records.length)
+      throw new BatchFailedError(`every record of the batch failed (${records.length})`);
     return { batchItemFailures: [...failed].map((itemIdentifier) => ({ itemIdentifier })) };
   };
 }

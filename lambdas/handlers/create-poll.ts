@@ -12,7 +12,12 @@ export interface CreatePollPorts {
   captcha?: CaptchaCheck;
 }
 
-export function createPollHandler({ polls, clock = Date.now, rateLimit, captcha = noCaptcha }: CreatePollPorts): ApiRoute {
+export function createPollHandler({
+  polls,
+  clock = Date.now,
+  rateLimit,
+  captcha = noCaptcha,
+}: CreatePollPorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
   return async (request) => {
     const nowMs = clock();

@@ -29,7 +29,10 @@ export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStor
     return {
       status: 200,
       body: results,
-      headers: { 'cache-control': `public, max-age=${maxAge}`, 'last-modified': new Date(results.updatedAt).toUTCString() },
+      headers: {
+        'cache-control': `public, max-age=${maxAge}`,
+        'last-modified': new Date(results.updatedAt).toUTCString(),
+      },
     };
   };
 }

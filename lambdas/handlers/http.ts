@@ -119,7 +119,10 @@ export interface MethodNotAllowed {
   allowed: string[];
 }
 
-export type RouteMatcher<R extends RouteTemplate> = (method: string, path: string) => RouteMatch<R> | MethodNotAllowed | undefined;
+export type RouteMatcher<R extends RouteTemplate> = (
+  method: string,
+  path: string,
+) => RouteMatch<R> | MethodNotAllowed | undefined;
 
 /**
  * Matches a method and path against route templates (`/api/poll/{id}`): the route, or
@@ -148,7 +151,10 @@ export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]): Rou
         if (!allowed.includes(route.method)) allowed.push(route.method);
         continue;
       }
-      return { route, pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])) };
+      return {
+        route,
+        pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])),
+      };
     }
     return allowed.length ? { allowed } : undefined;
   };

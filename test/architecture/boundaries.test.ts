@@ -23,16 +23,49 @@ interface Rule {
 export const RULES: Rule[] = [
   {
     from: 'lambdas/domain/',
-    forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', '@aws-lambda-powertools/', 'aws-lambda', 'node:http', 'node:fs'],
+    forbidden: [
+      'lambdas/adapters/',
+      'lambdas/handlers/',
+      '@aws-sdk/',
+      '@aws-lambda-powertools/',
+      'aws-lambda',
+      'node:http',
+      'node:fs',
+    ],
     evenTypes: true,
     why: 'the domain is plain TypeScript: no AWS, no HTTP, no files',
   },
-  { from: 'lambdas/handlers/', forbidden: ['lambdas/adapters/', '@aws-sdk/', '@aws-lambda-powertools/'], why: 'handlers get AWS through their ports' },
-  { from: 'cost/', forbidden: ['lib/', 'local/', 'frontend/', 'vps/', 'load-tests/', 'aws-cdk-lib', '@aws-sdk/'], why: 'the cost model reads data, not the stack, the runtime or the page' },
-  { from: 'lib/', forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/'], why: 'a synth must not load Lambda code' },
-  { from: 'frontend/src/', forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', 'node:'], evenTypes: true, why: 'the page runs in a browser' },
-  { from: 'config/', forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/'], why: 'config is read by everything, so it reads nothing of ours' },
-  { from: 'vps/', forbidden: ['lambdas/adapters/', 'local/', 'lib/', '@aws-sdk/', '@aws-lambda-powertools/'], why: 'the VPS edition runs without AWS' },
+  {
+    from: 'lambdas/handlers/',
+    forbidden: ['lambdas/adapters/', '@aws-sdk/', '@aws-lambda-powertools/'],
+    why: 'handlers get AWS through their ports',
+  },
+  {
+    from: 'cost/',
+    forbidden: ['lib/', 'local/', 'frontend/', 'vps/', 'load-tests/', 'aws-cdk-lib', '@aws-sdk/'],
+    why: 'the cost model reads data, not the stack, the runtime or the page',
+  },
+  {
+    from: 'lib/',
+    forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/'],
+    why: 'a synth must not load Lambda code',
+  },
+  {
+    from: 'frontend/src/',
+    forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', 'node:'],
+    evenTypes: true,
+    why: 'the page runs in a browser',
+  },
+  {
+    from: 'config/',
+    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/'],
+    why: 'config is read by everything, so it reads nothing of ours',
+  },
+  {
+    from: 'vps/',
+    forbidden: ['lambdas/adapters/', 'local/', 'lib/', '@aws-sdk/', '@aws-lambda-powertools/'],
+    why: 'the VPS edition runs without AWS',
+  },
 ];
 
 export interface Import {
@@ -44,8 +77,10 @@ export interface Import {
 export function importsOf(source: string): Import[] {
   const found: Import[] = [];
   const statement = /^\s*(import|export)\s+(type\s+)?[^;'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
-  for (const match of source.matchAll(statement)) found.push({ specifier: match[3] ?? match[4], typeOnly: Boolean(match[2]) });
-  for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: match[1], typeOnly: false });
+  for (const match of source.matchAll(statement))
+    found.push({ specifier: match[3] ?? match[4], typeOnly: Boolean(match[2]) });
+  for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g))
+    found.push({ specifier: match[1], typeOnly: false });
   return found;
 }
 
@@ -61,7 +96,9 @@ export function violations(files: Array<{ path: string; source: string }>, rules
       for (const imported of importsOf(source)) {
         if (imported.typeOnly && !rule.evenTypes) continue;
         const to = target(path, imported.specifier);
-        const hit = rule.forbidden.find((f) => (f.endsWith('/') ? `${to}/`.startsWith(f) : to === f || to.startsWith(f)));
+        const hit = rule.forbidden.find((f) =>
+          f.endsWith('/') ? `${to}/`.startsWith(f) : to === f || to.startsWith(f),
+        );
         if (hit) out.push(`${path} imports ${imported.specifier} (${rule.why})`);
       }
     }
@@ -86,7 +123,10 @@ describe('import boundaries', () => {
         return false;
       }
     });
-    const files = folders.flatMap(sourceFiles).map((path) => ({ path: relative(ROOT, join(ROOT, path)).split('\\').join('/'), source: readFileSync(join(ROOT, path), 'utf8') }));
+    const files = folders.flatMap(sourceFiles).map((path) => ({
+      path: relative(ROOT, join(ROOT, path)).split('\\').join('/'),
+      source: readFileSync(join(ROOT, path), 'utf8'),
+    }));
     expect(files.length).toBeGreaterThan(40);
     expect(violations(files)).toEqual([]);
   });

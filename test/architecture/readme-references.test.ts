@@ -6,7 +6,17 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SKIP = new Set(['node_modules', 'cdk.out', 'cdk.out.localstack', 'dist', '.git', 'load-tests/results', 'test-artifacts', 'bench-results', 'cost-report']);
+const SKIP = new Set([
+  'node_modules',
+  'cdk.out',
+  'cdk.out.localstack',
+  'dist',
+  '.git',
+  'load-tests/results',
+  'test-artifacts',
+  'bench-results',
+  'cost-report',
+]);
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -29,11 +39,16 @@ describe('README references', () => {
     .map((line) => line.replace(/^#+ /, ''));
 
   it('finds the references it checks', () => {
-    expect(readmeReferences('see README "Deploy to AWS", and README, "LocalStack"')).toEqual(['Deploy to AWS', 'LocalStack']);
+    expect(readmeReferences('see README "Deploy to AWS", and README, "LocalStack"')).toEqual([
+      'Deploy to AWS',
+      'LocalStack',
+    ]);
   });
 
   it('name sections the README has', () => {
-    const references = files('.').flatMap((file) => readmeReferences(readFileSync(file, 'utf8')).map((name) => ({ file, name })));
+    const references = files('.').flatMap((file) =>
+      readmeReferences(readFileSync(file, 'utf8')).map((name) => ({ file, name })),
+    );
     expect(references.length).toBeGreaterThan(5);
     const dangling = references.filter(({ name }) => !headings.some((heading) => heading.startsWith(name)));
     expect(dangling).toEqual([]);

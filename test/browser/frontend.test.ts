@@ -17,7 +17,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/browser';
 const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser) {
-  console.warn(`SKIPPED: browser tests need chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
+  console.warn(
+    `SKIPPED: browser tests need chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH).`,
+  );
 }
 
 /** A server of the site and its API, and how to read counts once every accepted vote is counted. */
@@ -52,7 +54,12 @@ const SERVERS: Array<[string, string, () => Promise<SiteServer>]> = [
     'vps',
     async () => {
       const edition = await startEdition('vps');
-      return { url: edition.url, resultsOrigin: edition.url, counts: async (id) => (await api(edition).results(id)).json.counts, stop: () => edition.stop() };
+      return {
+        url: edition.url,
+        resultsOrigin: edition.url,
+        counts: async (id) => (await api(edition).results(id)).json.counts,
+        stop: () => edition.stop(),
+      };
     },
   ],
 ];
@@ -76,7 +83,8 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 let slug = '';
-const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${slug}-${name}.png`, fullPage: true, animations: 'disabled' });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${ARTIFACTS}/${slug}-${name}.png`, fullPage: true, animations: 'disabled' });
 
 describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s', (_name, id, start) => {
   beforeAll(async () => {
@@ -120,11 +128,15 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await voter.keyboard.press('Space');
     await voter.keyboard.press('Enter');
     await expect.poll(() => voter.locator('#status').textContent()).toContain('Your vote for “Emacs” was recorded');
-    const fitsPhone = await voter.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    const fitsPhone = await voter.evaluate(
+      () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+    );
     expect(fitsPhone).toBe(true);
 
     // The creator's page refreshes by itself and shows the vote.
-    await expect.poll(() => creator.locator('.results li').nth(1).locator('.figures').textContent(), { timeout: 15_000 }).toBe('1 · 100%');
+    await expect
+      .poll(() => creator.locator('.results li').nth(1).locator('.figures').textContent(), { timeout: 15_000 })
+      .toBe('1 · 100%');
     await expect.poll(() => voter.locator('.total').textContent(), { timeout: 15_000 }).toBe('1 vote');
     await shot(voter, '4-results-phone');
     await shot(creator, '5-results-live');
@@ -199,7 +211,6 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await page.getByRole('heading', { name: 'Poll not found' }).waitFor();
     await shot(page, '7-not-found');
   });
-
 });
 
 describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
@@ -222,7 +233,9 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     await shot(page, '8-network-error');
 
     await page.unroute('**/api/poll/*');
-    await page.route('**/api/poll/*', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Internal server error"}' }));
+    await page.route('**/api/poll/*', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: '{"message":"Internal server error"}' }),
+    );
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('The server had a problem (502)');
     await shot(page, '9-server-error');
@@ -269,13 +282,20 @@ describe.skipIf(!haveBrowser)('the site with a CAPTCHA configured', () => {
       req.on('end', () => {
         const token = new URLSearchParams(body).get('response') ?? '';
         const action = token.replace(/^fake-/, '');
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: token.startsWith('fake-'), score: 0.9, action }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: token.startsWith('fake-'), score: 0.9, action }));
       });
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
     captchaRuntime = await startLocalRuntime({
       rateLimits: false,
-      captcha: { provider: 'recaptcha', siteKey: 'test-site-key', secret: 'test-secret', verifyUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` },
+      captcha: {
+        provider: 'recaptcha',
+        siteKey: 'test-site-key',
+        secret: 'test-secret',
+        verifyUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      },
     });
   });
   afterAll(async () => {

@@ -10,12 +10,18 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pool } from '../support/local';
 
-const scripts = Object.entries(JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>).filter(([, command]) => command.startsWith('tsx '));
+const scripts = Object.entries(
+  JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>,
+).filter(([, command]) => command.startsWith('tsx '));
 
 async function run(command: string, extra: string[]) {
   const [, file, ...args] = command.split(' ');
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file, ...args, ...extra], { timeout: 60_000, env: { ...process.env, PORT: '0' } });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', file, ...args, ...extra],
+      { timeout: 60_000, env: { ...process.env, PORT: '0' } },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
@@ -24,11 +30,25 @@ async function run(command: string, extra: string[]) {
 }
 
 /** The SDK's Node 20 notice is not ours: what is left of stderr is. */
-const ours = (stderr: string) => stderr.replace(/\(node:\d+\) Warning: NodeVersionSupportWarning[\s\S]*?to show where the warning was created\)\n?/g, '').trim();
+const ours = (stderr: string) =>
+  stderr
+    .replace(/\(node:\d+\) Warning: NodeVersionSupportWarning[\s\S]*?to show where the warning was created\)\n?/g, '')
+    .trim();
 
 describe('every command', () => {
   it('is more than a handful (the list comes from package.json)', () => {
-    expect(scripts.map(([name]) => name)).toEqual(expect.arrayContaining(['start', 'cost', 'load', 'dlq', 'bench:votes', 'localstack:up', 'localstack:deploy', 'localstack:destroy']));
+    expect(scripts.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        'start',
+        'cost',
+        'load',
+        'dlq',
+        'bench:votes',
+        'localstack:up',
+        'localstack:deploy',
+        'localstack:destroy',
+      ]),
+    );
   });
 
   it('answers --help with its usage, and a mistake with one line and exit code 2', { timeout: 180_000 }, async () => {
@@ -41,7 +61,9 @@ describe('every command', () => {
       expect(help.stdout, name).toMatch(new RegExp(`^Usage: npm (start|run ${name.replace(':', ':')}) --`));
       expect(help.stdout, name).toContain('-h, --help');
       expect(mistake.code, `${name} --no-such-option`).toBe(2);
-      expect(ours(mistake.stderr).split('\n'), name).toEqual([expect.stringMatching(/^Unknown option '--no-such-option'\. Run npm .* --help for the usage\.$/)]);
+      expect(ours(mistake.stderr).split('\n'), name).toEqual([
+        expect.stringMatching(/^Unknown option '--no-such-option'\. Run npm .* --help for the usage\.$/),
+      ]);
     }
   });
 });
@@ -50,22 +72,44 @@ describe('the CDK app (npx cdk synth)', () => {
   it('answers a wrong -c value with one line naming the valid ones and exit code 2', async () => {
     const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/poll-app.ts'], {
       timeout: 60_000,
-      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ results: 'bogus' }), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'synth-')) },
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ results: 'bogus' }),
+        CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'synth-')),
+      },
     }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
     );
     expect(result.code).toBe(2);
-    expect(ours(result.stderr).split('\n')).toEqual(['results must be one of api, function-url, cloudfront (got "bogus"); e.g. npx cdk synth -c results=function-url']);
+    expect(ours(result.stderr).split('\n')).toEqual([
+      'results must be one of api, function-url, cloudfront (got "bogus"); e.g. npx cdk synth -c results=function-url',
+    ]);
   });
 });
 
 describe('mistakes people make', () => {
   it.each([
-    ['a value that starts with a dash', ['vps/cli.ts', '--port', '-5'], /^--port needs a value, and what follows it starts with a dash \(write --port=<value> if that is the value\)\. Run npm run vps -- --help for the usage\.$/],
-    ['a design LocalStack cannot deploy, said before anything is checked', ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'], /^LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there\. Run npm run localstack:deploy -- --help for the usage\.$/],
-    ['a log level that is none', ['local/cli.ts', '--log-level', 'bogus'], /^--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT \(got bogus\)\. Run npm start -- --help for the usage\.$/],
-    ['CDK context for LocalStack that is not key=value', ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'], /^-c takes key=value \(got "rateLimits"\)\. Run npm run localstack:deploy -- --help for the usage\.$/],
+    [
+      'a value that starts with a dash',
+      ['vps/cli.ts', '--port', '-5'],
+      /^--port needs a value, and what follows it starts with a dash \(write --port=<value> if that is the value\)\. Run npm run vps -- --help for the usage\.$/,
+    ],
+    [
+      'a design LocalStack cannot deploy, said before anything is checked',
+      ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'],
+      /^LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there\. Run npm run localstack:deploy -- --help for the usage\.$/,
+    ],
+    [
+      'a log level that is none',
+      ['local/cli.ts', '--log-level', 'bogus'],
+      /^--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT \(got bogus\)\. Run npm start -- --help for the usage\.$/,
+    ],
+    [
+      'CDK context for LocalStack that is not key=value',
+      ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
+      /^-c takes key=value \(got "rateLimits"\)\. Run npm run localstack:deploy -- --help for the usage\.$/,
+    ],
   ])('%s: one line, exit 2', async (_name, args, expected) => {
     const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }).then(
       () => ({ code: 0, stderr: '' }),
@@ -80,6 +124,10 @@ describe('a command called right that cannot do its work', () => {
   it('says why in one line and exits 1, not as a usage mistake', async () => {
     const result = await run('tsx load-tests/run.ts', ['smoke', '--target', 'aws', '--url', 'http://127.0.0.1:39999']);
     expect(result.code).toBe(1);
-    expect(ours(result.stderr).split('\n')).toEqual([expect.stringMatching(/^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\): is the stack deployed there, or the runtime running\?$/)]);
+    expect(ours(result.stderr).split('\n')).toEqual([
+      expect.stringMatching(
+        /^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\): is the stack deployed there, or the runtime running\?$/,
+      ),
+    ]);
   });
 });

@@ -47,7 +47,11 @@ const voteRequest = (id: string, option: unknown, sourceIp = '192.0.2.1') => ({
 
 describe('creating a poll', () => {
   it('stores it and answers 201 with where it lives', async () => {
-    const created = await call(createPollHandler({ polls, clock }), { method: 'POST', route: '/api/poll', body: JSON.stringify({ title: 'Lunch?', options: ['Pizza', 'Sushi'] }) });
+    const created = await call(createPollHandler({ polls, clock }), {
+      method: 'POST',
+      route: '/api/poll',
+      body: JSON.stringify({ title: 'Lunch?', options: ['Pizza', 'Sushi'] }),
+    });
     expect(created.status).toBe(201);
     const id = (created.body as { id: string }).id;
     expect(created.headers).toEqual({ location: `/api/poll/${id}` });
@@ -62,7 +66,11 @@ describe('creating a poll', () => {
     const captcha: CaptchaCheck = async () => {
       throw refusal;
     };
-    const answered = await call(createPollHandler({ polls, clock, captcha }), { method: 'POST', route: '/api/poll', body: JSON.stringify({ title: 'x', options: ['a', 'b'] }) });
+    const answered = await call(createPollHandler({ polls, clock, captcha }), {
+      method: 'POST',
+      route: '/api/poll',
+      body: JSON.stringify({ title: 'x', options: ['a', 'b'] }),
+    });
     expect(answered.status).toBe(status);
     expect(answered.body).toEqual({ error: { code: refusal.code, message: refusal.message } });
     expect(polls.polls.size).toBe(0);
@@ -72,7 +80,8 @@ describe('creating a poll', () => {
     const create = createPollHandler({ polls, clock, rateLimit: { perMinute: 6, burst: 2 } });
     const body = JSON.stringify({ title: 'x', options: ['a', 'b'] });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await call(create, { method: 'POST', route: '/api/poll', body })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await call(create, { method: 'POST', route: '/api/poll', body })).status);
     expect(statuses).toEqual([201, 201, 429]);
     const refused = await call(create, { method: 'POST', route: '/api/poll', body });
     expect(refused.headers).toMatchObject({ 'retry-after': '10', 'cache-control': 'no-store' });
@@ -85,7 +94,15 @@ describe('casting a vote', () => {
     const poll = await storedPoll();
     const answered = await call(castVoteHandler({ polls, votes, log, clock }), voteRequest(poll.id, 2));
     expect(answered.status).toBe(202);
-    expect(votes.sent).toEqual([{ v: 1, voteId: (answered.body as { voteId: string }).voteId, pollId: poll.id, option: 2, castAt: new Date(NOW).toISOString() }]);
+    expect(votes.sent).toEqual([
+      {
+        v: 1,
+        voteId: (answered.body as { voteId: string }).voteId,
+        pollId: poll.id,
+        option: 2,
+        castAt: new Date(NOW).toISOString(),
+      },
+    ]);
   });
 
   it('answers 503 when the queue refuses the vote, and frees the voter to try again', async () => {
@@ -105,7 +122,10 @@ describe('casting a vote', () => {
     const poll = await storedPoll({ oneVotePerVoter: true });
     const cast = castVoteHandler({ polls, votes, log, clock });
     expect((await call(cast, voteRequest(poll.id, 0, '198.51.100.7'))).status).toBe(202);
-    expect(await call(cast, voteRequest(poll.id, 1, '198.51.100.7'))).toMatchObject({ status: 409, body: { error: { code: 'already_voted' } } });
+    expect(await call(cast, voteRequest(poll.id, 1, '198.51.100.7'))).toMatchObject({
+      status: 409,
+      body: { error: { code: 'already_voted' } },
+    });
     expect((await call(cast, voteRequest(poll.id, 1, '198.51.100.8'))).status).toBe(202);
     expect([...polls.voters].join()).not.toContain('198.51.100');
   });
@@ -126,13 +146,19 @@ describe('casting a vote', () => {
     ['an option out of range', undefined, { option: 9 }, 400],
   ])('refuses %s', async (_, id, body, status) => {
     const poll = await storedPoll();
-    const answered = await call(castVoteHandler({ polls, votes, log, clock }), { ...voteRequest(id ?? poll.id, 0), body: JSON.stringify(body) });
+    const answered = await call(castVoteHandler({ polls, votes, log, clock }), {
+      ...voteRequest(id ?? poll.id, 0),
+      body: JSON.stringify(body),
+    });
     expect(answered.status).toBe(status);
     expect(votes.sent).toEqual([]);
   });
 
   it('answers an unexpected failure with a 500 that says nothing of the cause, and logs it', async () => {
-    const broken = { ...polls, getPoll: async () => Promise.reject(new Error('secret detail')) } as unknown as FakePollStore;
+    const broken = {
+      ...polls,
+      getPoll: async () => Promise.reject(new Error('secret detail')),
+    } as unknown as FakePollStore;
     const answered = await call(castVoteHandler({ polls: broken, votes, log, clock }), voteRequest('a'.repeat(21), 0));
     expect(answered).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
     expect(JSON.stringify(answered.body)).not.toContain('secret');
@@ -144,8 +170,14 @@ describe('reading', () => {
   it('answers the poll and its options', async () => {
     const poll = await storedPoll();
     const read = getPollHandler({ polls, clock });
-    expect(await call(read, { route: '/api/poll/{id}', pathParameters: { id: poll.id } })).toMatchObject({ status: 200, body: { id: poll.id, title: poll.title } });
-    expect((await call(read, { route: '/api/poll/{id}/options', pathParameters: { id: poll.id } })).body).toEqual({ id: poll.id, options: poll.options });
+    expect(await call(read, { route: '/api/poll/{id}', pathParameters: { id: poll.id } })).toMatchObject({
+      status: 200,
+      body: { id: poll.id, title: poll.title },
+    });
+    expect((await call(read, { route: '/api/poll/{id}/options', pathParameters: { id: poll.id } })).body).toEqual({
+      id: poll.id,
+      options: poll.options,
+    });
   });
 
   it('reads a poll’s counts at most once per results max-age, and never serves them older than that', async () => {
@@ -165,7 +197,11 @@ describe('reading', () => {
     expect(polls.countReads).toBe(2);
     // A client that asks for fresh counts gets them.
     polls.count(poll.id, 2);
-    const fresh = await call(results, { route: '/api/poll/{id}/results', pathParameters: { id: poll.id }, headers: { 'cache-control': 'no-cache' } });
+    const fresh = await call(results, {
+      route: '/api/poll/{id}/results',
+      pathParameters: { id: poll.id },
+      headers: { 'cache-control': 'no-cache' },
+    });
     expect(fresh.body).toMatchObject({ total: 2 });
   });
 });

@@ -26,7 +26,8 @@ beforeEach(() => {
   consume = countVotesHandler({ counts, deadLetters, log: new MemoryLog(), metrics });
 });
 
-const failures = (response: { batchItemFailures: Array<{ itemIdentifier: string }> }) => response.batchItemFailures.map((f) => f.itemIdentifier).sort();
+const failures = (response: { batchItemFailures: Array<{ itemIdentifier: string }> }) =>
+  response.batchItemFailures.map((f) => f.itemIdentifier).sort();
 
 describe('the consumer', () => {
   it('writes once per poll per batch and counts what it wrote', async () => {
@@ -80,7 +81,9 @@ describe('a record’s last delivery', () => {
     const uncounted = voteRecord(A, 1, { receiveCount: LAST, sequenceNumber: '200', shard: 1 });
     counts.guards.set(A, { applied: { 0: padSequence('100'), 1: padSequence('150') }, redriven: new Set() });
     expect(await consume({ Records: [counted, uncounted] })).toEqual({ batchItemFailures: [] });
-    expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([[uncounted.messageId, 'unapplied']]);
+    expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([
+      [uncounted.messageId, 'unapplied'],
+    ]);
     expect(metrics.totals).toMatchObject({ 'DeadLettered:unapplied': 1, RecordsFailed: 0 });
   });
 
@@ -93,6 +96,8 @@ describe('a record’s last delivery', () => {
 
     deadLetters.failWith = new Error('SQS unreachable');
     // SQS then moves it itself (verdict unknown): the invocation fails, as nothing was settled.
-    await expect(consume({ Records: [voteRecord(A, 0, { receiveCount: LAST, body: voteBody(A, 0) })] })).rejects.toThrow(BatchFailedError);
+    await expect(
+      consume({ Records: [voteRecord(A, 0, { receiveCount: LAST, body: voteBody(A, 0) })] }),
+    ).rejects.toThrow(BatchFailedError);
   });
 });

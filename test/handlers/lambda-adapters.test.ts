@@ -15,21 +15,45 @@ const ID = 'x'.repeat(21);
 
 describe('HTTP events', () => {
   it('read the same request from an HTTP API, a REST API and a function URL', () => {
-    const expected = { method: 'GET', route: '/api/poll/{id}/results', pathParameters: { id: ID }, sourceIp: '192.0.2.1' };
-    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: 'GET /api/poll/{id}/results', pathParameters: { id: ID } }), resultsMatch)).toMatchObject(expected);
-    expect(toApiRequest(restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), resultsMatch)).toMatchObject(expected);
+    const expected = {
+      method: 'GET',
+      route: '/api/poll/{id}/results',
+      pathParameters: { id: ID },
+      sourceIp: '192.0.2.1',
+    };
+    expect(
+      toApiRequest(
+        httpApiEvent('GET', `/api/poll/${ID}/results`, {
+          routeKey: 'GET /api/poll/{id}/results',
+          pathParameters: { id: ID },
+        }),
+        resultsMatch,
+      ),
+    ).toMatchObject(expected);
+    expect(
+      toApiRequest(restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), resultsMatch),
+    ).toMatchObject(expected);
     // A function URL has no router in front: the path is matched against the function's routes.
-    expect(toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch)).toMatchObject(expected);
+    expect(
+      toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch),
+    ).toMatchObject(expected);
   });
 
   it('answer a function URL request for another path or method in the API’s error shape', () => {
-    expect(toApiRequest(httpApiEvent('GET', '/api/poll', { routeKey: '$default' }), resultsMatch)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
-    expect(toApiRequest(httpApiEvent('DELETE', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch)).toMatchObject({
+    expect(toApiRequest(httpApiEvent('GET', '/api/poll', { routeKey: '$default' }), resultsMatch)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    });
+    expect(
+      toApiRequest(httpApiEvent('DELETE', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch),
+    ).toMatchObject({
       status: 405,
       body: { error: { code: 'method_not_allowed' } },
     });
     // A malformed escape stays as typed: the id check refuses it like any bad id.
-    expect(toApiRequest(httpApiEvent('GET', '/api/poll/50%off/results', { routeKey: '$default' }), resultsMatch)).toMatchObject({ pathParameters: { id: '50%off' } });
+    expect(
+      toApiRequest(httpApiEvent('GET', '/api/poll/50%off/results', { routeKey: '$default' }), resultsMatch),
+    ).toMatchObject({ pathParameters: { id: '50%off' } });
   });
 
   it('give a REST API answer the site’s CORS origin, and decode a base64 body', async () => {
@@ -39,10 +63,24 @@ describe('HTTP events', () => {
       return { status: 200, body: { ok: true } };
     };
     const logger = { addContext: () => undefined, error: () => undefined, warn: () => undefined } as unknown as Logger;
-    const handler = apiGatewayHandler(route, { logger, routes: resultsRoutes, siteOrigin: 'https://d111.cloudfront.net' });
-    const event = { ...restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), body: Buffer.from('{"a":1}').toString('base64'), isBase64Encoded: true };
+    const handler = apiGatewayHandler(route, {
+      logger,
+      routes: resultsRoutes,
+      siteOrigin: 'https://d111.cloudfront.net',
+    });
+    const event = {
+      ...restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }),
+      body: Buffer.from('{"a":1}').toString('base64'),
+      isBase64Encoded: true,
+    };
     const result = await handler(event, {} as Context);
-    expect(result).toMatchObject({ statusCode: 200, headers: { 'access-control-allow-origin': 'https://d111.cloudfront.net', 'content-type': 'application/json; charset=utf-8' } });
+    expect(result).toMatchObject({
+      statusCode: 200,
+      headers: {
+        'access-control-allow-origin': 'https://d111.cloudfront.net',
+        'content-type': 'application/json; charset=utf-8',
+      },
+    });
     expect(seen).toEqual(['{"a":1}']);
   });
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   // Redeliveries after 1 s instead of 60 s, so votes reach their last delivery quickly.
   runtime = await startLocalRuntime({ ...CAMPAIGN_RUNTIME });
   client = api(runtime);
-  queues = { sqs: clients(runtime).sqs, voteQueueUrl: runtime.resources.voteQueueUrl, deadLetterQueueUrl: runtime.resources.deadLetterQueueUrl };
+  queues = {
+    sqs: clients(runtime).sqs,
+    voteQueueUrl: runtime.resources.voteQueueUrl,
+    deadLetterQueueUrl: runtime.resources.deadLetterQueueUrl,
+  };
 });
 afterAll(async () => runtime?.stop());
 
@@ -63,9 +67,13 @@ describe('the consumer on a record’s last delivery', () => {
     const poll = await client.createPoll();
     const body = voteBody(poll.id, 1);
     const voteId = JSON.parse(body).voteId;
-    expect(await consume(sqsRecord(body, { groupId: `${poll.id}.0`, sequenceNumber: '100', receiveCount: 1 }))).toEqual([]);
+    expect(await consume(sqsRecord(body, { groupId: `${poll.id}.0`, sequenceNumber: '100', receiveCount: 1 }))).toEqual(
+      [],
+    );
     // The acknowledgement of that delivery is lost; every later write fails; this is the last delivery.
-    const failed = await withThrottledWrites(() => consume(sqsRecord(body, { groupId: `${poll.id}.0`, sequenceNumber: '100', receiveCount: LAST })));
+    const failed = await withThrottledWrites(() =>
+      consume(sqsRecord(body, { groupId: `${poll.id}.0`, sequenceNumber: '100', receiveCount: LAST })),
+    );
     expect(failed).toEqual([]);
     expect(await countsOf(poll.id)).toEqual([0, 1, 0]);
     expect((await lettersBySource()).has(voteId)).toBe(false);
@@ -74,8 +82,14 @@ describe('the consumer on a record’s last delivery', () => {
   it('dead-letters an uncounted vote with the verdict unapplied, and leaves earlier deliveries to SQS', async () => {
     const poll = await client.createPoll();
     const last = voteBody(poll.id, 0);
-    const notLast = sqsRecord(voteBody(poll.id, 2), { groupId: `${poll.id}.1`, sequenceNumber: '300', receiveCount: 1 });
-    const failed = await withThrottledWrites(() => consume(sqsRecord(last, { groupId: `${poll.id}.0`, sequenceNumber: '200', receiveCount: LAST }), notLast));
+    const notLast = sqsRecord(voteBody(poll.id, 2), {
+      groupId: `${poll.id}.1`,
+      sequenceNumber: '300',
+      receiveCount: 1,
+    });
+    const failed = await withThrottledWrites(() =>
+      consume(sqsRecord(last, { groupId: `${poll.id}.0`, sequenceNumber: '200', receiveCount: LAST }), notLast),
+    );
     expect(failed).toEqual([notLast.messageId]);
     expect((await lettersBySource()).get(JSON.parse(last).voteId)).toBe('unapplied');
     expect((await lettersBySource()).has(JSON.parse(notLast.body).voteId)).toBe(false);
@@ -85,7 +99,12 @@ describe('the consumer on a record’s last delivery', () => {
   it('dead-letters votes for a poll that is gone as poll-missing, and what is not a vote as malformed', async () => {
     const gone = voteBody('gonepoll0000000000000', 0);
     const junk = sqsRecord('{"not":"a vote"}', { groupId: 'x.0', sequenceNumber: '400', receiveCount: LAST });
-    expect(await consume(sqsRecord(gone, { groupId: 'gonepoll0000000000000.0', sequenceNumber: '400', receiveCount: LAST }), junk)).toEqual([]);
+    expect(
+      await consume(
+        sqsRecord(gone, { groupId: 'gonepoll0000000000000.0', sequenceNumber: '400', receiveCount: LAST }),
+        junk,
+      ),
+    ).toEqual([]);
     const letters = await lettersBySource();
     expect(letters.get(JSON.parse(gone).voteId)).toBe('poll-missing');
     expect(letters.get('{"not":"a vote"}')).toBe('malformed');
@@ -95,12 +114,24 @@ describe('the consumer on a record’s last delivery', () => {
     const poll = await client.createPoll();
     const redriven = voteBody(poll.id, 2, { redriven: true });
     // Sequence numbers mean nothing for a redriven vote: a later copy has a higher one.
-    expect(await consume(sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '500', receiveCount: 1 }))).toEqual([]);
-    expect(await consume(sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '900', receiveCount: 1 }), sqsRecord(redriven, { groupId: `${poll.id}.2`, sequenceNumber: '901', receiveCount: 1 }))).toEqual([]);
+    expect(
+      await consume(sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '500', receiveCount: 1 })),
+    ).toEqual([]);
+    expect(
+      await consume(
+        sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '900', receiveCount: 1 }),
+        sqsRecord(redriven, { groupId: `${poll.id}.2`, sequenceNumber: '901', receiveCount: 1 }),
+      ),
+    ).toEqual([]);
     expect(await countsOf(poll.id)).toEqual([0, 0, 1]);
 
     const uncounted = voteBody(poll.id, 0, { redriven: true });
-    const failed = await withThrottledWrites(() => consume(sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '950', receiveCount: LAST }), sqsRecord(uncounted, { groupId: `${poll.id}.1`, sequenceNumber: '951', receiveCount: LAST })));
+    const failed = await withThrottledWrites(() =>
+      consume(
+        sqsRecord(redriven, { groupId: `${poll.id}.0`, sequenceNumber: '950', receiveCount: LAST }),
+        sqsRecord(uncounted, { groupId: `${poll.id}.1`, sequenceNumber: '951', receiveCount: LAST }),
+      ),
+    );
     expect(failed).toEqual([]);
     const letters = await lettersBySource();
     expect(letters.has(JSON.parse(redriven).voteId)).toBe(false);
@@ -109,7 +140,9 @@ describe('the consumer on a record’s last delivery', () => {
 });
 
 describe('npm run dlq', () => {
-  it('redrives votes that failed every delivery, once, also when a redrive dies before deleting its letters', { timeout: 180_000 }, async () => {
+  it('redrives votes that failed every delivery, once, also when a redrive dies before deleting its letters', {
+    timeout: 180_000,
+  }, async () => {
     // Every counter write throttled: each delivery spends seconds in the SDK's backoff.
     const VOTES = 24;
     const poll = await client.createPoll();
@@ -160,14 +193,20 @@ describe('npm run dlq', () => {
     try {
       for (let i = 0; i < 12; i++) {
         await queues.sqs.send(
-          new SendMessageCommand({ QueueUrl: queues.voteQueueUrl, MessageBody: voteBody(poll.id, 0), MessageGroupId: `${poll.id}.0`, MessageDeduplicationId: `raw-${i}` }),
+          new SendMessageCommand({
+            QueueUrl: queues.voteQueueUrl,
+            MessageBody: voteBody(poll.id, 0),
+            MessageGroupId: `${poll.id}.0`,
+            MessageDeduplicationId: `raw-${i}`,
+          }),
         );
       }
       await runtime.waitForDrain(60_000);
     } finally {
       delete runtime.faults.failBeforeApply;
     }
-    const mine = <T extends { vote: VoteMessage | null }>(letters: T[]) => letters.filter((j) => j.vote?.pollId === poll.id);
+    const mine = <T extends { vote: VoteMessage | null }>(letters: T[]) =>
+      letters.filter((j) => j.vote?.pollId === poll.id);
     const inspected = await inspect(queues, { holdSeconds: 5 });
     const seen = mine(inspected.letters);
     expect(seen.length).toBeGreaterThan(0);
@@ -186,14 +225,21 @@ describe('npm run dlq', () => {
 
   it('works from the command line against a running local runtime, and says what to do when none runs', async () => {
     const run = (...args: string[]) =>
-      promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['dlq/cli.ts', ...args], { cwd: PROJECT_ROOT }).then(
+      promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['dlq/cli.ts', ...args], {
+        cwd: PROJECT_ROOT,
+      }).then(
         (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
     // Its own letters: a vote for a poll that is gone, and something that is not a vote.
     const gone = voteBody('gone' + 'x'.repeat(17), 0);
     const junk = `{"cli test": "${Date.now()}"}`;
-    expect(await consume(sqsRecord(gone, { groupId: `${'gone' + 'x'.repeat(17)}.0`, receiveCount: LAST }), sqsRecord(junk, { groupId: 'x.0', receiveCount: LAST }))).toEqual([]);
+    expect(
+      await consume(
+        sqsRecord(gone, { groupId: `${'gone' + 'x'.repeat(17)}.0`, receiveCount: LAST }),
+        sqsRecord(junk, { groupId: 'x.0', receiveCount: LAST }),
+      ),
+    ).toEqual([]);
     const mine = (stdout: string) =>
       (JSON.parse(stdout).letters as Array<{ verdict: string; vote: VoteMessage | null; body?: string }>)
         .filter((l) => l.vote?.voteId === JSON.parse(gone).voteId || l.body === junk)

@@ -24,7 +24,12 @@ describe('the API round trip', () => {
     const poll = await client.createPoll({ title: 'Tabs or spaces?', options: ['Tabs', 'Spaces'] });
     const read = await client.call('GET', `/api/poll/${poll.id}`);
     expect(read.status).toBe(200);
-    expect(read.json).toMatchObject({ id: poll.id, title: 'Tabs or spaces?', options: ['Tabs', 'Spaces'], closed: false });
+    expect(read.json).toMatchObject({
+      id: poll.id,
+      title: 'Tabs or spaces?',
+      options: ['Tabs', 'Spaces'],
+      closed: false,
+    });
     expect(read.json).not.toHaveProperty('voterSalt');
     const options = await client.call('GET', `/api/poll/${poll.id}/options`);
     expect(options.json).toEqual({ id: poll.id, options: ['Tabs', 'Spaces'] });
@@ -54,12 +59,33 @@ describe('the API round trip', () => {
     const { dynamo } = clients(runtime);
     const id = 'expiredpoll0000000000';
     const past = Math.floor(Date.now() / 1000) - 60;
-    const poll = { id, title: 'Old', options: ['a', 'b'], oneVotePerVoter: false, createdAt: 'x', closesAt: past - 60, expiresAt: past, voterSalt: 's' };
-    await dynamo.send(new PutCommand({ TableName: runtime.resources.tableName, Item: { pk: `POLL#${id}`, sk: 'META', ...poll } }));
+    const poll = {
+      id,
+      title: 'Old',
+      options: ['a', 'b'],
+      oneVotePerVoter: false,
+      createdAt: 'x',
+      closesAt: past - 60,
+      expiresAt: past,
+      voterSalt: 's',
+    };
+    await dynamo.send(
+      new PutCommand({ TableName: runtime.resources.tableName, Item: { pk: `POLL#${id}`, sk: 'META', ...poll } }),
+    );
     await dynamo.send(
       new PutCommand({
         TableName: runtime.resources.tableName,
-        Item: { pk: `POLL#${id}`, sk: 'COUNTS', votes: { 0: 1, 1: 0 }, total: 1, optionCount: 2, updatedAt: 'x', closesAt: past - 60, expiresAt: past, applied: {} },
+        Item: {
+          pk: `POLL#${id}`,
+          sk: 'COUNTS',
+          votes: { 0: 1, 1: 0 },
+          total: 1,
+          optionCount: 2,
+          updatedAt: 'x',
+          closesAt: past - 60,
+          expiresAt: past,
+          applied: {},
+        },
       }),
     );
     for (const path of [`/api/poll/${id}`, `/api/poll/${id}/options`, `/api/poll/${id}/results`]) {
@@ -77,7 +103,18 @@ describe('the API round trip', () => {
     await dynamo.send(
       new PutCommand({
         TableName: runtime.resources.tableName,
-        Item: { pk: `POLL#${id}`, sk: 'META', id, title: 'Closed', options: ['a', 'b'], oneVotePerVoter: false, createdAt: 'x', closesAt: now - 1, expiresAt: now + 3600, voterSalt: 's' },
+        Item: {
+          pk: `POLL#${id}`,
+          sk: 'META',
+          id,
+          title: 'Closed',
+          options: ['a', 'b'],
+          oneVotePerVoter: false,
+          createdAt: 'x',
+          closesAt: now - 1,
+          expiresAt: now + 3600,
+          voterSalt: 's',
+        },
       }),
     );
     const res = await client.vote(id, 0);
@@ -104,13 +141,19 @@ describe('the consumer', () => {
 
   it('counts a redelivered batch once, also when it comes back mixed with new votes', async () => {
     const poll = await client.createPoll();
-    const first = [voteRecord(poll.id, 0, { shard: 0 }), voteRecord(poll.id, 1, { shard: 0 }), voteRecord(poll.id, 2, { shard: 1 })];
+    const first = [
+      voteRecord(poll.id, 0, { shard: 0 }),
+      voteRecord(poll.id, 1, { shard: 0 }),
+      voteRecord(poll.id, 2, { shard: 1 }),
+    ];
     expect((await runtime.invoke('CountVotes', { Records: first })).result).toEqual({ batchItemFailures: [] });
     // A crash after the write: the same batch again.
     expect((await runtime.invoke('CountVotes', { Records: first })).result).toEqual({ batchItemFailures: [] });
     // Redelivered with the group's next votes behind it.
     const next = [voteRecord(poll.id, 2, { shard: 0 }), voteRecord(poll.id, 2, { shard: 1 })];
-    expect((await runtime.invoke('CountVotes', { Records: [...first, ...next] })).result).toEqual({ batchItemFailures: [] });
+    expect((await runtime.invoke('CountVotes', { Records: [...first, ...next] })).result).toEqual({
+      batchItemFailures: [],
+    });
     expect((await client.results(poll.id)).json).toMatchObject({ counts: [1, 1, 3], total: 5 });
   });
 

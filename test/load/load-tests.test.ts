@@ -23,13 +23,19 @@ describe('npm run load', () => {
     const result = await runLoadTest({ scenario: 'smoke', target: 'local', runtime, resultsRoot, quiet: true });
     expect(result.summary.artilleryExitCode).toBe(0);
     expect(result.summary.vusersFailed).toBe(0);
-    expect(result.summary.codes).toMatchObject({ '200': expect.any(Number), '202': expect.any(Number), '400': expect.any(Number), '404': expect.any(Number) });
+    expect(result.summary.codes).toMatchObject({
+      '200': expect.any(Number),
+      '202': expect.any(Number),
+      '400': expect.any(Number),
+      '404': expect.any(Number),
+    });
     expect(result.summary.votes.accepted).toBe(result.summary.codes['202']);
     expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
     expect(result.ok).toBe(true);
 
     // One folder with what the cost model reads.
-    for (const file of ['artillery.json', 'summary.json', 'usage.json']) expect(existsSync(join(result.dir, file)), file).toBe(true);
+    for (const file of ['artillery.json', 'summary.json', 'usage.json'])
+      expect(existsSync(join(result.dir, file)), file).toBe(true);
     const usage = JSON.parse(readFileSync(join(result.dir, 'usage.json'), 'utf8'));
     expect(usage.functions.CastVote.invocations).toBe(result.summary.votes.accepted);
   });
@@ -42,7 +48,9 @@ describe('npm run load', () => {
       expect(result.conservation.ok).toBe(false);
       expect(result.conservation.lost).toBe(result.summary.votes.accepted);
       expect(result.ok).toBe(false);
-      expect(formatSummary(result)).toMatch(new RegExp(`${result.summary.votes.accepted} LOST[\\s\\S]*poll ${result.conservation.polls[0].pollId}`));
+      expect(formatSummary(result)).toMatch(
+        new RegExp(`${result.summary.votes.accepted} LOST[\\s\\S]*poll ${result.conservation.polls[0].pollId}`),
+      );
     } finally {
       delete runtime.faults.dropSends;
     }
@@ -50,8 +58,12 @@ describe('npm run load', () => {
 
   it('says in one line when the URL is not one, nothing answers, or it is not this API, and leaves no results folder', async () => {
     const error = (url: string) => runLoadTest({ scenario: 'smoke', target: 'aws', url, resultsRoot, quiet: true });
-    await expect(error('notaurl')).rejects.toThrow(expect.objectContaining({ name: 'Error', message: expect.stringMatching(/^--url notaurl is not a URL/) }));
-    await expect(error('http://127.0.0.1:39999')).rejects.toThrow(/^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\)/);
+    await expect(error('notaurl')).rejects.toThrow(
+      expect.objectContaining({ name: 'Error', message: expect.stringMatching(/^--url notaurl is not a URL/) }),
+    );
+    await expect(error('http://127.0.0.1:39999')).rejects.toThrow(
+      /^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\)/,
+    );
     // The site answers 200 with a page on paths outside /api: not the API's 404.
     await expect(checkApi(`${runtime.url}/api/poll`)).rejects.toThrow(LoadTestError);
     await expect(checkApi(runtime.url)).resolves.toBeUndefined();
@@ -59,10 +71,37 @@ describe('npm run load', () => {
   });
 
   it('explains a wall of 429s: the stack’s rate limits are on', () => {
-    const summary = { scenario: 'smoke', target: 'aws', url: 'https://x', requests: 100, durationSeconds: 3, ratePerSecond: 33, latencyMs: { p50: 1, p95: 1, p99: 1, max: 1 }, codes: { '202': 30, '429': 70 }, errors: {}, vusersFailed: 9, artilleryExitCode: 1, votes: { accepted: 30, counted: 30, lost: 0, extra: 0, ok: true } };
-    const text = formatSummary({ dir: resultsRoot, summary, conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] }, ok: false } as LoadRunResult);
-    expect(text).toMatch(/70 of 100 requests were refused 429: the per-address rate limits are on\. Deploy with npm run deploy -- -c rateLimits=off/);
-    const onVps = formatSummary({ dir: resultsRoot, summary: { ...summary, target: 'vps' }, conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] }, ok: false } as LoadRunResult);
-    expect(onVps).toMatch(/the per-address rate limits are on\. Start the VPS edition with --rate-limits off for the test/);
+    const summary = {
+      scenario: 'smoke',
+      target: 'aws',
+      url: 'https://x',
+      requests: 100,
+      durationSeconds: 3,
+      ratePerSecond: 33,
+      latencyMs: { p50: 1, p95: 1, p99: 1, max: 1 },
+      codes: { '202': 30, '429': 70 },
+      errors: {},
+      vusersFailed: 9,
+      artilleryExitCode: 1,
+      votes: { accepted: 30, counted: 30, lost: 0, extra: 0, ok: true },
+    };
+    const text = formatSummary({
+      dir: resultsRoot,
+      summary,
+      conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] },
+      ok: false,
+    } as LoadRunResult);
+    expect(text).toMatch(
+      /70 of 100 requests were refused 429: the per-address rate limits are on\. Deploy with npm run deploy -- -c rateLimits=off/,
+    );
+    const onVps = formatSummary({
+      dir: resultsRoot,
+      summary: { ...summary, target: 'vps' },
+      conservation: { ok: true, accepted: 30, counted: 30, lost: 0, extra: 0, polls: [] },
+      ok: false,
+    } as LoadRunResult);
+    expect(onVps).toMatch(
+      /the per-address rate limits are on\. Start the VPS edition with --rate-limits off for the test/,
+    );
   });
 });

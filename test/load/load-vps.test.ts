@@ -17,5 +17,4 @@ describe('npm run load --target vps', () => {
     expect(result.summary.votes.accepted).toBeGreaterThan(0);
     expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
   });
-
 });

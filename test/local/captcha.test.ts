@@ -23,7 +23,8 @@ beforeAll(async () => {
       const form = new URLSearchParams(body);
       seen.push(form);
       const token = form.get('response');
-      const answer = (json: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      const answer = (json: unknown, status = 200) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       if (form.get('secret') !== SECRET) return answer({ success: false, 'error-codes': ['invalid-input-secret'] });
       if (token === 'good') return answer({ success: true });
       if (token === 'slow') return void setTimeout(() => answer({ success: true }), CAPTCHA.verifyTimeoutMs + 1000);
@@ -33,7 +34,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
   const verifyUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/siteverify`;
-  runtime = await startLocalRuntime({ rateLimits: false, captcha: { provider: 'turnstile', siteKey: 'site-key', secret: SECRET, verifyUrl } });
+  runtime = await startLocalRuntime({
+    rateLimits: false,
+    captcha: { provider: 'turnstile', siteKey: 'site-key', secret: SECRET, verifyUrl },
+  });
 });
 afterAll(async () => {
   await runtime?.stop();
@@ -41,7 +45,8 @@ afterAll(async () => {
 });
 
 describe('with a CAPTCHA configured', () => {
-  const create = (extra: Record<string, unknown>) => api(runtime).call('POST', '/api/poll', { title: 'Captcha?', options: ['a', 'b'], ...extra });
+  const create = (extra: Record<string, unknown>) =>
+    api(runtime).call('POST', '/api/poll', { title: 'Captcha?', options: ['a', 'b'], ...extra });
 
   it('tells the page which CAPTCHA to load', async () => {
     const page = (await api(runtime).call('GET', '/')).text;
@@ -52,7 +57,10 @@ describe('with a CAPTCHA configured', () => {
   it('creates and votes with a good token, verified with the secret from SSM and the voter’s address', async () => {
     const created = await create({ captchaToken: 'good' });
     expect(created.status).toBe(201);
-    const vote = await api(runtime).call('POST', `/api/poll/${created.json.id}/vote`, { option: 1, captchaToken: 'good' });
+    const vote = await api(runtime).call('POST', `/api/poll/${created.json.id}/vote`, {
+      option: 1,
+      captchaToken: 'good',
+    });
     expect(vote.status).toBe(202);
     expect(seen.at(-1)!.get('secret')).toBe(SECRET);
     expect(seen.at(-1)!.get('remoteip')).toBe('127.0.0.1');

@@ -18,7 +18,12 @@ describe('dead letters after a fault campaign, then a redrive', () => {
       60,
       'exact after redrive',
     ],
-    ['every fault at once: failures before and after applying, crashes after writes, throttled writes', { failBeforeApply: 0.1, failAfterApply: 0.1, crashAfterWrites: 0.1, throttleUpdates: 0.1 }, 400, 'bounded after redrive'],
+    [
+      'every fault at once: failures before and after applying, crashes after writes, throttled writes',
+      { failBeforeApply: 0.1, failAfterApply: 0.1, crashAfterWrites: 0.1, throttleUpdates: 0.1 },
+      400,
+      'bounded after redrive',
+    ],
   ] as const)('keeps every vote when %s', { timeout: 240_000 }, async (label, faults, votes, expectation) => {
     const poll = await file.check.client.createPoll();
     // Faults end with the incident; the redrive runs after it.

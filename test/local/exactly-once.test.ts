@@ -25,7 +25,13 @@ describe('exactly once, end to end', () => {
     ['the consumer fails 20% of records before applying them', { failBeforeApply: 0.2 }, 300, 3, 'conserved'],
     ['20% of records are reported failed after they were applied', { failAfterApply: 0.2 }, 500, 3, 'exact'],
     ['invocations crash after their writes and whole batches come back', { crashAfterWrites: 0.3 }, 300, 2, 'exact'],
-    ['30% of counter writes are throttled (beyond the SDK’s own retries)', { throttleUpdates: 0.3 }, 300, 3, 'conserved'],
+    [
+      '30% of counter writes are throttled (beyond the SDK’s own retries)',
+      { throttleUpdates: 0.3 },
+      300,
+      3,
+      'conserved',
+    ],
   ] as const)('keeps every vote when %s', { timeout: 240_000 }, async (label, faults, votes, options, expectation) => {
     const poll = await file.check.client.createPoll();
     await file.check.withFaults(faults, async () => {

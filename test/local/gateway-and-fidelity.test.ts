@@ -20,12 +20,22 @@ afterAll(async () => runtime?.stop());
 describe('the REST variant', () => {
   it('serves every route of the template through its function, and the template has every configured route', async () => {
     expect(runtime.model.apiKind).toBe('rest');
-    expect(runtime.model.routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    expect(runtime.model.routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
+    );
     const client = api(runtime);
     const poll = await client.createPoll();
     for (const route of runtime.model.routes) {
       const path = route.path.replace('{id}', poll.id);
-      const res = await client.call(route.method, path, route.method === 'POST' ? (path.endsWith('/vote') ? { option: 0 } : { title: 't', options: ['a', 'b'] }) : undefined);
+      const res = await client.call(
+        route.method,
+        path,
+        route.method === 'POST'
+          ? path.endsWith('/vote')
+            ? { option: 0 }
+            : { title: 't', options: ['a', 'b'] }
+          : undefined,
+      );
       expect(res.status, `${route.method} ${path}`).toBeLessThan(300);
     }
   });
@@ -41,7 +51,11 @@ describe('the REST variant', () => {
 
   it('answers unknown routes and wrong methods as REST API Gateway does', async () => {
     const client = api(runtime);
-    for (const [method, path] of [['GET', '/api/nope'], ['DELETE', '/api/poll'], ['PUT', '/api/poll/x/vote']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nope'],
+      ['DELETE', '/api/poll'],
+      ['PUT', '/api/poll/x/vote'],
+    ]) {
       const res = await client.call(method, path);
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ message: 'Missing Authentication Token' });
@@ -62,7 +76,9 @@ describe('the REST variant', () => {
       pages.push(res);
     }
     // A return visit revalidates: 304, no body.
-    const again = await fetch(`${runtime.url}/poll/AAAAAAAAAAAAAAAAAAAAA`, { headers: { 'if-none-match': pages[1].headers.get('etag')! } });
+    const again = await fetch(`${runtime.url}/poll/AAAAAAAAAAAAAAAAAAAAA`, {
+      headers: { 'if-none-match': pages[1].headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     for (const path of ['/anything/else', '/config.json', '/poll', '/favicon.ico']) {
@@ -75,7 +91,9 @@ describe('the REST variant', () => {
 
   it('refuses bodies over API Gateway’s 10 MB limit before any function runs', async () => {
     const before = runtime.usage().functions.CreatePoll.invocations;
-    const res = await api(runtime).call('POST', '/api/poll', 'x'.repeat(10 * 1024 * 1024 + 1), { 'content-type': 'application/json' });
+    const res = await api(runtime).call('POST', '/api/poll', 'x'.repeat(10 * 1024 * 1024 + 1), {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(413);
     expect(runtime.usage().functions.CreatePoll.invocations).toBe(before);
   });
@@ -105,12 +123,19 @@ describe('FIFO receive (fauxqs, patched)', () => {
       await sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: url,
-          Entries: Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: String(start + i), MessageGroupId: 'g', MessageDeduplicationId: `d${start + i}` })),
+          Entries: Array.from({ length: 10 }, (_, i) => ({
+            Id: String(i),
+            MessageBody: String(start + i),
+            MessageGroupId: 'g',
+            MessageDeduplicationId: `d${start + i}`,
+          })),
         }),
       );
     }
     const receive = async (wait = 0) =>
-      (await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: wait }))).Messages?.map((m) => m.Body) ?? [];
+      (
+        await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: wait }))
+      ).Messages?.map((m) => m.Body) ?? [];
     const first = await receive();
     expect(first).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
     // The group is locked while its messages are in flight.

@@ -11,10 +11,37 @@ import { api } from '../support/local';
 import { prng } from '../support/prng';
 
 const PATHS = [
-  '/', '/%', '/%%', '/%zz', '/poll/50%off', '/poll/%E0%A4%A', '/api/%', '/api/poll/50%off', '/api/poll/50%off/results', '/api/poll/%E0%A4%A/vote',
-  '/api/poll?x=%', '/api/poll/abc/results?%%%', '//', '/./../../etc/passwd', '/api/..%2f..%2fetc%2fpasswd', '/api/poll/%00', '/%2e%2e/',
-  '/api/poll/' + 'a'.repeat(3000), '/' + 'x'.repeat(7000), '/api', '/api/', '/_local/usage', '/_local/%', 'http://evil.example/api/poll', '*',
-  '/poll/\u00e9', '/api/poll/\ud83d\udca9/results', '/api/poll/../../..', '/index.html', '/config.json', '/favicon.ico',
+  '/',
+  '/%',
+  '/%%',
+  '/%zz',
+  '/poll/50%off',
+  '/poll/%E0%A4%A',
+  '/api/%',
+  '/api/poll/50%off',
+  '/api/poll/50%off/results',
+  '/api/poll/%E0%A4%A/vote',
+  '/api/poll?x=%',
+  '/api/poll/abc/results?%%%',
+  '//',
+  '/./../../etc/passwd',
+  '/api/..%2f..%2fetc%2fpasswd',
+  '/api/poll/%00',
+  '/%2e%2e/',
+  '/api/poll/' + 'a'.repeat(3000),
+  '/' + 'x'.repeat(7000),
+  '/api',
+  '/api/',
+  '/_local/usage',
+  '/_local/%',
+  'http://evil.example/api/poll',
+  '*',
+  '/poll/\u00e9',
+  '/api/poll/\ud83d\udca9/results',
+  '/api/poll/../../..',
+  '/index.html',
+  '/config.json',
+  '/favicon.ico',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'get', 'FOO', 'CONNECT'];
 const HEADER_SETS: string[][] = [
@@ -34,7 +61,15 @@ const HEADER_SETS: string[][] = [
   ['Bad Header: x'],
   ['X-Nul: a\u0000b'],
 ];
-const BODIES = ['', '{"option":0}', '{', 'x'.repeat(20_000), '\u0000\u0001\u0002', '0\r\n\r\n', 'zz\r\nnot a chunk\r\n'];
+const BODIES = [
+  '',
+  '{"option":0}',
+  '{',
+  'x'.repeat(20_000),
+  '\u0000\u0001\u0002',
+  '0\r\n\r\n',
+  'zz\r\nnot a chunk\r\n',
+];
 
 /** Sends raw bytes, reads until the server closes or the time is up; the status code, or 'none'. */
 function raw(port: number, bytes: string, waitMs = 800): Promise<number | 'none'> {
@@ -58,11 +93,12 @@ function raw(port: number, bytes: string, waitMs = 800): Promise<number | 'none'
 }
 
 function corpus(random: () => number, count: number): string[] {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   return Array.from({ length: count }, () => {
     const body = pick(BODIES);
     const headers = [...pick(HEADER_SETS)];
-    if (!headers.some((h) => /^content-length|^transfer-encoding/i.test(h)) && body) headers.push(`Content-Length: ${Buffer.byteLength(body)}`);
+    if (!headers.some((h) => /^content-length|^transfer-encoding/i.test(h)) && body)
+      headers.push(`Content-Length: ${Buffer.byteLength(body)}`);
     return `${pick(METHODS)} ${pick(PATHS)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${body}`;
   });
 }
@@ -76,9 +112,14 @@ describe.each(EDITIONS)('hostile requests to the %s edition', (name) => {
   });
   afterAll(async () => edition?.stop());
 
-  const origins = () => [edition.url, ...(edition.runtime?.resultsUrl ? [edition.runtime.resultsUrl.replace(/\/$/, '')] : [])];
+  const origins = () => [
+    edition.url,
+    ...(edition.runtime?.resultsUrl ? [edition.runtime.resultsUrl.replace(/\/$/, '')] : []),
+  ];
 
-  it(`answers ${REQUESTS} seeded hostile requests per origin, none with a 5xx, and keeps serving at once`, { timeout: 120_000 }, async () => {
+  it(`answers ${REQUESTS} seeded hostile requests per origin, none with a 5xx, and keeps serving at once`, {
+    timeout: 120_000,
+  }, async () => {
     for (const origin of origins()) {
       const port = Number(new URL(origin).port);
       const requests = corpus(prng(20261122), REQUESTS);
@@ -89,7 +130,8 @@ describe.each(EDITIONS)('hostile requests to the %s edition', (name) => {
         const statuses = await Promise.all(requests.slice(i, i + 25).map((r) => raw(port, r)));
         statuses.forEach((status, j) => {
           byStatus[status] = (byStatus[status] ?? 0) + 1;
-          if (status !== 'none' && status >= 500) failures.push(`${status}: ${requests[i + j].slice(0, 100).replace(/\r\n/g, ' | ')}`);
+          if (status !== 'none' && status >= 500)
+            failures.push(`${status}: ${requests[i + j].slice(0, 100).replace(/\r\n/g, ' | ')}`);
         });
       }
       console.log(`hostile requests (${name}, ${origin}): ${JSON.stringify(byStatus)}`);
@@ -100,7 +142,10 @@ describe.each(EDITIONS)('hostile requests to the %s edition', (name) => {
 
     // Stalled connections (a promised body that never comes, a header line left open) wedge nothing.
     const port = Number(new URL(edition.url).port);
-    const stalled = ['POST /api/poll HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{', 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: '];
+    const stalled = [
+      'POST /api/poll HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+    ];
     const held = stalled.map((bytes) => raw(port, bytes, 3000));
     const started = Date.now();
     const client = api(edition);

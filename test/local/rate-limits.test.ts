@@ -47,7 +47,8 @@ describe('over HTTP, with the deployed limits', () => {
     const writesBefore = tableUsage().requests.BatchWriteItem;
     const started = Date.now();
     const responses = [];
-    for (let i = 0; i < RATE_LIMITS.createPoll.burst + 3; i++) responses.push(await client.call('POST', '/api/poll', { title: `p${i}`, options: ['a', 'b'] }));
+    for (let i = 0; i < RATE_LIMITS.createPoll.burst + 3; i++)
+      responses.push(await client.call('POST', '/api/poll', { title: `p${i}`, options: ['a', 'b'] }));
     const created = responses.filter((r) => r.status === 201).length;
     // The burst (one token went to beforeAll's poll), plus whatever refilled while this ran.
     const refilled = Math.ceil(((Date.now() - started) / 60_000) * RATE_LIMITS.createPoll.perMinute);
@@ -55,7 +56,11 @@ describe('over HTTP, with the deployed limits', () => {
     expect(created).toBeLessThanOrEqual(RATE_LIMITS.createPoll.burst - 1 + refilled);
     const refused = responses.filter((r) => r.status !== 201);
     expect(refused.length).toBeGreaterThan(0);
-    expect(refused.every((r) => r.status === 429 && r.json.error.code === 'rate_limited' && Number(r.headers.get('retry-after')) > 0)).toBe(true);
+    expect(
+      refused.every(
+        (r) => r.status === 429 && r.json.error.code === 'rate_limited' && Number(r.headers.get('retry-after')) > 0,
+      ),
+    ).toBe(true);
     expect(tableUsage().requests.BatchWriteItem - writesBefore).toBe(created);
   });
 

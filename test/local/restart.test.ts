@@ -37,9 +37,14 @@ describe('a restart in the middle of a run', () => {
     await first.stop(); // no drain: votes are still queued or in flight
     runtimes.pop();
 
-    const saved = JSON.parse(readFileSync(join(dataDir, QUEUES_FILE), 'utf8')) as Record<string, { messages: unknown[] }>;
+    const saved = JSON.parse(readFileSync(join(dataDir, QUEUES_FILE), 'utf8')) as Record<
+      string,
+      { messages: unknown[] }
+    >;
     const savedMessages = Object.values(saved).reduce((sum, q) => sum + q.messages.length, 0);
-    console.log(`restart: ${accepted.reduce((a, b) => a + b)} accepted, ${JSON.stringify(waiting)} waiting at the stop, ${savedMessages} saved`);
+    console.log(
+      `restart: ${accepted.reduce((a, b) => a + b)} accepted, ${JSON.stringify(waiting)} waiting at the stop, ${savedMessages} saved`,
+    );
     expect(savedMessages).toBeGreaterThan(0); // the stop really was mid-run
 
     const second = await start();

@@ -17,7 +17,12 @@ describe('results=function-url', () => {
   let runtime: LocalRuntime;
   beforeAll(async () => {
     // A cap of 2 at once (20 a second), so a burst shows what a visitor sees past it.
-    runtime = await startLocalRuntime({ results: 'function-url', resultsConcurrency: 2, rateLimits: false, logLevel: 'SILENT' });
+    runtime = await startLocalRuntime({
+      results: 'function-url',
+      resultsConcurrency: 2,
+      rateLimits: false,
+      logLevel: 'SILENT',
+    });
   });
   afterAll(async () => runtime?.stop());
 
@@ -38,13 +43,21 @@ describe('results=function-url', () => {
   });
 
   it('answers only the site’s origin for CORS, and its preflight itself', async () => {
-    const other = await fetch(`${runtime.resultsUrl}api/poll/${'a'.repeat(21)}/results`, { headers: { origin: 'https://evil.example' } });
+    const other = await fetch(`${runtime.resultsUrl}api/poll/${'a'.repeat(21)}/results`, {
+      headers: { origin: 'https://evil.example' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await fetch(`${runtime.resultsUrl}api/poll/x/results`, { method: 'OPTIONS', headers: { origin: runtime.url, 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${runtime.resultsUrl}api/poll/x/results`, {
+      method: 'OPTIONS',
+      headers: { origin: runtime.url, 'access-control-request-method': 'GET' },
+    });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET');
     const before = runtime.usage().functions.GetResults?.invocations ?? 0;
-    await fetch(`${runtime.resultsUrl}anything`, { method: 'OPTIONS', headers: { origin: runtime.url, 'access-control-request-method': 'POST' } });
+    await fetch(`${runtime.resultsUrl}anything`, {
+      method: 'OPTIONS',
+      headers: { origin: runtime.url, 'access-control-request-method': 'POST' },
+    });
     expect(runtime.usage().functions.GetResults?.invocations ?? 0).toBe(before);
   });
 
@@ -65,7 +78,11 @@ describe('results=function-url', () => {
 
   it('answers 429 past its reserved concurrency, as Lambda does, and bills nothing for it', async () => {
     const poll = await api(runtime).createPoll();
-    const statuses = await pool(60, 30, async () => (await fetch(`${runtime.resultsUrl}api/poll/${poll.id}/results`)).status);
+    const statuses = await pool(
+      60,
+      30,
+      async () => (await fetch(`${runtime.resultsUrl}api/poll/${poll.id}/results`)).status,
+    );
     const throttled = statuses.filter((s) => s === 429).length;
     expect(throttled).toBeGreaterThan(0);
     expect(statuses.filter((s) => s !== 429 && s !== 200)).toEqual([]);

@@ -29,9 +29,9 @@ describe('the LocalStack variant', () => {
     expect(violations).toMatch(/AWS::CloudFront::Distribution is not on LocalStack's free plan/);
     expect(violations).toMatch(/AWS::ApiGatewayV2::Api/);
     expect(violations).toMatch(/Custom::CDKBucketDeployment/);
-    expect(freePlanViolations({ Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { Layers: ['arn'] } } } })).toEqual([
-      'Fn: Lambda layers are a paid LocalStack feature',
-    ]);
+    expect(
+      freePlanViolations({ Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { Layers: ['arn'] } } } }),
+    ).toEqual(['Fn: Lambda layers are a paid LocalStack feature']);
   });
 
   it('is the same app: a REST API with every route, the table, the FIFO pipeline, and a website bucket the API allows', () => {
@@ -39,10 +39,17 @@ describe('the LocalStack variant', () => {
     expect(types).toContain('AWS::ApiGateway::RestApi');
     expect(types.filter((t) => t === 'AWS::SQS::Queue')).toHaveLength(2);
     const bucket = Object.entries<any>(localstackTemplate.Resources).find(([, r]) => r.Type === 'AWS::S3::Bucket')!;
-    expect(bucket[1].Properties.WebsiteConfiguration).toEqual({ IndexDocument: 'index.html', ErrorDocument: 'index.html' });
-    const castVote = Object.values<any>(localstackTemplate.Resources).find((r) => r.Metadata?.['poll:entry'] === 'lambdas/cast-vote.ts');
+    expect(bucket[1].Properties.WebsiteConfiguration).toEqual({
+      IndexDocument: 'index.html',
+      ErrorDocument: 'index.html',
+    });
+    const castVote = Object.values<any>(localstackTemplate.Resources).find(
+      (r) => r.Metadata?.['poll:entry'] === 'lambdas/cast-vote.ts',
+    );
     expect(castVote.Properties.Environment.Variables.SITE_ORIGIN).toEqual({ 'Fn::GetAtt': [bucket[0], 'WebsiteURL'] });
-    expect(Object.keys(localstackTemplate.Outputs ?? {})).toEqual(expect.arrayContaining(['ApiUrl', 'SiteUrl', 'SiteBucketName']));
+    expect(Object.keys(localstackTemplate.Outputs ?? {})).toEqual(
+      expect.arrayContaining(['ApiUrl', 'SiteUrl', 'SiteBucketName']),
+    );
   });
 
   it('refuses an HTTP API for LocalStack with a reason, and unknown targets', () => {
@@ -53,7 +60,9 @@ describe('the LocalStack variant', () => {
 
 describe('the preflight', () => {
   const healthy: Probe['health'] = {
-    services: Object.fromEntries(['cloudformation', 'lambda', 'apigateway', 'dynamodb', 'sqs', 's3', 'iam', 'logs'].map((s) => [s, 'available'])),
+    services: Object.fromEntries(
+      ['cloudformation', 'lambda', 'apigateway', 'dynamodb', 'sqs', 's3', 'iam', 'logs'].map((s) => [s, 'available']),
+    ),
   };
   const ok: Probe = { dockerCli: true, dockerDaemon: true, health: healthy, image: DEFAULT_IMAGE };
 
@@ -61,25 +70,66 @@ describe('the preflight', () => {
     ['all good', {}, 'deploy', null],
     ['no docker', { dockerCli: false, health: undefined }, 'up', /^Docker is not installed/],
     ['daemon down', { dockerDaemon: false, health: undefined }, 'up', /^Docker is not running/],
-    ['newer image, no token', { image: 'localstack/localstack:2026.11', health: undefined }, 'up', /needs LOCALSTACK_AUTH_TOKEN/],
-    ['newer image with a token', { image: 'localstack/localstack:2026.11', token: 'ls-xyz', health: undefined }, 'up', null],
-    ['LocalStack not started', { health: undefined }, 'deploy', /not answering on http:\/\/127\.0\.0\.1:4566: start it with npm run localstack:up/],
-    ['a healthy LocalStack started some other way, and no Docker here', { dockerCli: false, dockerDaemon: false }, 'deploy', null],
+    [
+      'newer image, no token',
+      { image: 'localstack/localstack:2026.11', health: undefined },
+      'up',
+      /needs LOCALSTACK_AUTH_TOKEN/,
+    ],
+    [
+      'newer image with a token',
+      { image: 'localstack/localstack:2026.11', token: 'ls-xyz', health: undefined },
+      'up',
+      null,
+    ],
+    [
+      'LocalStack not started',
+      { health: undefined },
+      'deploy',
+      /not answering on http:\/\/127\.0\.0\.1:4566: start it with npm run localstack:up/,
+    ],
+    [
+      'a healthy LocalStack started some other way, and no Docker here',
+      { dockerCli: false, dockerDaemon: false },
+      'deploy',
+      null,
+    ],
     ['up, when one already answers healthy', { dockerCli: false, dockerDaemon: false }, 'up', null],
-    ['nothing answering and no Docker', { health: undefined, dockerCli: false, dockerDaemon: false }, 'deploy', /not answering .*npm run localstack:up needs Docker, which is not installed/],
-    ['LocalStack still starting', { health: { services: { ...healthy!.services, lambda: 'initializing' } } }, 'deploy', /not healthy yet \(lambda: initializing\)/],
-    ['a service switched off', { health: { services: { dynamodb: 'available' } } }, 'deploy', /does not offer cloudformation, lambda/],
+    [
+      'nothing answering and no Docker',
+      { health: undefined, dockerCli: false, dockerDaemon: false },
+      'deploy',
+      /not answering .*npm run localstack:up needs Docker, which is not installed/,
+    ],
+    [
+      'LocalStack still starting',
+      { health: { services: { ...healthy!.services, lambda: 'initializing' } } },
+      'deploy',
+      /not healthy yet \(lambda: initializing\)/,
+    ],
+    [
+      'a service switched off',
+      { health: { services: { dynamodb: 'available' } } },
+      'deploy',
+      /does not offer cloudformation, lambda/,
+    ],
   ])('%s', (_name, change, step, expected) => {
     const found = problems({ ...ok, ...change }, step);
     if (expected === null) expect(found).toEqual([]);
     else {
-      expect(found.some((line) => expected.test(line)), found.join('\n')).toBe(true);
+      expect(
+        found.some((line) => expected.test(line)),
+        found.join('\n'),
+      ).toBe(true);
       expect(found.every((line) => !line.includes('\n'))).toBe(true);
     }
   });
 
   it('reads the token from .env lines', () => {
-    expect(readDotEnv('# comment\nLOCALSTACK_AUTH_TOKEN="ls-abc"\nOTHER=1\n')).toEqual({ LOCALSTACK_AUTH_TOKEN: 'ls-abc', OTHER: '1' });
+    expect(readDotEnv('# comment\nLOCALSTACK_AUTH_TOKEN="ls-abc"\nOTHER=1\n')).toEqual({
+      LOCALSTACK_AUTH_TOKEN: 'ls-abc',
+      OTHER: '1',
+    });
   });
 
   it('stops npm run localstack:deploy with one line per problem, not a stack trace, when nothing answers', async () => {
@@ -89,7 +139,11 @@ describe('the preflight', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const env = { ...process.env, LOCALSTACK_ENDPOINT: `http://127.0.0.1:${port}` };
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], { encoding: 'utf8', timeout: 60_000, env });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env,
+    });
     expect(result.stderr).toContain(`not answering on http://127.0.0.1:${port}`);
     expect(result.status).toBe(1);
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('✗'));
@@ -114,8 +168,12 @@ describe('docker-compose.yml', () => {
 describe('finding the deployed API', () => {
   it('turns the URL LocalStack 4.14 reports into its /_aws/execute-api path on LocalStack’s port (no DNS needed)', () => {
     // The fixture is the outputs file a real LocalStack 4.14.0 deploy wrote.
-    expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe('http://127.0.0.1:4566/_aws/execute-api/6fbkylyhrv/prod');
-    expect(localstackApiUrl('https://b4k9x2q1ze.execute-api.us-east-1.amazonaws.com/prod/')).toBe('http://127.0.0.1:4566/_aws/execute-api/b4k9x2q1ze/prod');
+    expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe(
+      'http://127.0.0.1:4566/_aws/execute-api/6fbkylyhrv/prod',
+    );
+    expect(localstackApiUrl('https://b4k9x2q1ze.execute-api.us-east-1.amazonaws.com/prod/')).toBe(
+      'http://127.0.0.1:4566/_aws/execute-api/b4k9x2q1ze/prod',
+    );
     expect(() => localstackApiUrl('https://d1.cloudfront.net')).toThrow(/Not a REST API stage URL/);
   });
 
@@ -126,6 +184,8 @@ describe('finding the deployed API', () => {
     expect(await queues.sqs.config.region()).toBe('us-east-1');
     expect(await queues.sqs.config.endpoint?.()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
     queues.sqs.destroy();
-    await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(/is missing or has no VoteQueueUrl.*npm run deploy \(README "Deploy to AWS"\) writes it/);
+    await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(
+      /is missing or has no VoteQueueUrl.*npm run deploy \(README "Deploy to AWS"\) writes it/,
+    );
   });
 });

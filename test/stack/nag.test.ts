@@ -23,8 +23,14 @@ describe('cdk-nag (AwsSolutionsChecks)', () => {
 
   it('stops synthesis on a circular dependency, which CloudFormation would refuse to deploy', () => {
     const { app: cyclic, stack } = app({});
-    new CfnResource(stack, 'First', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: Fn.getAtt('Second', 'Value') } });
-    new CfnResource(stack, 'Second', { type: 'AWS::SSM::Parameter', properties: { Type: 'String', Value: Fn.getAtt('First', 'Value') } });
+    new CfnResource(stack, 'First', {
+      type: 'AWS::SSM::Parameter',
+      properties: { Type: 'String', Value: Fn.getAtt('Second', 'Value') },
+    });
+    new CfnResource(stack, 'Second', {
+      type: 'AWS::SSM::Parameter',
+      properties: { Type: 'String', Value: Fn.getAtt('First', 'Value') },
+    });
     expect(() => cyclic.synth()).toThrow(/Circular Dependencies/);
   });
 

@@ -67,7 +67,9 @@ describe('the vote queue', () => {
   });
 
   it('keeps the visibility timeout at least 6x the consumer timeout', () => {
-    const [, consumer] = resources('AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:entry'] === 'lambdas/count-votes.ts')!;
+    const [, consumer] = resources('AWS::Lambda::Function').find(
+      ([, r]) => r.Metadata?.['poll:entry'] === 'lambdas/count-votes.ts',
+    )!;
     expect(VOTE_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * consumer.Properties.Timeout);
   });
 
@@ -92,7 +94,12 @@ describe('the vote queue', () => {
       Threshold: 0,
     });
     // What it publishes is recorded for the cost model.
-    expect(consumer[1].Metadata?.['poll:custom-metrics']).toEqual(['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed']);
+    expect(consumer[1].Metadata?.['poll:custom-metrics']).toEqual([
+      'VotesCounted',
+      'Batches',
+      'WriteConflicts',
+      'RecordsFailed',
+    ]);
   });
 
   it('raises an alarm as soon as anything is in the dead-letter queue', () => {
@@ -105,7 +112,8 @@ describe('the vote queue', () => {
 });
 
 /** The app's own functions (not CDK's deployment helpers such as the site upload). */
-const appFunctions = (kind: 'http' | 'rest' = 'http') => resources('AWS::Lambda::Function', kind).filter(([, r]) => r.Metadata?.['poll:entry']);
+const appFunctions = (kind: 'http' | 'rest' = 'http') =>
+  resources('AWS::Lambda::Function', kind).filter(([, r]) => r.Metadata?.['poll:entry']);
 
 describe('functions', () => {
   it('run the newest Node.js runtime on arm64 with JSON logs, WARN platform logs and a retained log group', () => {
@@ -127,7 +135,12 @@ describe('least privilege', () => {
     expect(actionsOf('create-poll.ts').actions).toEqual(['dynamodb:BatchWriteItem']);
     expect(actionsOf('get-poll.ts').actions).toEqual(['dynamodb:GetItem']);
     expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:GetItem']);
-    expect(actionsOf('cast-vote.ts').actions).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'sqs:SendMessage']);
+    expect(actionsOf('cast-vote.ts').actions).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'sqs:SendMessage',
+    ]);
     expect(actionsOf('count-votes.ts').actions).toEqual(
       [
         'dynamodb:GetItem',
@@ -147,14 +160,17 @@ describe('least privilege', () => {
     const [voteQueueId] = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
     const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
     const { statements } = actionsOf('count-votes.ts');
-    const onQueue = (action: string) => statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
+    const onQueue = (action: string) =>
+      statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
     expect(onQueue('sqs:SendMessage')).toEqual([{ 'Fn::GetAtt': [dlqId, 'Arn'] }]);
     expect(onQueue('sqs:ReceiveMessage')).toEqual([{ 'Fn::GetAtt': [voteQueueId, 'Arn'] }]);
   });
 
   it('lets the vote function write voter claims only, never counts', () => {
     const { statements } = actionsOf('cast-vote.ts');
-    const writes = statements.filter((s) => [s.Action].flat().some((a: string) => /Put|Delete|Update|Write/.test(a) && a.startsWith('dynamodb:')));
+    const writes = statements.filter((s) =>
+      [s.Action].flat().some((a: string) => /Put|Delete|Update|Write/.test(a) && a.startsWith('dynamodb:')),
+    );
     expect(writes).toHaveLength(1);
     expect(writes[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['VOTER#*'] } });
     expect(actionsOf('cast-vote.ts').actions).not.toContain('dynamodb:UpdateItem');
@@ -162,7 +178,9 @@ describe('least privilege', () => {
 
   it('never grants the app functions wildcard actions', () => {
     const roles = new Set(appFunctions().map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0]));
-    const policies = resources('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => roles.has(r.Ref)));
+    const policies = resources('AWS::IAM::Policy').filter(([, p]) =>
+      p.Properties.Roles.some((r: any) => roles.has(r.Ref)),
+    );
     expect(policies.length).toBeGreaterThanOrEqual(5);
     for (const [, policy] of policies) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
@@ -174,7 +192,10 @@ describe('least privilege', () => {
 
 /** "METHOD /path" for every route a template's API declares. */
 function declaredRoutes(kind: 'http' | 'rest'): string[] {
-  if (kind === 'http') return resources('AWS::ApiGatewayV2::Route', kind).map(([, r]) => r.Properties.RouteKey).sort();
+  if (kind === 'http')
+    return resources('AWS::ApiGatewayV2::Route', kind)
+      .map(([, r]) => r.Properties.RouteKey)
+      .sort();
   const byId = new Map(resources('AWS::ApiGateway::Resource', kind));
   const pathOf = (ref: any): string => {
     if (!ref?.Ref) return '';
@@ -201,7 +222,9 @@ describe('the API', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
     });
     templateFor('rest').hasResourceProperties('AWS::ApiGateway::Stage', {
-      MethodSettings: Match.arrayWith([Match.objectLike({ ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() }),
+      ]),
     });
   });
 
@@ -218,7 +241,16 @@ describe('the API', () => {
 
   it('outputs the URL and names a user needs', () => {
     const outputs = Object.keys(http.toJSON().Outputs);
-    expect(outputs).toEqual(expect.arrayContaining(['SiteUrl', 'ApiUrl', 'TableName', 'VoteQueueUrl', 'DeadLetterQueueUrl', 'DeadLetterAlarmName']));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'SiteUrl',
+        'ApiUrl',
+        'TableName',
+        'VoteQueueUrl',
+        'DeadLetterQueueUrl',
+        'DeadLetterAlarmName',
+      ]),
+    );
   });
 });
 
@@ -228,8 +260,15 @@ describe('the site', () => {
 
   it('is a private, encrypted, TLS-only bucket that only CloudFront reads', () => {
     http.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
     });
     http.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
     const [, policy] = resources('AWS::S3::BucketPolicy')[0];
@@ -244,36 +283,57 @@ describe('the site', () => {
     // No custom error responses: they would rewrite the API's own 404s where CloudFront fronts it too.
     expect(distribution.Properties.DistributionConfig.CustomErrorResponses).toBeUndefined();
     const [routerId, router] = resources('AWS::CloudFront::Function')[0];
-    expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [routerId, 'FunctionARN'] } }]);
+    expect(behavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [routerId, 'FunctionARN'] } },
+    ]);
     expect(router.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     // Run the deployed code as CloudFront would.
     const handler = new Function(`${router.Properties.FunctionCode}; return handler;`)() as (event: unknown) => any;
     const viewer = (uri: string) => handler({ request: { method: 'GET', uri, headers: {} } });
-    for (const page of ['/', `/poll/${'a'.repeat(21)}`, '/poll/anything/', '/poll/50%off']) expect(viewer(page), page).toMatchObject({ uri: '/index.html' });
+    for (const page of ['/', `/poll/${'a'.repeat(21)}`, '/poll/anything/', '/poll/50%off'])
+      expect(viewer(page), page).toMatchObject({ uri: '/index.html' });
     for (const other of ['/favicon.ico', '/poll', '/poll/a/b', '/index.html', '/.env', '/api/poll']) {
-      expect(viewer(other), other).toMatchObject({ statusCode: 404, body: { encoding: 'text', data: expect.stringContaining('Page not found') } });
+      expect(viewer(other), other).toMatchObject({
+        statusCode: 404,
+        body: { encoding: 'text', data: expect.stringContaining('Page not found') },
+      });
     }
   });
 
-  it.each(['http', 'rest'] as const)('deploys the page with the %s API’s URL written in at deploy time, and has CloudFront drop the old one', (kind) => {
-    const deployments = resources('Custom::CDKBucketDeployment', kind);
-    expect(deployments).toHaveLength(1);
-    const [, page] = deployments[0];
-    const markers = JSON.stringify(page.Properties.SourceMarkers);
-    const apiId = resources(kind === 'http' ? 'AWS::ApiGatewayV2::Api' : 'AWS::ApiGateway::RestApi', kind)[0][0];
-    expect(markers).toContain(`"Ref":"${apiId}"`);
-    expect(page.Properties.DistributionPaths).toEqual(['/index.html']);
-    expect(page.Properties.SystemMetadata).toEqual({ 'cache-control': SITE_CACHE_CONTROL, 'content-type': 'text/html; charset=utf-8' });
-  });
+  it.each(['http', 'rest'] as const)(
+    'deploys the page with the %s API’s URL written in at deploy time, and has CloudFront drop the old one',
+    (kind) => {
+      const deployments = resources('Custom::CDKBucketDeployment', kind);
+      expect(deployments).toHaveLength(1);
+      const [, page] = deployments[0];
+      const markers = JSON.stringify(page.Properties.SourceMarkers);
+      const apiId = resources(kind === 'http' ? 'AWS::ApiGatewayV2::Api' : 'AWS::ApiGateway::RestApi', kind)[0][0];
+      expect(markers).toContain(`"Ref":"${apiId}"`);
+      expect(page.Properties.DistributionPaths).toEqual(['/index.html']);
+      expect(page.Properties.SystemMetadata).toEqual({
+        'cache-control': SITE_CACHE_CONTROL,
+        'content-type': 'text/html; charset=utf-8',
+      });
+    },
+  );
 
   it('lets browsers call the API from the site origin only', () => {
     http.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: { AllowOrigins: [siteOrigin()] } });
-    const options = resources('AWS::ApiGateway::Method', 'rest').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS');
+    const options = resources('AWS::ApiGateway::Method', 'rest').filter(
+      ([, m]) => m.Properties.HttpMethod === 'OPTIONS',
+    );
     expect(options.length).toBeGreaterThan(0);
     for (const [, method] of options) {
       const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
       expect(headers['method.response.header.Access-Control-Allow-Origin']).toEqual({
-        'Fn::Join': ['', ["'https://", { 'Fn::GetAtt': [resources('AWS::CloudFront::Distribution', 'rest')[0][0], 'DomainName'] }, "'"]],
+        'Fn::Join': [
+          '',
+          [
+            "'https://",
+            { 'Fn::GetAtt': [resources('AWS::CloudFront::Distribution', 'rest')[0][0], 'DomainName'] },
+            "'",
+          ],
+        ],
       });
     }
     const apiFunctions = appFunctions().filter(([, fn]) => fn.Metadata!['poll:entry'] !== 'lambdas/count-votes.ts');
@@ -290,7 +350,9 @@ describe('rate limits', () => {
   };
 
   it('sets each limited function’s limit from RATE_LIMITS, and -c rateLimits=off turns them off', () => {
-    expect(envOf('create-poll.ts').RATE_LIMIT).toBe(`${RATE_LIMITS.createPoll.perMinute}/${RATE_LIMITS.createPoll.burst}`);
+    expect(envOf('create-poll.ts').RATE_LIMIT).toBe(
+      `${RATE_LIMITS.createPoll.perMinute}/${RATE_LIMITS.createPoll.burst}`,
+    );
     expect(envOf('cast-vote.ts').RATE_LIMIT).toBe(`${RATE_LIMITS.castVote.perMinute}/${RATE_LIMITS.castVote.burst}`);
     expect(envOf('get-results.ts').RATE_LIMIT).toBeUndefined();
     expect(envOf('cast-vote.ts', { rateLimits: 'off' }).RATE_LIMIT).toBe('off');
@@ -298,7 +360,11 @@ describe('rate limits', () => {
 });
 
 describe('CAPTCHA (optional)', () => {
-  const context = { captcha: 'recaptcha', captchaSiteKey: 'public-site-key', captchaSecretParameter: '/poll/captcha-secret' };
+  const context = {
+    captcha: 'recaptcha',
+    captchaSiteKey: 'public-site-key',
+    captchaSecretParameter: '/poll/captcha-secret',
+  };
 
   it('is off by default: no CAPTCHA settings, no SSM access', () => {
     for (const [, fn] of appFunctions()) expect(fn.Properties.Environment.Variables.CAPTCHA_PROVIDER).toBeUndefined();
@@ -308,7 +374,9 @@ describe('CAPTCHA (optional)', () => {
   it('names the provider and the secret’s SSM parameter (never the secret) for create and vote, which may read only that parameter', () => {
     const template = synthesizeTemplate(context);
     const fns = Object.values<any>(template.Resources).filter((r) => r.Metadata?.['poll:entry']);
-    const withCaptcha = fns.filter((fn) => fn.Properties.Environment.Variables.CAPTCHA_PROVIDER === 'recaptcha').map((fn) => fn.Metadata['poll:entry']);
+    const withCaptcha = fns
+      .filter((fn) => fn.Properties.Environment.Variables.CAPTCHA_PROVIDER === 'recaptcha')
+      .map((fn) => fn.Metadata['poll:entry']);
     expect(withCaptcha.sort()).toEqual(['lambdas/cast-vote.ts', 'lambdas/create-poll.ts']);
     const ssmStatements = Object.values<any>(template.Resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
@@ -323,7 +391,9 @@ describe('CAPTCHA (optional)', () => {
 
   it('refuses half a configuration with the missing setting named', () => {
     expect(() => synthesizeTemplate({ captcha: 'turnstile' })).toThrow(/captchaSiteKey/);
-    expect(() => synthesizeTemplate({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' })).toThrow(/SSM SecureString/);
+    expect(() =>
+      synthesizeTemplate({ captcha: 'turnstile', captchaSiteKey: 'k', captchaSecretParameter: 'the-secret-itself' }),
+    ).toThrow(/SSM SecureString/);
     expect(() => synthesizeTemplate({ captcha: 'hcaptcha' })).toThrow(/captcha must be/);
   });
 });
@@ -340,10 +410,15 @@ describe('synthesis', () => {
 describe('results designs (-c results=)', () => {
   const fnUrl = synthesizeTemplate({ results: 'function-url' });
   const viaCloudFront = synthesizeTemplate({ results: 'cloudfront' });
-  const of = (template: { Resources: Record<string, any> }, type: string) => Object.entries<any>(template.Resources).filter(([, r]) => r.Type === type);
-  const fnByName = (template: { Resources: Record<string, any> }, name: string) => of(template, 'AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:function'] === name)!;
+  const of = (template: { Resources: Record<string, any> }, type: string) =>
+    Object.entries<any>(template.Resources).filter(([, r]) => r.Type === type);
+  const fnByName = (template: { Resources: Record<string, any> }, name: string) =>
+    of(template, 'AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:function'] === name)!;
   const distributionOrigin = (template: { Resources: Record<string, any> }) => ({
-    'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [of(template, 'AWS::CloudFront::Distribution')[0][0], 'DomainName'] }]],
+    'Fn::Join': [
+      '',
+      ['https://', { 'Fn::GetAtt': [of(template, 'AWS::CloudFront::Distribution')[0][0], 'DomainName'] }],
+    ],
   });
 
   it('function-url: a public URL on the results function only, GET only, CORS to the site, and its concurrency capped', () => {
@@ -357,11 +432,15 @@ describe('results designs (-c results=)', () => {
     });
     expect(results.Properties.ReservedConcurrentExecutions).toBe(200);
     // Every other function: no URL, no cap.
-    for (const [, fn] of of(fnUrl, 'AWS::Lambda::Function').filter(([id, r]) => r.Metadata?.['poll:entry'] && id !== resultsId)) {
+    for (const [, fn] of of(fnUrl, 'AWS::Lambda::Function').filter(
+      ([id, r]) => r.Metadata?.['poll:entry'] && id !== resultsId,
+    )) {
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
     // Anyone may invoke it, and only through the URL.
-    const grants = of(fnUrl, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === '*').map(([, p]) => p.Properties);
+    const grants = of(fnUrl, 'AWS::Lambda::Permission')
+      .filter(([, p]) => p.Properties.Principal === '*')
+      .map(([, p]) => p.Properties);
     expect(grants).toEqual([
       expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', FunctionUrlAuthType: 'NONE' }),
       expect.objectContaining({ Action: 'lambda:InvokeFunction', InvokedViaFunctionUrl: true }),
@@ -370,7 +449,10 @@ describe('results designs (-c results=)', () => {
     // The page reads results there: the URL is written into it at deploy time.
     const [, deployment] = of(fnUrl, 'Custom::CDKBucketDeployment')[0];
     expect(JSON.stringify(deployment.Properties.SourceMarkers)).toContain(urls[0][0]);
-    expect(synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'off' }).Resources[resultsId].Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(
+      synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'off' }).Resources[resultsId].Properties
+        .ReservedConcurrentExecutions,
+    ).toBeUndefined();
   });
 
   it('cloudfront: the distribution fronts the API, caching only the results path, so the page needs no CORS', () => {
@@ -380,8 +462,14 @@ describe('results designs (-c results=)', () => {
     expect(config.CacheBehaviors.map((b: any) => b.PathPattern)).toEqual(['/api/poll/*/results', '/api/*']);
     const [results, rest] = config.CacheBehaviors;
     expect(results).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
-    expect(rest).toMatchObject({ AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'], CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
-    for (const behavior of [results, rest]) expect(JSON.stringify(config.Origins.find((o: any) => o.Id === behavior.TargetOriginId).DomainName)).toContain('.execute-api.');
+    expect(rest).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+    });
+    for (const behavior of [results, rest])
+      expect(JSON.stringify(config.Origins.find((o: any) => o.Id === behavior.TargetOriginId).DomainName)).toContain(
+        '.execute-api.',
+      );
     const [, policy] = of(viaCloudFront, 'AWS::CloudFront::CachePolicy')[0];
     expect(policy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 2, MaxTTL: 2 });
     expect(policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
@@ -396,20 +484,36 @@ describe('results designs (-c results=)', () => {
     }
     expect(of(viaCloudFront, 'AWS::Lambda::Url')).toEqual([]);
     // A REST API is reached at its stage.
-    const restConfig = of(synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }), 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig;
-    expect(restConfig.Origins.find((o: any) => o.Id === restConfig.CacheBehaviors[0].TargetOriginId).OriginPath).toBe('/prod');
+    const restConfig = of(
+      synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }),
+      'AWS::CloudFront::Distribution',
+    )[0][1].Properties.DistributionConfig;
+    expect(restConfig.Origins.find((o: any) => o.Id === restConfig.CacheBehaviors[0].TargetOriginId).OriginPath).toBe(
+      '/prod',
+    );
   });
 
   it('api (the default): neither a function URL nor a cached API path', () => {
     expect(of(http.toJSON() as { Resources: Record<string, any> }, 'AWS::Lambda::Url')).toEqual([]);
-    expect(of(http.toJSON() as { Resources: Record<string, any> }, 'AWS::CloudFront::Distribution')[0][1].Properties.DistributionConfig.CacheBehaviors).toBeUndefined();
+    expect(
+      of(http.toJSON() as { Resources: Record<string, any> }, 'AWS::CloudFront::Distribution')[0][1].Properties
+        .DistributionConfig.CacheBehaviors,
+    ).toBeUndefined();
   });
 
   it('refuses an unknown design or cap with one line naming the valid values, and CloudFront on LocalStack', () => {
-    expect(() => synthesizeTemplate({ results: 'websocket' })).toThrow(/^results must be one of api, function-url, cloudfront \(got "websocket"\)/);
-    expect(() => synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'lots' })).toThrow(/resultsConcurrency must be a whole number from 1 to 10000, or off/);
-    expect(() => synthesizeTemplate({ target: 'localstack', results: 'cloudfront' })).toThrow(/LocalStack’s free plan has no CloudFront/);
-    expect(of(synthesizeTemplate({ target: 'localstack', results: 'function-url' }), 'AWS::Lambda::Url')).toHaveLength(1);
+    expect(() => synthesizeTemplate({ results: 'websocket' })).toThrow(
+      /^results must be one of api, function-url, cloudfront \(got "websocket"\)/,
+    );
+    expect(() => synthesizeTemplate({ results: 'function-url', resultsConcurrency: 'lots' })).toThrow(
+      /resultsConcurrency must be a whole number from 1 to 10000, or off/,
+    );
+    expect(() => synthesizeTemplate({ target: 'localstack', results: 'cloudfront' })).toThrow(
+      /LocalStack’s free plan has no CloudFront/,
+    );
+    expect(of(synthesizeTemplate({ target: 'localstack', results: 'function-url' }), 'AWS::Lambda::Url')).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -419,16 +523,36 @@ describe('the function bundles', () => {
     const entries = Object.fromEntries(
       resources('AWS::Lambda::Function')
         .filter(([, fn]) => fn.Metadata?.[FUNCTION_METADATA.entry])
-        .map(([, fn]) => [fn.Metadata![FUNCTION_METADATA.name] as string, fn.Metadata![FUNCTION_METADATA.entry] as string]),
+        .map(([, fn]) => [
+          fn.Metadata![FUNCTION_METADATA.name] as string,
+          fn.Metadata![FUNCTION_METADATA.entry] as string,
+        ]),
     );
-    const result = await build({ entryPoints: entries, outdir: 'out', bundle: true, write: false, platform: 'node', format: BUNDLING.format, target: BUNDLING.target, minify: BUNDLING.minify, external: [...BUNDLING.externalModules], logLevel: 'error' });
-    return Object.fromEntries(result.outputFiles.map((file) => [file.path.replace(/^.*\/(\w+)\.js$/, '$1'), file.contents.length / 1024]));
+    const result = await build({
+      entryPoints: entries,
+      outdir: 'out',
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: BUNDLING.format,
+      target: BUNDLING.target,
+      minify: BUNDLING.minify,
+      external: [...BUNDLING.externalModules],
+      logLevel: 'error',
+    });
+    return Object.fromEntries(
+      result.outputFiles.map((file) => [file.path.replace(/^.*\/(\w+)\.js$/, '$1'), file.contents.length / 1024]),
+    );
   }
 
   // A cold start loads all of it: small, and as large as the README says.
   it('are each under 64 KB, within the range the README states', async () => {
     const sizes = await bundleSizes();
-    console.log(`bundles (KB): ${Object.entries(sizes).map(([name, kb]) => `${name} ${kb.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `bundles (KB): ${Object.entries(sizes)
+        .map(([name, kb]) => `${name} ${kb.toFixed(1)}`)
+        .join(', ')}`,
+    );
     expect(Object.keys(sizes).length).toBeGreaterThanOrEqual(5);
     const stated = /Minified bundles are (\d+)–(\d+) KB/.exec(readFileSync('README.md', 'utf8'));
     expect(stated, 'README: "Minified bundles are <min>–<max> KB"').not.toBeNull();

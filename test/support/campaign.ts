@@ -9,7 +9,12 @@ import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients, pool } from './local';
 
 /** A runtime for fault campaigns: redeliveries after 1 s instead of 60 s, and 2 SDK attempts per call (the backoff only waits). */
-export const CAMPAIGN_RUNTIME = { visibilityTimeoutSeconds: 1, sdkMaxAttempts: 2, rateLimits: false, logLevel: 'SILENT' } as const;
+export const CAMPAIGN_RUNTIME = {
+  visibilityTimeoutSeconds: 1,
+  sdkMaxAttempts: 2,
+  rateLimits: false,
+  logLevel: 'SILENT',
+} as const;
 
 /** A campaign runtime for the whole file (started before its tests, stopped after), with the checks bound to it. */
 export function useCampaignRuntime(): { runtime: LocalRuntime; check: ReturnType<typeof campaign> } {
@@ -72,18 +77,32 @@ export function campaign(runtime: LocalRuntime) {
    * have been counted by an earlier delivery whose acknowledgement was lost, so it is left for a
    * person. What holds: the table never counts a vote twice, and no vote is lost.
    */
-  async function expectExactAfterRedrive(pollId: string, accepted: number[], label: string, exact: boolean): Promise<void> {
+  async function expectExactAfterRedrive(
+    pollId: string,
+    accepted: number[],
+    label: string,
+    exact: boolean,
+  ): Promise<void> {
     await runtime.waitForDrain(90_000);
     const heldBefore = await deadLettered(pollId);
-    const result = await redrive({ sqs: clients(runtime).sqs, voteQueueUrl: runtime.resources.voteQueueUrl, deadLetterQueueUrl: runtime.resources.deadLetterQueueUrl });
+    const result = await redrive({
+      sqs: clients(runtime).sqs,
+      voteQueueUrl: runtime.resources.voteQueueUrl,
+      deadLetterQueueUrl: runtime.resources.deadLetterQueueUrl,
+    });
     await runtime.waitForDrain(90_000);
     const counted = (await client.results(pollId)).json.counts as number[];
     const held = await deadLettered(pollId);
     const kept = result.kept.filter((j) => j.vote?.pollId === pollId).map((j) => j.verdict);
-    console.log(`${label}: accepted ${accepted}, dead-lettered ${heldBefore}, after the redrive counted ${counted} and left ${held} (${kept.length} ${[...new Set(kept)].join('/') || 'letters'})`);
+    console.log(
+      `${label}: accepted ${accepted}, dead-lettered ${heldBefore}, after the redrive counted ${counted} and left ${held} (${kept.length} ${[...new Set(kept)].join('/') || 'letters'})`,
+    );
     expect(kept.filter((verdict) => verdict !== 'unknown')).toEqual([]);
     if (exact) {
-      expect(heldBefore.some((n) => n > 0), 'the faults should have dead-lettered some votes').toBe(true);
+      expect(
+        heldBefore.some((n) => n > 0),
+        'the faults should have dead-lettered some votes',
+      ).toBe(true);
       expect(counted).toEqual(accepted);
       expect(held).toEqual([0, 0, 0]);
     }
@@ -92,7 +111,6 @@ export function campaign(runtime: LocalRuntime) {
       expect(n + held[i]).toBeGreaterThanOrEqual(accepted[i]);
     });
   }
-
 
   /** Runs `run` with faults on, and always turns them off again. */
   async function withFaults<T>(faults: Faults, run: () => Promise<T>): Promise<T> {

@@ -30,7 +30,10 @@ export interface Edition {
   stop(): Promise<void>;
 }
 
-export async function startEdition(name: EditionName, options: Pick<LocalRuntimeOptions, 'rateLimits' | 'results'> = { rateLimits: false }): Promise<Edition> {
+export async function startEdition(
+  name: EditionName,
+  options: Pick<LocalRuntimeOptions, 'rateLimits' | 'results'> = { rateLimits: false },
+): Promise<Edition> {
   if (name === 'serverless') {
     const runtime = await startLocalRuntime({ ...options, logLevel: 'SILENT' });
     return {
@@ -42,7 +45,12 @@ export async function startEdition(name: EditionName, options: Pick<LocalRuntime
         for (const id of ids) {
           for (const sk of [TABLE.keys.pollSort, TABLE.keys.countsSort]) {
             await dynamo.send(
-              new UpdateCommand({ TableName: runtime.resources.tableName, Key: { pk: `${TABLE.keys.pollPrefix}${id}`, sk }, UpdateExpression: 'SET closesAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 } }),
+              new UpdateCommand({
+                TableName: runtime.resources.tableName,
+                Key: { pk: `${TABLE.keys.pollPrefix}${id}`, sk },
+                UpdateExpression: 'SET closesAt = :past',
+                ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+              }),
             );
           }
         }
@@ -54,7 +62,14 @@ export async function startEdition(name: EditionName, options: Pick<LocalRuntime
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'vps-test-'));
   let offsetMs = 0;
-  const vps = await startVpsServer({ dataDir, port: 0, site: buildSite(), rateLimits: options.rateLimits, clock: () => Date.now() + offsetMs, log: { error: () => undefined, warn: () => undefined } });
+  const vps = await startVpsServer({
+    dataDir,
+    port: 0,
+    site: buildSite(),
+    rateLimits: options.rateLimits,
+    clock: () => Date.now() + offsetMs,
+    log: { error: () => undefined, warn: () => undefined },
+  });
   return {
     name,
     url: vps.url,
@@ -63,7 +78,11 @@ export async function startEdition(name: EditionName, options: Pick<LocalRuntime
       // Two minutes on: polls of a 1-minute lifetime close, the others (an hour by default) stay open.
       offsetMs += 2 * 60_000;
     },
-    storedKeys: async () => vps.store.state.snapshot().map((r) => (r.k === 'poll' ? `poll|${r.poll.id}` : r.k === 'claim' ? `claim|${r.p}|${r.h}` : `${r.k}|${r.p}`)).sort(),
+    storedKeys: async () =>
+      vps.store.state
+        .snapshot()
+        .map((r) => (r.k === 'poll' ? `poll|${r.poll.id}` : r.k === 'claim' ? `claim|${r.p}|${r.h}` : `${r.k}|${r.p}`))
+        .sort(),
     settled: async () => undefined,
     async stop() {
       await vps.stop();

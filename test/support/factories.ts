@@ -16,7 +16,14 @@ let serial = 0;
 /** A vote message's body, as the vote function queues it. */
 export function voteBody(pollId: string, option: number, extra: Partial<VoteMessage> = {}): string {
   serial++;
-  return JSON.stringify({ v: 1, voteId: `vote${String(serial).padStart(17, '0')}`, pollId, option, castAt: new Date(NOW).toISOString(), ...extra });
+  return JSON.stringify({
+    v: 1,
+    voteId: `vote${String(serial).padStart(17, '0')}`,
+    pollId,
+    option,
+    castAt: new Date(NOW).toISOString(),
+    ...extra,
+  });
 }
 
 // SQS sequence numbers are large, grow, and are not consecutive.
@@ -32,7 +39,10 @@ export interface RecordOptions {
 }
 
 /** An SQS record as the event source hands it to the consumer. */
-export function sqsRecord(body: string, options: Omit<RecordOptions, 'body' | 'shard'> & { groupId: string }): SQSRecord {
+export function sqsRecord(
+  body: string,
+  options: Omit<RecordOptions, 'body' | 'shard'> & { groupId: string },
+): SQSRecord {
   sequence += 13n;
   const sequenceNumber = options.sequenceNumber ?? String(sequence);
   return {
@@ -57,19 +67,40 @@ export function sqsRecord(body: string, options: Omit<RecordOptions, 'body' | 's
 
 /** A vote for `pollId` as an SQS record. */
 export const voteRecord = (pollId: string, option: number, options: RecordOptions = {}): SQSRecord =>
-  sqsRecord(options.body ?? voteBody(pollId, option), { groupId: options.groupId ?? `${pollId}.${options.shard ?? 0}`, ...options });
+  sqsRecord(options.body ?? voteBody(pollId, option), {
+    groupId: options.groupId ?? `${pollId}.${options.shard ?? 0}`,
+    ...options,
+  });
 
 /** The same, as the consumer's domain code sees it. */
-export const queuedVote = (pollId: string, option: number, options: RecordOptions = {}): QueuedRecord => toQueuedRecord(voteRecord(pollId, option, options));
+export const queuedVote = (pollId: string, option: number, options: RecordOptions = {}): QueuedRecord =>
+  toQueuedRecord(voteRecord(pollId, option, options));
 
 /** A request as the API's handlers see it, whatever the platform. */
 export function apiRequest(request: Partial<ApiRequest> & { route: string }): ApiRequest {
-  const json: Record<string, string> = request.body !== undefined && request.headers === undefined ? { 'content-type': 'application/json' } : {};
-  return { method: 'GET', pathParameters: {}, headers: { ...json, ...request.headers }, body: undefined, sourceIp: '192.0.2.1', ...request };
+  const json: Record<string, string> =
+    request.body !== undefined && request.headers === undefined ? { 'content-type': 'application/json' } : {};
+  return {
+    method: 'GET',
+    pathParameters: {},
+    headers: { ...json, ...request.headers },
+    body: undefined,
+    sourceIp: '192.0.2.1',
+    ...request,
+  };
 }
 
 /** An HTTP API (payload 2.0) event; `routeKey: '$default'` makes it a function URL's. */
-export function httpApiEvent(method: string, path: string, options: { routeKey?: string; pathParameters?: Record<string, string>; body?: string; headers?: Record<string, string> } = {}): APIGatewayProxyEventV2 {
+export function httpApiEvent(
+  method: string,
+  path: string,
+  options: {
+    routeKey?: string;
+    pathParameters?: Record<string, string>;
+    body?: string;
+    headers?: Record<string, string>;
+  } = {},
+): APIGatewayProxyEventV2 {
   const routeKey = options.routeKey ?? `${method} ${path}`;
   return {
     version: '2.0',
@@ -96,7 +127,11 @@ export function httpApiEvent(method: string, path: string, options: { routeKey?:
 }
 
 /** A REST API (payload 1.0) event. */
-export function restApiEvent(method: string, resource: string, options: { pathParameters?: Record<string, string>; body?: string; headers?: Record<string, string> } = {}): APIGatewayProxyEvent {
+export function restApiEvent(
+  method: string,
+  resource: string,
+  options: { pathParameters?: Record<string, string>; body?: string; headers?: Record<string, string> } = {},
+): APIGatewayProxyEvent {
   return {
     resource,
     path: resource,

@@ -67,7 +67,8 @@ export class ScriptedCountStore implements CountStore {
 
   async applyTally(tally: PollTally): Promise<ApplyOutcome> {
     const next = this.script.get(tally.pollId)?.shift() ?? { kind: 'applied' };
-    if (next === 'throw') throw Object.assign(new Error('Injected throttle'), { name: 'ProvisionedThroughputExceededException' });
+    if (next === 'throw')
+      throw Object.assign(new Error('Injected throttle'), { name: 'ProvisionedThroughputExceededException' });
     if (next.kind === 'applied') this.applied.push(tally);
     return next;
   }

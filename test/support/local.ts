@@ -6,7 +6,9 @@ import { emulatorClientConfig } from '../../local/endpoints';
 import type { LocalRuntime } from '../../local/runtime';
 
 export function clients(runtime: LocalRuntime) {
-  const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient(emulatorClientConfig(runtime.resources.dynamoEndpoint)));
+  const dynamo = DynamoDBDocumentClient.from(
+    new DynamoDBClient(emulatorClientConfig(runtime.resources.dynamoEndpoint)),
+  );
   const sqs = new SQSClient(emulatorClientConfig(runtime.resources.sqsEndpoint));
   return { dynamo, sqs };
 }
@@ -16,7 +18,9 @@ export async function scanTable(runtime: LocalRuntime): Promise<Record<string, u
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo.send(new ScanCommand({ TableName: runtime.resources.tableName, ExclusiveStartKey: start }));
+    const page = await dynamo.send(
+      new ScanCommand({ TableName: runtime.resources.tableName, ExclusiveStartKey: start }),
+    );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     start = page.LastEvaluatedKey;
   } while (start);

@@ -22,21 +22,33 @@ describe('CAPTCHA verdicts', () => {
 
   it('accepts Turnstile on success alone', () => {
     expect(() => checkVerdict('turnstile', { success: true }, 'vote')).not.toThrow();
-    expect(() => checkVerdict('turnstile', { success: false, 'error-codes': ['invalid-input-response'] }, 'vote')).toThrow(refusedWith('captcha_failed'));
+    expect(() =>
+      checkVerdict('turnstile', { success: false, 'error-codes': ['invalid-input-response'] }, 'vote'),
+    ).toThrow(refusedWith('captcha_failed'));
   });
 
   it('accepts reCAPTCHA v3 only with a human score and the right action', () => {
     expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'vote' }, 'vote')).not.toThrow();
-    expect(() => checkVerdict('recaptcha', { success: true, score: 0.1, action: 'vote' }, 'vote')).toThrow(refusedWith('captcha_failed'));
-    expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'create' }, 'vote')).toThrow(refusedWith('captcha_failed'));
+    expect(() => checkVerdict('recaptcha', { success: true, score: 0.1, action: 'vote' }, 'vote')).toThrow(
+      refusedWith('captcha_failed'),
+    );
+    expect(() => checkVerdict('recaptcha', { success: true, score: 0.9, action: 'create' }, 'vote')).toThrow(
+      refusedWith('captcha_failed'),
+    );
     expect(() => checkVerdict('recaptcha', { success: true }, 'vote')).toThrow(refusedWith('captcha_failed'));
   });
 });
 
 describe('the CAPTCHA verifier', () => {
   it('names the valid providers when its setting is misspelt, instead of failing on it', () => {
-    const settings = { provider: 'recaptch' as CaptchaProvider, secret: async () => 'secret', log: { error: () => undefined, warn: () => undefined } };
-    expect(() => captchaVerifier(settings)).toThrow(/^The CAPTCHA provider must be one of recaptcha, turnstile \(got recaptch\)$/);
+    const settings = {
+      provider: 'recaptch' as CaptchaProvider,
+      secret: async () => 'secret',
+      log: { error: () => undefined, warn: () => undefined },
+    };
+    expect(() => captchaVerifier(settings)).toThrow(
+      /^The CAPTCHA provider must be one of recaptcha, turnstile \(got recaptch\)$/,
+    );
     expect(() => captchaVerifier({ ...settings, provider: 'turnstile' })).not.toThrow();
   });
 });

@@ -10,17 +10,52 @@ const B = 'BBBBBBBBBBBBBBBBBBBB_';
 
 describe('vote conservation', () => {
   it('reads accepted votes per poll and option from the report counters', () => {
-    const tally = acceptedVotes({ [`votes.accepted.${A}.0`]: 3, [`votes.accepted.${A}.2`]: 1, [`votes.accepted.${B}.1`]: 5, 'http.requests': 99 });
-    expect(tally).toEqual(new Map([[A, [3, 0, 1]], [B, [0, 5]]]));
+    const tally = acceptedVotes({
+      [`votes.accepted.${A}.0`]: 3,
+      [`votes.accepted.${A}.2`]: 1,
+      [`votes.accepted.${B}.1`]: 5,
+      'http.requests': 99,
+    });
+    expect(tally).toEqual(
+      new Map([
+        [A, [3, 0, 1]],
+        [B, [0, 5]],
+      ]),
+    );
   });
 
   it('passes only when every poll matches exactly', () => {
-    const accepted = new Map([[A, [3, 0, 1]], [B, [0, 5]]]);
-    expect(compareTallies(accepted, new Map([[A, [3, 0, 1]], [B, [0, 5, 0]]]))).toMatchObject({ ok: true, accepted: 9, counted: 9, lost: 0, extra: 0 });
-    const lost = compareTallies(accepted, new Map([[A, [2, 0, 1]], [B, [0, 5]]]));
+    const accepted = new Map([
+      [A, [3, 0, 1]],
+      [B, [0, 5]],
+    ]);
+    expect(
+      compareTallies(
+        accepted,
+        new Map([
+          [A, [3, 0, 1]],
+          [B, [0, 5, 0]],
+        ]),
+      ),
+    ).toMatchObject({ ok: true, accepted: 9, counted: 9, lost: 0, extra: 0 });
+    const lost = compareTallies(
+      accepted,
+      new Map([
+        [A, [2, 0, 1]],
+        [B, [0, 5]],
+      ]),
+    );
     expect(lost).toMatchObject({ ok: false, lost: 1, extra: 0 });
     expect(lost.polls[0].difference).toEqual([-1, 0, 0]);
-    expect(compareTallies(accepted, new Map([[A, [3, 1, 1]], [B, [0, 5]]]))).toMatchObject({ ok: false, lost: 0, extra: 1 });
+    expect(
+      compareTallies(
+        accepted,
+        new Map([
+          [A, [3, 1, 1]],
+          [B, [0, 5]],
+        ]),
+      ),
+    ).toMatchObject({ ok: false, lost: 0, extra: 1 });
     expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 }); // a poll that vanished
   });
 });
@@ -29,8 +64,18 @@ describe('the summary of a run', () => {
   const run = (target: Summary['target'], counted: number[]) => {
     const conservation = compareTallies(new Map([[A, [3, 0, 1]]]), new Map([[A, counted]]));
     const summary = {
-      scenario: 'smoke', target, url: 'http://x', requests: 10, durationSeconds: 1, ratePerSecond: 10,
-      latencyMs: { p50: 1, p95: 2, p99: 3, max: 4 }, codes: { 202: 4 }, errors: {}, vusersFailed: 0, artilleryExitCode: 0, votes: conservation,
+      scenario: 'smoke',
+      target,
+      url: 'http://x',
+      requests: 10,
+      durationSeconds: 1,
+      ratePerSecond: 10,
+      latencyMs: { p50: 1, p95: 2, p99: 3, max: 4 },
+      codes: { 202: 4 },
+      errors: {},
+      vusersFailed: 0,
+      artilleryExitCode: 0,
+      votes: conservation,
     };
     return formatSummary({ dir: '/tmp/run', summary, conservation, ok: conservation.ok });
   };
@@ -45,12 +90,22 @@ describe('the summary of a run', () => {
 describe('finding a deployed target', () => {
   it('reads the API URL from cdk deploy --outputs-file', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'outputs-')), 'cdk-outputs.json');
-    writeFileSync(file, JSON.stringify({ ServerlessPoll: { ApiUrl: 'https://abc.execute-api.us-east-1.amazonaws.com/prod/', SiteUrl: 'https://d1.cloudfront.net' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ServerlessPoll: {
+          ApiUrl: 'https://abc.execute-api.us-east-1.amazonaws.com/prod/',
+          SiteUrl: 'https://d1.cloudfront.net',
+        },
+      }),
+    );
     expect(apiUrlFromOutputs(file)).toBe('https://abc.execute-api.us-east-1.amazonaws.com/prod');
   });
 
   it('says how to get one when the file is missing', () => {
     expect(() => apiUrlFromOutputs('/nonexistent/cdk-outputs.json')).toThrow(LoadTestError);
-    expect(() => apiUrlFromOutputs(join(tmpdir(), 'no-such', 'cdk-outputs.json'))).toThrow(/cdk-outputs\.json not found: npm run deploy \(README "Deploy to AWS"\) writes it; or pass --url\.$/);
+    expect(() => apiUrlFromOutputs(join(tmpdir(), 'no-such', 'cdk-outputs.json'))).toThrow(
+      /cdk-outputs\.json not found: npm run deploy \(README "Deploy to AWS"\) writes it; or pass --url\.$/,
+    );
   });
 });

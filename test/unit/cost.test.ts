@@ -14,7 +14,14 @@ import { breakEven, vpsCost } from '../../cost/compare';
 import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../cost/designs';
 import { synthesizeTemplate } from '../../lib/app';
 import { MeasuredRunError, unitCostsFromUsage } from '../../cost/measured';
-import { DEFAULT_UNIT_COSTS, estimate, monthlyUsage, priceUsage, tieredCost, type MonthlyUsage } from '../../cost/model';
+import {
+  DEFAULT_UNIT_COSTS,
+  estimate,
+  monthlyUsage,
+  priceUsage,
+  tieredCost,
+  type MonthlyUsage,
+} from '../../cost/model';
 import { PRICES } from '../../cost/prices';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, validateProfile } from '../../cost/profiles';
 import { readStackConfig, type StackConfig } from '../../cost/stack-config';
@@ -24,7 +31,15 @@ const stack: StackConfig = readStackConfig(templateFor('http').toJSON());
 const line = (bill: ReturnType<typeof estimate>, priceId: string) => bill.lines.find((l) => l.priceId === priceId)!;
 
 /** A measurement with round figures, so VPS sizing is arithmetic by hand (the committed one moves with each run). */
-const rate = (requestsPerSecond: number) => ({ method: 'GET', path: '', requestsPerSecond, latencyMs: { p50: 1, p97_5: 2, p99: 3, max: 4 }, requests: 0, non2xx: 0, errors: 0 });
+const rate = (requestsPerSecond: number) => ({
+  method: 'GET',
+  path: '',
+  requestsPerSecond,
+  latencyMs: { p50: 1, p97_5: 2, p99: 3, max: 4 },
+  requests: 0,
+  non2xx: 0,
+  errors: 0,
+});
 const measurement: VpsMeasurement = {
   what: 'test',
   date: '2026-11-22',
@@ -60,7 +75,11 @@ describe('tiered prices', () => {
 });
 
 describe('free tiers', () => {
-  const usage = (changes: Partial<MonthlyUsage>): MonthlyUsage => ({ ...monthlyUsage({ ...PROFILES.club, pollsPerDay: 0 }, stack), sqsRequests: 0, ...changes });
+  const usage = (changes: Partial<MonthlyUsage>): MonthlyUsage => ({
+    ...monthlyUsage({ ...PROFILES.club, pollsPerDay: 0 }, stack),
+    sqsRequests: 0,
+    ...changes,
+  });
 
   it('counts the new-account API Gateway million only when asked', () => {
     const u = usage({ apiRequests: 1.5e6 });
@@ -69,7 +88,10 @@ describe('free tiers', () => {
   });
 
   it('always counts the permanent ones, and shares the Lambda GB-second pool between architectures', () => {
-    const u = usage({ invocations: { createPoll: 1.5e6, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 }, gbSeconds: { arm64: 300_000, x86_64: 300_000 } });
+    const u = usage({
+      invocations: { createPoll: 1.5e6, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 },
+      gbSeconds: { arm64: 300_000, x86_64: 300_000 },
+    });
     const bill = priceUsage(u, stack);
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(0.1, 9); // (1.5 - 1) M x $0.20
     expect(line(bill, 'lambdaArmGbSeconds').usd).toBe(0); // the first 300k of the 400k pool
@@ -97,7 +119,9 @@ describe('the seed profile, line by line', () => {
     // Lambda requests: 3,000 + 15 M + 15 M + 900 M + 1.5 M batches = 931.503 M, 1 M free, x $0.20
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(930.503 * 0.2, 4);
     // GB-s = count x (billed ms + 0.5% x 250 ms INIT) / 1000 x 0.25 GB, summed (results: 2 ms, mostly from the function's cache); 400k free; x $0.0000133334
-    const gbs = [3000 * 31.25, 15e6 * 13.25, 15e6 * 26.25, 900e6 * 3.25, 1.5e6 * 41.25].reduce((a, b) => a + b, 0) / 1000 * 0.25;
+    const gbs =
+      ([3000 * 31.25, 15e6 * 13.25, 15e6 * 26.25, 900e6 * 3.25, 1.5e6 * 41.25].reduce((a, b) => a + b, 0) / 1000) *
+      0.25;
     expect(u.gbSeconds.arm64).toBeCloseTo(gbs, 3);
     expect(line(bill, 'lambdaArmGbSeconds').usd).toBeCloseTo((gbs - 400_000) * 0.0000133334, 4);
     // SQS: 15 M x 1.2 + 0.45 M idle receives, 1 M free, x $0.50
@@ -181,17 +205,32 @@ describe('the seed profile, line by line', () => {
 });
 
 describe('the designs', () => {
-  const stacks = Object.fromEntries(DEPLOYABLE_DESIGNS.map((d) => [d.id, readStackConfig(synthesizeTemplate(d.context))]));
+  const stacks = Object.fromEntries(
+    DEPLOYABLE_DESIGNS.map((d) => [d.id, readStackConfig(synthesizeTemplate(d.context))]),
+  );
 
   it('keeps cost/designs.json equal to each design’s synthesized template (npm run cost:snapshot)', () => {
     expect(JSON.parse(readFileSync('cost/designs.json', 'utf8'))).toEqual(stacks);
   });
 
   it('knows each from its template', () => {
-    expect(stacks.api).toMatchObject({ results: 'api', apiKind: 'http', corsPreflight: true, apiThroughCloudFront: false });
+    expect(stacks.api).toMatchObject({
+      results: 'api',
+      apiKind: 'http',
+      corsPreflight: true,
+      apiThroughCloudFront: false,
+    });
     expect(stacks['api-rest']).toMatchObject({ results: 'api', apiKind: 'rest' });
-    expect(stacks['function-url']).toMatchObject({ results: 'function-url', resultsConcurrency: 200, corsPreflight: true });
-    expect(stacks.cloudfront).toMatchObject({ results: 'cloudfront', apiThroughCloudFront: true, corsPreflight: false });
+    expect(stacks['function-url']).toMatchObject({
+      results: 'function-url',
+      resultsConcurrency: 200,
+      corsPreflight: true,
+    });
+    expect(stacks.cloudfront).toMatchObject({
+      results: 'cloudfront',
+      apiThroughCloudFront: true,
+      corsPreflight: false,
+    });
   });
 
   it('lists every deployable design with the flags that deploy it, cheapest first, and WebSocket as an estimate', () => {
@@ -214,7 +253,9 @@ describe('the designs', () => {
     const flood = floodCeiling(stacks['function-url'], PROFILES.seed, DEFAULT_UNIT_COSTS)!;
     expect(flood).toMatchObject({ concurrency: 200, requestsPerSecond: 2000 });
     expect(flood.usdPerHour).toBeCloseTo(2.2296, 3);
-    expect(floodCeiling({ ...stacks['function-url'], resultsConcurrency: undefined }, PROFILES.seed, DEFAULT_UNIT_COSTS)).toBeUndefined();
+    expect(
+      floodCeiling({ ...stacks['function-url'], resultsConcurrency: undefined }, PROFILES.seed, DEFAULT_UNIT_COSTS),
+    ).toBeUndefined();
     expect(floodCeiling(stacks.api, PROFILES.seed, DEFAULT_UNIT_COSTS)).toBeUndefined();
   });
 });
@@ -226,14 +267,24 @@ describe('the stack as the model reads it', () => {
     expect(config.corsPreflight).toBe(true);
     expect(config.results).toBe('api');
     expect(config.consumer).toEqual({ batchSize: 10, maxBatchingWindowSeconds: 0 });
-    expect(Object.values(config.functions).every((f) => f.memoryMb === 256 && f.architecture === 'arm64' && f.logFormat === 'JSON' && f.systemLogLevel === 'WARN' && !f.tracing)).toBe(true);
+    expect(
+      Object.values(config.functions).every(
+        (f) =>
+          f.memoryMb === 256 &&
+          f.architecture === 'arm64' &&
+          f.logFormat === 'JSON' &&
+          f.systemLogLevel === 'WARN' &&
+          !f.tracing,
+      ),
+    ).toBe(true);
   });
 
   it('prices REST above HTTP for the same month', () => {
     const rest = readStackConfig(templateFor('rest').toJSON());
-    expect(line(estimate(PROFILES.seed, rest), 'restApiRequests').usd).toBeGreaterThan(line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd * 3);
+    expect(line(estimate(PROFILES.seed, rest), 'restApiRequests').usd).toBeGreaterThan(
+      line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd * 3,
+    );
   });
-
 });
 
 describe('measured mode', () => {
@@ -270,7 +321,10 @@ describe('profiles', () => {
   it('count a page load as the one page the site serves, gzipped as CloudFront sends it (within 5%)', () => {
     const page = pageWithConfig(buildSite().page, { apiUrl: 'https://abc.execute-api.us-east-1.amazonaws.com' });
     const gzipped = gzipSync(page).length;
-    expect(Math.abs(PROFILES.seed.pageBytes - gzipped) / gzipped, `pageBytes ${PROFILES.seed.pageBytes}, the page ${gzipped} B gzipped`).toBeLessThan(0.05);
+    expect(
+      Math.abs(PROFILES.seed.pageBytes - gzipped) / gzipped,
+      `pageBytes ${PROFILES.seed.pageBytes}, the page ${gzipped} B gzipped`,
+    ).toBeLessThan(0.05);
   });
 
   it.each([
@@ -295,7 +349,11 @@ describe('profiles', () => {
   it('takes only a JSON object from a profile file, and no preset by an inherited name', () => {
     expect(() => profileFromJson([], 'list.json')).toThrow(/must hold a JSON object of profile fields.*got an array/);
     expect(() => profileFromJson('seed', 'text.json')).toThrow(ProfileError);
-    expect(profileFromJson({ votesPerPoll: 7 }, 'mine.json')).toMatchObject({ name: 'mine.json', votesPerPoll: 7, pollsPerDay: PROFILES.seed.pollsPerDay });
+    expect(profileFromJson({ votesPerPoll: 7 }, 'mine.json')).toMatchObject({
+      name: 'mine.json',
+      votesPerPoll: 7,
+      pollsPerDay: PROFILES.seed.pollsPerDay,
+    });
     expect(presetProfile('constructor')).toBeUndefined();
     expect(presetProfile('club')).toBe(PROFILES.club);
   });
@@ -319,7 +377,11 @@ describe('npm run cost', () => {
     expect(result.stdout).toMatch(/Total\s+<?\$[\d.,]+/);
     expect(result.stdout).toContain('Break-even');
     // Prose is wrapped and tables are narrow enough for a terminal.
-    const raw = spawnSync(process.execPath, ['--import', 'tsx', 'cost/cli.ts', '--profile', 'club', '--out', out, '--template', writeTemplate()], { encoding: 'utf8' }).stdout;
+    const raw = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'cost/cli.ts', '--profile', 'club', '--out', out, '--template', writeTemplate()],
+      { encoding: 'utf8' },
+    ).stdout;
     const widest = Math.max(...raw.split('\n').map((line) => line.length));
     expect(widest).toBeLessThanOrEqual(120);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -346,7 +408,9 @@ describe('npm run cost', () => {
     for (const label of legendLabels) expect(svg).toContain(`x2="${label.x - 6}" y1="${label.y - 4}"`);
     expect(texts.filter((t) => /--|==|\.\.\./.test(t.text))).toEqual([]);
     // The dotted "this profile" line runs down the plot: no text in the plot may run across it.
-    const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#999"/.exec(svg)!.map(Number);
+    const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#999"/
+      .exec(svg)!
+      .map(Number);
     const across = texts.filter((t) => {
       const width = t.text.length * 7; // 12 px text is narrower than 7 px a character
       const left = t.anchor === 'start' ? t.x : t.anchor === 'end' ? t.x - width : t.x - width / 2;
@@ -379,21 +443,43 @@ describe('npm run cost', () => {
     expect(result.status, result.stderr).toBe(0);
     // After the profile's name and a blank line.
     const [first, second, third] = result.stdout.split('\n').slice(2, 5);
-    expect(first).toMatch(/^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* Deploy it: npm run deploy -- -c results=function-url$/);
-    expect(second).toMatch(/^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/);
-    expect(third).toMatch(/^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s \(npm run bench:vps on \d{4}-\d\d-\d\d/);
+    expect(first).toMatch(
+      /^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* Deploy it: npm run deploy -- -c results=function-url$/,
+    );
+    expect(second).toMatch(
+      /^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/,
+    );
+    expect(third).toMatch(
+      /^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s \(npm run bench:vps on \d{4}-\d\d-\d\d/,
+    );
     expect(result.stdout).toMatch(/results via the HTTP API \(textbook\) ←/);
     expect(result.stdout).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
   });
 
   it('sizes the VPS from a bench file; sets a load test of a VPS beside the profile as a floor, never as its capacity; refuses other folders and failed runs', () => {
-    const own = run('--vps-from', 'cost/vps-capacity.json', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
+    const own = run(
+      '--vps-from',
+      'cost/vps-capacity.json',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'cost-')),
+      '--template',
+      writeTemplate(),
+    );
     expect(own.status, own.stderr).toBe(0);
-    const load = run('--vps-from', 'test/fixtures/vps-load-run', '--out', mkdtempSync(join(tmpdir(), 'cost-')), '--template', writeTemplate());
+    const load = run(
+      '--vps-from',
+      'test/fixtures/vps-load-run',
+      '--out',
+      mkdtempSync(join(tmpdir(), 'cost-')),
+      '--template',
+      writeTemplate(),
+    );
     expect(load.status, load.stderr).toBe(0);
     // Sized from the benchmark as without the load test: $6 at a few percent, not dozens of boxes.
     expect(load.stdout).toMatch(/^On a VPS: \$6\.00 a month on DO \$6/m);
-    expect(load.stdout).toMatch(/^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 2,000 req\/s/m);
+    expect(load.stdout).toMatch(
+      /^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 2,000 req\/s/m,
+    );
     const wrong = run('--vps-from', 'test/fixtures/load-run');
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/is not a load test of the VPS edition/);
@@ -409,7 +495,9 @@ describe('npm run cost', () => {
     const out = mkdtempSync(join(tmpdir(), 'cost-'));
     const result = run('--from', 'test/fixtures/load-run', '--out', out, '--template', writeTemplate());
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/Idle, with no traffic at all: \$0\.00 a month \(SQS FIFO requests .*inside the free tier/);
+    expect(result.stdout).toMatch(
+      /Idle, with no traffic at all: \$0\.00 a month \(SQS FIFO requests .*inside the free tier/,
+    );
     expect(result.stdout).toMatch(/measured from only 100 vote\(s\) .* are rough, and are scaled here to 15\.0 M/);
   });
 

@@ -1,12 +1,26 @@
 /** What the consumer and `npm run dlq` decide about votes that failed every delivery (pure). */
 import { describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
-import { isLastDelivery, judgeLastDelivery, judgeLetter, planRedrive, redrivenVote, type CountGuards } from '../../lambdas/domain/dead-letter';
+import {
+  isLastDelivery,
+  judgeLastDelivery,
+  judgeLetter,
+  planRedrive,
+  redrivenVote,
+  type CountGuards,
+} from '../../lambdas/domain/dead-letter';
 import { padSequence } from '../../lambdas/domain/tally';
 import { parseVoteMessage, type VoteMessage } from '../../lambdas/domain/vote';
 
 const POLL = 'p'.repeat(21);
-const vote = (voteId: string, extra: Partial<VoteMessage> = {}): VoteMessage => ({ v: 1, voteId, pollId: POLL, option: 1, castAt: '2026-11-22T00:00:00Z', ...extra });
+const vote = (voteId: string, extra: Partial<VoteMessage> = {}): VoteMessage => ({
+  v: 1,
+  voteId,
+  pollId: POLL,
+  option: 1,
+  castAt: '2026-11-22T00:00:00Z',
+  ...extra,
+});
 const rec = (v: VoteMessage | string, seq: string, receiveCount: number = VOTE_QUEUE.maxReceiveCount) => ({
   messageId: `m-${seq}`,
   body: typeof v === 'string' ? v : JSON.stringify(v),
@@ -14,7 +28,9 @@ const rec = (v: VoteMessage | string, seq: string, receiveCount: number = VOTE_Q
   sequenceNumber: seq,
   receiveCount,
 });
-const guards = (mark: string | undefined, redriven: string[] = []) => (): CountGuards => ({ applied: mark ? { 2: padSequence(mark) } : {}, redriven: new Set(redriven) });
+const guards =
+  (mark: string | undefined, redriven: string[] = []) =>
+  (): CountGuards => ({ applied: mark ? { 2: padSequence(mark) } : {}, redriven: new Set(redriven) });
 
 describe('the last delivery', () => {
   it('is the delivery that reaches maxReceiveCount', () => {
@@ -47,7 +63,11 @@ describe('the last delivery', () => {
 });
 
 describe('a redrive plan', () => {
-  const letter = (messageId: string, body: VoteMessage | string, verdict?: string) => ({ messageId, body: typeof body === 'string' ? body : JSON.stringify(body), verdict });
+  const letter = (messageId: string, body: VoteMessage | string, verdict?: string) => ({
+    messageId,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    verdict,
+  });
 
   it('trusts only the consumer’s verdict: a letter without one is unknown', () => {
     expect(judgeLetter(letter('1', vote('a'), 'unapplied')).verdict).toBe('unapplied');

@@ -48,7 +48,9 @@ describe('createPoll', () => {
   it('counts characters, not UTF-16 units', () => {
     const emoji = '🗳'.repeat(POLL_LIMITS.titleMaxLength);
     expect(createPoll({ ...valid, title: emoji }, NOW).title).toBe(emoji);
-    expect(() => createPoll({ ...valid, title: emoji + '🗳' }, NOW)).toThrow(expect.objectContaining({ code: 'invalid_field' }));
+    expect(() => createPoll({ ...valid, title: emoji + '🗳' }, NOW)).toThrow(
+      expect.objectContaining({ code: 'invalid_field' }),
+    );
   });
 
   const refusals: Array<[string, unknown, string]> = [
@@ -57,7 +59,11 @@ describe('createPoll', () => {
     ['an unknown field', { ...valid, admin: true }, 'unknown_field'],
     ['a missing title', { options: valid.options }, 'invalid_field'],
     ['options that differ only by an invisible character', { ...valid, options: ['a', 'a\u200b'] }, 'invalid_field'],
-    ['options that differ only by how an accent is written', { ...valid, options: ['café', 'cafe\u0301'] }, 'invalid_field'],
+    [
+      'options that differ only by how an accent is written',
+      { ...valid, options: ['café', 'cafe\u0301'] },
+      'invalid_field',
+    ],
     ['options that differ only in width', { ...valid, options: ['full', 'ｆｕｌｌ'] }, 'invalid_field'],
     ['an option of invisible characters only', { ...valid, options: ['a', '\u200b\u200e'] }, 'invalid_field'],
     ['a numeric title', { ...valid, title: 5 }, 'invalid_field'],
@@ -66,7 +72,11 @@ describe('createPoll', () => {
     ['a lone surrogate (not valid Unicode)', { ...valid, title: 'a\ud800b' }, 'invalid_field'],
     ['a lone surrogate in an option', { ...valid, options: ['a', '\udc00'] }, 'invalid_field'],
     ['one option', { ...valid, options: ['x'] }, 'invalid_field'],
-    ['too many options', { ...valid, options: Array.from({ length: POLL_LIMITS.maxOptions + 1 }, (_, i) => `o${i}`) }, 'invalid_field'],
+    [
+      'too many options',
+      { ...valid, options: Array.from({ length: POLL_LIMITS.maxOptions + 1 }, (_, i) => `o${i}`) },
+      'invalid_field',
+    ],
     ['a too long option', { ...valid, options: ['x', 'y'.repeat(POLL_LIMITS.optionMaxLength + 1)] }, 'invalid_field'],
     ['duplicate options', { ...valid, options: ['Yes', 'yes'] }, 'invalid_field'],
     ['options as a string', { ...valid, options: 'a,b' }, 'invalid_field'],
@@ -76,6 +86,8 @@ describe('createPoll', () => {
     ['a string flag', { ...valid, oneVotePerVoter: 'yes' }, 'invalid_field'],
   ];
   it.each(refusals)('refuses %s', (_, input, code) => {
-    expect(() => createPoll(input, NOW)).toThrow(expect.objectContaining({ name: 'PollError', code, message: expect.any(String) }));
+    expect(() => createPoll(input, NOW)).toThrow(
+      expect.objectContaining({ name: 'PollError', code, message: expect.any(String) }),
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('chooseOption', () => {
     expect(() => chooseOption(input, poll, NOW)).toThrow(expect.objectContaining({ code }));
   });
   it('refuses votes once the poll is closed', () => {
-    expect(() => chooseOption({ option: 0 }, poll, NOW + 10 * 60_000)).toThrow(expect.objectContaining({ code: 'poll_closed' }));
+    expect(() => chooseOption({ option: 0 }, poll, NOW + 10 * 60_000)).toThrow(
+      expect.objectContaining({ code: 'poll_closed' }),
+    );
   });
 });
 
@@ -39,7 +41,8 @@ describe('message groups', () => {
   });
 });
 
-const record = (pollId: string, option: number, shard = 0, body?: string) => queuedVote(pollId, option, { shard, body });
+const record = (pollId: string, option: number, shard = 0, body?: string) =>
+  queuedVote(pollId, option, { shard, body });
 
 describe('planBatch (carpooling)', () => {
   it('folds many votes into one tally per poll', () => {

@@ -136,9 +136,12 @@ function runProcess(args: string[], cwd?: string): Promise<{ url: string; output
 
 describe('a crash', () => {
   /** `npm run vps` on a free port. */
-  const runVps = (dir: string) => runProcess(['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--rate-limits', 'off']);
+  const runVps = (dir: string) =>
+    runProcess(['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--rate-limits', 'off']);
 
-  it('SIGKILLed in the middle of a load loses no vote it acknowledged, and counts none twice', { timeout: 60_000 }, async () => {
+  it('SIGKILLed in the middle of a load loses no vote it acknowledged, and counts none twice', {
+    timeout: 60_000,
+  }, async () => {
     const dir = dataDir();
     const { url } = await runVps(dir);
     const client = api({ url });
@@ -155,7 +158,11 @@ describe('a crash', () => {
           const option = (voter + i) % 3;
           sent++;
           try {
-            const res = await fetch(`${url}/api/poll/${poll.id}/vote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ option }) });
+            const res = await fetch(`${url}/api/poll/${poll.id}/vote`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ option }),
+            });
             if (res.status === 202) acknowledged[option]++;
             await res.arrayBuffer();
           } catch {
@@ -170,7 +177,9 @@ describe('a crash', () => {
 
     const restarted = await runVps(dir);
     const counted = (await api({ url: restarted.url }).results(poll.id)).json.counts as number[];
-    console.log(`crash: ${acknowledged} acknowledged before SIGKILL, ${unanswered} unanswered, ${counted} counted after the restart`);
+    console.log(
+      `crash: ${acknowledged} acknowledged before SIGKILL, ${unanswered} unanswered, ${counted} counted after the restart`,
+    );
     counted.forEach((n, option) => {
       expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
       expect(n, `option ${option}`).toBeLessThanOrEqual(acknowledged[option] + unanswered[option]);
@@ -187,7 +196,9 @@ describe('a crash', () => {
     const { url, output } = await runVps(dir);
     await expect.poll(output, { timeout: 15_000 }).toMatch(/1 poll\(s\), 1 vote\(s\)/);
     // The warning comes on stderr, a pipe of its own: it may arrive after stdout's lines.
-    await expect.poll(output, { timeout: 15_000 }).toMatch(/1 line\(s\) of the log could not be read \(torn by a crash or corrupt\) and were skipped/);
+    await expect
+      .poll(output, { timeout: 15_000 })
+      .toMatch(/1 line\(s\) of the log could not be read \(torn by a crash or corrupt\) and were skipped/);
     expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
   });
 });
@@ -196,10 +207,13 @@ describe('the bundle a droplet or the container runs', () => {
   /** The Dockerfile's CMD and the systemd unit's ExecStart, as argument lists after `node`. */
   const dockerfile = readFileSync('vps/Dockerfile', 'utf8');
   const container = (JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[]).slice(1);
-  const systemd = /^ExecStart=\/usr\/bin\/env node (.*)$/m.exec(readFileSync('vps/poll-vps.service', 'utf8'))![1].split(' ');
+  const systemd = /^ExecStart=\/usr\/bin\/env node (.*)$/m
+    .exec(readFileSync('vps/poll-vps.service', 'utf8'))![1]
+    .split(' ');
   const option = (args: string[], name: string) => args[args.indexOf(name) + 1];
   /** The same command on a free loopback port, with a data folder of this test's. */
-  const here = (args: string[]) => args.map((arg, i) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[args[i - 1]] ?? arg);
+  const here = (args: string[]) =>
+    args.map((arg, i) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[args[i - 1]] ?? arg);
 
   it('is what the Dockerfile ships and the compose service runs, on one port', () => {
     expect(dockerfile).toMatch(/RUN npm run build:vps -- --out \/out/);
@@ -209,14 +223,20 @@ describe('the bundle a droplet or the container runs', () => {
     const compose = readFileSync('docker-compose.yml', 'utf8');
     const service = compose.slice(compose.indexOf('\n  vps:'));
     expect(service).toMatch(/dockerfile: vps\/Dockerfile/);
-    expect(service).toMatch(new RegExp(`"127\\.0\\.0\\.1:${option(container, '--port')}:${option(container, '--port')}"`));
+    expect(service).toMatch(
+      new RegExp(`"127\\.0\\.0\\.1:${option(container, '--port')}:${option(container, '--port')}"`),
+    );
     expect(service).toMatch(new RegExp(`vps-data:${option(container, '--data-dir')}`));
     expect(systemd[0]).toBe(container[0]);
   });
 
-  it('runs with nothing but Node, from a folder outside the project, as the Dockerfile and the systemd unit start it', { timeout: 90_000 }, async () => {
+  it('runs with nothing but Node, from a folder outside the project, as the Dockerfile and the systemd unit start it', {
+    timeout: 90_000,
+  }, async () => {
     const droplet = dataDir();
-    const build = spawnSync(process.execPath, ['--import', 'tsx', 'vps/build.ts', '--out', droplet], { encoding: 'utf8' });
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'vps/build.ts', '--out', droplet], {
+      encoding: 'utf8',
+    });
     expect(build.status, build.stderr).toBe(0);
     const first = await runProcess(here(container), droplet);
     const page = await fetch(first.url);
