@@ -20,5 +20,5 @@ const DESIGNS_FILE = fileURLToPath(new URL('../cost/designs.json', import.meta.u
 const designs = Object.fromEntries(
   DEPLOYABLE_DESIGNS.map((design) => [design.id, readStackConfig(synthesizeTemplate(design.context))]),
 );
-writeFileSync(DESIGNS_FILE, JSON.stringify(designs, null, 2) + '\n');
+writeFileSync(DESIGNS_FILE, `${JSON.stringify(designs, null, 2)}\n`);
 console.log(`Wrote ${DESIGNS_FILE} (${Object.keys(designs).join(', ')})`);

@@ -410,13 +410,13 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     ...Object.values(PRICES).map((p) =>
       row([
         `${p.service} ${p.item}`,
-        p.tiers.map((t) => `$${t.price}`).join(' → ') + ` per ${p.unit}`,
+        `${p.tiers.map((t) => `$${t.price}`).join(' → ')} per ${p.unit}`,
         p.source,
         p.checked,
       ]),
     ),
   );
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 const escapeHtml = (text: string) =>

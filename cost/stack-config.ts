@@ -40,6 +40,7 @@ export interface StackConfig {
   alarms: number;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
 export const FUNCTION_ROLES: readonly FunctionRole[] = [
   'createPoll',

@@ -167,7 +167,7 @@ export async function redrive(queues: Queues, options: ReadOptions = {}): Promis
       }),
     );
     const failedIds = new Set((out.Failed ?? []).map((f) => f.Id));
-    chunk.forEach((j, i) => (failedIds.has(String(i)) ? unsent : sent).push(j));
+    for (const [i, j] of chunk.entries()) (failedIds.has(String(i)) ? unsent : sent).push(j);
   }
   const sentVotes = new Set(sent.map((j) => j.vote!.voteId));
   const duplicates = plan.duplicates.filter((j) => sentVotes.has(j.vote!.voteId));

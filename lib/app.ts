@@ -100,9 +100,11 @@ export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
  * The stack's CloudFormation template, synthesized in-process with bundling skipped: for the
  * local runtime (it bundles itself), the cost model, the LocalStack free-plan check and tests.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
+type Json = any;
 export function synthesizeTemplate(context: Record<string, unknown> = {}): {
-  Resources: Record<string, any>;
-  Outputs?: Record<string, any>;
+  Resources: Record<string, Json>;
+  Outputs?: Record<string, Json>;
 } {
   const { app, stack } = buildApp({ context: { ...context, ...SKIP_BUNDLING } });
   return app.synth().getStackByName(stack.stackName).template;

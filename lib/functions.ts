@@ -7,13 +7,13 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
   Architecture,
   ApplicationLogLevel,
-  CfnFunction,
+  type CfnFunction,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
 import { acknowledge } from './nag';

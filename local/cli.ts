@@ -63,13 +63,13 @@ function options() {
   const logLevel = values['log-level'].toUpperCase();
   if (!LOG_LEVELS.includes(logLevel))
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
-  let apiKind;
+  let apiKind: ReturnType<typeof apiKindFrom>;
   try {
     apiKind = apiKindFrom(values['api-kind']);
   } catch {
     throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`);
   }
-  let results;
+  let results: ReturnType<typeof resultsFrom>;
   try {
     results = resultsFrom(values.results);
   } catch {

@@ -47,7 +47,7 @@ export const functionEndpoint = (endpoint: string, fn: string) => `${endpoint}/f
  */
 async function startProxy(
   targetPort: number,
-  rewrite: (action: string, body: any) => { status: number; body: unknown } | void,
+  rewrite: (action: string, body: any) => { status: number; body: unknown } | undefined,
   onExchange: Exchange,
 ): Promise<Server> {
   const server = createServer(async (req, res) => {

@@ -175,14 +175,14 @@ function failedRecords(
   options: EventSourceOptions,
   records: SqsRecord[],
   withheld: Set<string>,
-  result: any,
+  result: unknown,
 ): Set<string> {
   const failed = new Set(withheld);
   if (options.mapping.reportBatchItemFailures) {
-    const reported = result?.batchItemFailures;
+    const reported = (result as { batchItemFailures?: unknown } | undefined)?.batchItemFailures;
     // Lambda treats a malformed response as a failure of the whole batch.
-    if (reported !== undefined && !Array.isArray(reported)) records.forEach((r) => failed.add(r.messageId));
-    else for (const item of reported ?? []) failed.add(item.itemIdentifier);
+    if (reported !== undefined && !Array.isArray(reported)) for (const r of records) failed.add(r.messageId);
+    else for (const item of (reported ?? []) as Array<{ itemIdentifier: string }>) failed.add(item.itemIdentifier);
   }
   for (const record of records)
     if (!isLastDelivery(options, record) && chance(options.faults, options.faults.failAfterApply))

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ApiKind } from '../config/app-config';
 import { EMULATED_ACCOUNT } from '../config/emulated-aws';
 import { routeMatcher } from '../lambdas/handlers/http';
@@ -139,13 +140,18 @@ export function lambdaEvent(
 }
 
 /** A proxy integration's result as the HTTP response; undefined when it is not one. */
-function responseOf(result: any): LocalResponse | undefined {
+function responseOf(value: unknown): LocalResponse | undefined {
+  const result = value as Partial<APIGatewayProxyStructuredResultV2> | undefined;
   if (typeof result?.statusCode !== 'number') return undefined;
   const body =
     result.body === undefined
       ? Buffer.alloc(0)
       : Buffer.from(String(result.body), result.isBase64Encoded ? 'base64' : 'utf8');
-  return { status: result.statusCode, headers: { ...(result.headers ?? {}) }, body };
+  return {
+    status: result.statusCode,
+    headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)])),
+    body,
+  };
 }
 
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): LocalResponse => ({

@@ -83,7 +83,7 @@ export class Meter {
   constructor(private readonly apiKind: string) {}
 
   fn(name: string, memoryMb: number): FunctionUsage {
-    return (this.functions[name] ??= {
+    this.functions[name] ??= {
       invocations: 0,
       billedMs: 0,
       errors: 0,
@@ -91,7 +91,8 @@ export class Meter {
       throttles: 0,
       initMs: 0,
       memoryMb,
-    });
+    };
+    return this.functions[name];
   }
 
   recordInvocation(
@@ -112,15 +113,17 @@ export class Meter {
   }
 
   recordTable(table: string, action: string, readUnits: number, writeUnits: number, fn?: string): void {
-    const usage = (this.tables[table] ??= {
+    this.tables[table] ??= {
       readUnits: 0,
       writeUnits: 0,
       requests: {},
       unitsByAction: {},
       byFunction: {},
-    });
+    };
+    const usage = this.tables[table];
     if (fn) {
-      const byFn = (usage.byFunction[fn] ??= { readUnits: 0, writeUnits: 0 });
+      usage.byFunction[fn] ??= { readUnits: 0, writeUnits: 0 };
+      const byFn = usage.byFunction[fn];
       byFn.readUnits += readUnits;
       byFn.writeUnits += writeUnits;
     }
@@ -136,7 +139,8 @@ export class Meter {
     payloadBytes: number,
     messages: { sent?: number; received?: number },
   ): void {
-    const usage = (this.queues[queue] ??= { requests: {}, billedRequests: 0, emptyReceives: 0, messagesSent: 0 });
+    this.queues[queue] ??= { requests: {}, billedRequests: 0, emptyReceives: 0, messagesSent: 0 };
+    const usage = this.queues[queue];
     bump(usage.requests, action);
     usage.billedRequests += Math.max(1, Math.ceil(payloadBytes / 65536));
     usage.messagesSent += messages.sent ?? 0;

@@ -5,6 +5,7 @@
  */
 import { FUNCTION_METADATA, type ApiKind } from '../config/app-config';
 
+// biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
 interface Resource {
   Type: string;

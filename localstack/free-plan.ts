@@ -31,6 +31,7 @@ export const FREE_PLAN_RESOURCE_TYPES = new Set([
   'AWS::CDK::Metadata',
 ]);
 
+// biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
 
 /** One line per resource or feature the free plan cannot deploy; empty when the template fits. */

@@ -254,7 +254,7 @@ try {
     values.out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
   );
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify(measurement, null, 2) + '\n');
+  writeFileSync(out, `${JSON.stringify(measurement, null, 2)}\n`);
   console.log(`Figures written to ${out} (npm run cost -- --vps-from ${out.replace(`${ROOT}/`, '')})`);
 } finally {
   await stop(bare.child);

@@ -111,7 +111,8 @@ function createPage(api: Api): void {
     addButton.disabled = rows >= POLL_LIMITS.maxOptions;
     for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove'))
       button.disabled = rows <= POLL_LIMITS.minOptions;
-    optionList.querySelectorAll('input').forEach((input, i) => input.setAttribute('aria-label', `Option ${i + 1}`));
+    for (const [i, input] of optionList.querySelectorAll('input').entries())
+      input.setAttribute('aria-label', `Option ${i + 1}`);
   };
   const addOption = (focus: boolean) => {
     const input = h('input', {

@@ -51,7 +51,7 @@ export function messageGroupId(pollId: string, random: number = Math.random()): 
 
 /** The group's shard within its poll, or null if the id is not one of ours. */
 export function shardOfGroup(groupId: string | undefined, pollId: string): string | null {
-  if (!groupId || !groupId.startsWith(`${pollId}.`)) return null;
+  if (!groupId?.startsWith(`${pollId}.`)) return null;
   const shard = groupId.slice(pollId.length + 1);
   return /^\d{1,3}$/.test(shard) ? shard : null;
 }

@@ -232,11 +232,11 @@ describe('npm run dlq', () => {
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );
     // Its own letters: a vote for a poll that is gone, and something that is not a vote.
-    const gone = voteBody('gone' + 'x'.repeat(17), 0);
+    const gone = voteBody(`gone${'x'.repeat(17)}`, 0);
     const junk = `{"cli test": "${Date.now()}"}`;
     expect(
       await consume(
-        sqsRecord(gone, { groupId: `${'gone' + 'x'.repeat(17)}.0`, receiveCount: LAST }),
+        sqsRecord(gone, { groupId: `${`gone${'x'.repeat(17)}`}.0`, receiveCount: LAST }),
         sqsRecord(junk, { groupId: 'x.0', receiveCount: LAST }),
       ),
     ).toEqual([]);

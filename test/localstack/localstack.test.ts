@@ -158,7 +158,7 @@ describe('docker-compose.yml', () => {
     expect(compose).toContain(`image: \${LOCALSTACK_IMAGE:-${TOKEN_FREE_IMAGE}}`);
     expect(compose).not.toMatch(/localstack\/localstack(:latest)?\s*$/m);
     expect(compose).toContain('/var/run/docker.sock:/var/run/docker.sock');
-    expect(compose).toContain('LOCALSTACK_AUTH_TOKEN=${LOCALSTACK_AUTH_TOKEN:-}');
+    expect(compose).toContain(`LOCALSTACK_AUTH_TOKEN=\${LOCALSTACK_AUTH_TOKEN:-}`);
     expect(compose).toContain('DYNAMODB_REMOVE_EXPIRED_ITEMS=1');
     expect(compose).toMatch(/healthcheck:[\s\S]*_localstack\/health/);
     expect(compose).toContain('"127.0.0.1:4566:4566"');

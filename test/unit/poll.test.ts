@@ -48,7 +48,7 @@ describe('createPoll', () => {
   it('counts characters, not UTF-16 units', () => {
     const emoji = '🗳'.repeat(POLL_LIMITS.titleMaxLength);
     expect(createPoll({ ...valid, title: emoji }, NOW).title).toBe(emoji);
-    expect(() => createPoll({ ...valid, title: emoji + '🗳' }, NOW)).toThrow(
+    expect(() => createPoll({ ...valid, title: `${emoji}🗳` }, NOW)).toThrow(
       expect.objectContaining({ code: 'invalid_field' }),
     );
   });

@@ -12,7 +12,10 @@ describe('results refresh', () => {
     const policy = { minIntervalMs: 2000, maxIntervalMs: 30_000, backoffFactor: 2 };
     const delays: number[] = [];
     let delay: number | undefined;
-    for (let i = 0; i < 6; i++) delays.push((delay = nextRefreshDelay(delay, false, policy)));
+    for (let i = 0; i < 6; i++) {
+      delay = nextRefreshDelay(delay, false, policy);
+      delays.push(delay);
+    }
     expect(delays).toEqual([2000, 4000, 8000, 16000, 30000, 30000]);
     expect(nextRefreshDelay(30_000, true, policy)).toBe(2000);
   });
