@@ -16,7 +16,9 @@ import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } fr
 const SPEC = {
   command: 'npm run dlq --',
   positionals: 'inspect|redrive|discard',
-  summary: `The votes that could not be counted in ${VOTE_QUEUE.maxReceiveCount} deliveries: list them, count the uncounted ones once, or discard what a person gave up on.`,
+  summary:
+    `The votes that could not be counted in ${VOTE_QUEUE.maxReceiveCount} deliveries: ` +
+    'list them, count the uncounted ones once, or discard what a person gave up on.',
   options: {
     target: {
       type: 'string',
@@ -68,7 +70,8 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
   const { VoteQueueUrl, DeadLetterQueueUrl } = stackOutputs(file);
   if (!VoteQueueUrl || !DeadLetterQueueUrl) {
     throw new CommandFailure(
-      `${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ${DEPLOY_COMMANDS[target]} writes it.`,
+      `${relative(process.cwd(), file)} is missing or has no VoteQueueUrl and DeadLetterQueueUrl: ` +
+        `${DEPLOY_COMMANDS[target]} writes it.`,
     );
   }
   // Queue URLs name their region: https://sqs.<region>.amazonaws.com/… (LocalStack: sqs.<region>.localhost…).
@@ -92,10 +95,14 @@ function verdictLines(letters: readonly JudgedLetter[]): string[] {
   );
 }
 
-const letterLine = (j: JudgedLetter) =>
-  j.vote
-    ? `  ${j.vote.voteId}  ${j.vote.pollId}  ${String(j.vote.option).padStart(6)}  ${j.vote.castAt.padEnd(24)}  ${j.verdict}`
-    : `  ${j.letter.messageId.padEnd(45)}  ${'-'.padStart(6)}  ${'-'.padEnd(24)}  ${j.verdict}: ${JSON.stringify(j.letter.body.slice(0, 40))}`;
+function letterLine({ vote, letter, verdict }: JudgedLetter): string {
+  if (vote) {
+    const { voteId, pollId, option, castAt } = vote;
+    return `  ${voteId}  ${pollId}  ${String(option).padStart(6)}  ${castAt.padEnd(24)}  ${verdict}`;
+  }
+  const body = JSON.stringify(letter.body.slice(0, 40));
+  return `  ${letter.messageId.padEnd(45)}  ${'-'.padStart(6)}  ${'-'.padEnd(24)}  ${verdict}: ${body}`;
+}
 
 export function formatInspection(letters: readonly JudgedLetter[], approximateTotal: number, shown = 20): string {
   if (letters.length === 0) return `The dead-letter queue is empty (SQS counts ${approximateTotal}).`;
@@ -114,7 +121,9 @@ export function formatInspection(letters: readonly JudgedLetter[], approximateTo
   lines.push(...letters.slice(0, shown).map(letterLine));
   if (approximateTotal > letters.length) {
     lines.push(
-      `${approximateTotal - letters.length} more could not be read without removing others (beyond --limit, or behind letters SQS moved itself in the same message group); discard reads on as it removes.`,
+      `${approximateTotal - letters.length} more could not be read without removing others ` +
+        '(beyond --limit, or behind letters SQS moved itself in the same message group); ' +
+        'discard reads on as it removes.',
     );
   }
   if (letters.some((j) => j.verdict === 'unapplied')) lines.push('Count the unapplied votes: npm run dlq -- redrive');
@@ -151,7 +160,9 @@ async function main(): Promise<void> {
     } else if (command === 'redrive') {
       const result = await redrive(queues, { limit });
       const text = [
-        `Redrove ${result.redriven.length} uncounted vote(s) to the vote queue (each is counted once, however often it is redriven); removed ${result.duplicates.length} duplicate letter(s).`,
+        `Redrove ${result.redriven.length} uncounted vote(s) to the vote queue ` +
+          '(each is counted once, however often it is redriven); ' +
+          `removed ${result.duplicates.length} duplicate letter(s).`,
         ...(result.kept.length > 0
           ? [
               `Left in the queue for a person (${result.kept.length}):`,

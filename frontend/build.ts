@@ -50,9 +50,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const files = { 'index.html': pageWithConfig(site.page, { apiUrl: '' }), 'not-found.html': site.notFound };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(dist, name), text);
-    console.log(
-      `${name.padEnd(16)} ${String(Buffer.byteLength(text)).padStart(7)} B  ${String(gzipSync(text).length).padStart(6)} B gzipped`,
-    );
+    const bytes = String(Buffer.byteLength(text)).padStart(7);
+    const gzipped = String(gzipSync(text).length).padStart(6);
+    console.log(`${name.padEnd(16)} ${bytes} B  ${gzipped} B gzipped`);
   }
   console.log(
     'A visit is one request: index.html (CloudFront compresses it); a return visit is one revalidation (304).',

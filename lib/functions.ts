@@ -74,7 +74,8 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
   acknowledge(
     fn,
     ['AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]'],
-    'AWSLambdaBasicExecutionRole grants only CreateLogGroup/CreateLogStream/PutLogEvents; the function writes to its own retained log group.',
+    'AWSLambdaBasicExecutionRole grants only CreateLogGroup/CreateLogStream/PutLogEvents; ' +
+      'the function writes to its own retained log group.',
   );
   const cfn = fn.node.defaultChild as CfnFunction;
   cfn.addMetadata(FUNCTION_METADATA.entry, entry);

@@ -38,7 +38,8 @@ export function acknowledgeCdkDeploymentFunction(stack: Stack, siteBucket: IBuck
     acknowledge(
       child,
       findings,
-      'CDK BucketDeployment’s provider function: CDK sets its runtime and its S3 permissions (the asset bucket and the site bucket only); it runs only during deploys.',
+      'CDK BucketDeployment’s provider function: CDK sets its runtime and its S3 permissions ' +
+        '(the asset bucket and the site bucket only); it runs only during deploys.',
     );
   }
 }

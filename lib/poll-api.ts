@@ -23,7 +23,10 @@ const CORS = { methods: ['GET', 'POST'] as const, headers: ['content-type'], max
 export interface PollApiProps {
   kind: ApiKind;
   functions: Record<ApiFunctionName, IFunction>;
-  /** The site's origin: the only one allowed by CORS. None when the site fronts the API on its own origin (results=cloudfront). */
+  /**
+   * The site's origin: the only one allowed by CORS. None when the site fronts the API on its own
+   * origin (results=cloudfront).
+   */
   siteOrigin?: string;
 }
 
@@ -44,12 +47,15 @@ export class PollApi extends Construct {
     acknowledge(
       this,
       ['AwsSolutions-APIG4', 'AwsSolutions-COG4'],
-      'A public poll: anyone with the link may read and vote, as on the VPS platform. Abuse is bounded by stage throttling and per-voter claims.',
+      'A public poll: anyone with the link may read and vote, as on the VPS platform. ' +
+        'Abuse is bounded by stage throttling and per-voter claims.',
     );
     acknowledge(
       this,
       ['AwsSolutions-APIG1', 'AwsSolutions-APIG6'],
-      'Access and execution logs cost per request (hundreds of dollars a month at the seed profile, see npm run cost); the functions log errors, and API Gateway metrics stay on.',
+      'Access and execution logs cost per request ' +
+        '(hundreds of dollars a month at the seed profile, see npm run cost); ' +
+        'the functions log errors, and API Gateway metrics stay on.',
     );
   }
 
@@ -114,12 +120,14 @@ export class PollApi extends Construct {
     acknowledge(
       api,
       ['AwsSolutions-APIG2'],
-      'The handlers validate every body and answer with the API’s one JSON error shape; a gateway request validator would answer in another.',
+      'The handlers validate every body and answer with the API’s one JSON error shape; ' +
+        'a gateway request validator would answer in another.',
     );
     acknowledge(
       api,
       ['AwsSolutions-APIG3'],
-      'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; stage throttling caps the rate. Add a web ACL for a public deployment that needs one.',
+      'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; ' +
+        'stage throttling caps the rate. Add a web ACL for a public deployment that needs one.',
     );
     return { url: api.url.replace(/\/$/, ''), apiId: api.restApiId };
   }

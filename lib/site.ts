@@ -76,7 +76,10 @@ export class PollSite extends Construct {
   readonly distribution?: Distribution;
   /** The site's origin, the only origin the API answers CORS for. */
   readonly origin: string;
-  /** Built once at synth: the stack deploys it behind CloudFront (a bucket website gets it from npm run localstack:deploy). */
+  /**
+   * Built once at synth: the stack deploys it behind CloudFront (a bucket website gets it from
+   * npm run localstack:deploy).
+   */
   readonly site: Site = buildSite();
 
   constructor(scope: Construct, id: string, props: { hosting: SiteHosting }) {
@@ -95,7 +98,8 @@ export class PollSite extends Construct {
       acknowledge(
         this.bucket,
         ['AwsSolutions-S1', 'AwsSolutions-S2', 'AwsSolutions-S5', 'AwsSolutions-S10'],
-        'LocalStack variant only: its free plan has no CloudFront, so the site is a public website bucket (HTTP) on the developer’s machine.',
+        'LocalStack variant only: its free plan has no CloudFront, ' +
+          'so the site is a public website bucket (HTTP) on the developer’s machine.',
       );
       return;
     }
@@ -128,17 +132,20 @@ export class PollSite extends Construct {
     acknowledge(
       this.bucket,
       ['AwsSolutions-S1'],
-      'A build output read only by CloudFront (origin access control): server access logs would record only CloudFront’s fetches.',
+      'A build output read only by CloudFront (origin access control): ' +
+        'server access logs would record only CloudFront’s fetches.',
     );
     acknowledge(
       this.distribution,
       ['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3'],
-      'A public static site for anyone with a poll link: no geo restriction; WAF and access logs cost more than the site at small volume and record nothing the API does not.',
+      'A public static site for anyone with a poll link: no geo restriction; ' +
+        'WAF and access logs cost more than the site at small volume and record nothing the API does not.',
     );
     acknowledge(
       this.distribution,
       ['AwsSolutions-CFR4'],
-      'The default *.cloudfront.net certificate cannot set a minimum TLS version; with a custom domain and certificate, set minimumProtocolVersion to TLSv1.2_2021.',
+      'The default *.cloudfront.net certificate cannot set a minimum TLS version; ' +
+        'with a custom domain and certificate, set minimumProtocolVersion to TLSv1.2_2021.',
     );
   }
 

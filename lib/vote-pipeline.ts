@@ -75,7 +75,10 @@ export class VotePipeline extends Construct {
     // A batch that fails whole makes the invocation fail (lambdas/handlers/count-votes.ts): a few are
     // retries; failures in every minute for minutes on end mean votes are not being counted.
     this.consumerFailureAlarm = new Alarm(this, 'ConsumerFailureAlarm', {
-      alarmDescription: `The vote consumer failed in each of the last ${CONSUMER_FAILURE_ALARM.evaluationPeriods} minutes: votes wait in the queue and head for the dead-letter queue. See its logs (DynamoDB throttled or unreachable?).`,
+      alarmDescription:
+        `The vote consumer failed in each of the last ${CONSUMER_FAILURE_ALARM.evaluationPeriods} minutes: ` +
+        'votes wait in the queue and head for the dead-letter queue. ' +
+        'See its logs (DynamoDB throttled or unreachable?).',
       metric: this.consumer.metricErrors({
         period: Duration.minutes(CONSUMER_FAILURE_ALARM.periodMinutes),
         statistic: 'Sum',

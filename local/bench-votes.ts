@@ -12,7 +12,8 @@ import { startLocalRuntime } from './runtime';
 parseCommandLine({
   command: 'npm run bench:votes --',
   summary:
-    'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, and how long after its 202 a vote shows in the results.',
+    'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, ' +
+    'and how long after its 202 a vote shows in the results.',
   options: {},
   details: ['It prints its figures; nothing is asserted (these machines are shared: compare runs, not absolutes).'],
 });

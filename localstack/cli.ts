@@ -26,7 +26,8 @@ const { credentials } = LOCALSTACK;
 const STEPS = {
   up: 'Starts LocalStack with docker compose (the image pinned in docker-compose.yml) and waits until it is healthy.',
   deploy:
-    'Checks LocalStack, synthesizes the free-plan variant of the stack, bootstraps and deploys it with cdklocal, uploads the site, prints the URLs.',
+    'Checks LocalStack, synthesizes the free-plan variant of the stack, bootstraps and deploys it with cdklocal, ' +
+    'uploads the site, prints the URLs.',
   destroy: 'Empties the site bucket and deletes the stack from LocalStack.',
 } as const;
 type StepName = keyof typeof STEPS;
@@ -183,7 +184,8 @@ if (step === 'up') {
   console.log(`\nAPI:  ${apiUrl}`);
   if (out.ResultsUrl) console.log(`Results (function URL): ${out.ResultsUrl}`);
   console.log(
-    `Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html where *.localhost.localstack.cloud does not resolve)`,
+    `Site: ${out.SiteUrl} (or ${LOCALSTACK.endpoint}/${out.SiteBucketName}/index.html ` +
+      'where *.localhost.localstack.cloud does not resolve)',
   );
   console.log('Load test it: npm run load -- vote-storm --target localstack');
 } else {

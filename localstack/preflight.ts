@@ -38,7 +38,8 @@ export function problems(probe: Probe, step: Step): string[] {
       out.push('Docker is not running (docker info failed): start Docker Desktop or the docker service, then retry.');
     if (probe.image !== TOKEN_FREE_IMAGE && !probe.token) {
       out.push(
-        `${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`,
+        `${probe.image} needs LOCALSTACK_AUTH_TOKEN (images after 2026-03-23 do): ` +
+          `put it in .env or the environment, or use ${TOKEN_FREE_IMAGE} (the default).`,
       );
     }
     return out;
@@ -55,10 +56,10 @@ export function problems(probe: Probe, step: Step): string[] {
   const down = NEEDED_SERVICES.filter((s) => services[s] && !['available', 'running'].includes(services[s]));
   if (missing.length)
     out.push(`LocalStack does not offer ${missing.join(', ')}: check the SERVICES setting in docker-compose.yml.`);
-  if (down.length)
-    out.push(
-      `LocalStack is not healthy yet (${down.map((s) => `${s}: ${services[s]}`).join(', ')}): wait a few seconds and retry.`,
-    );
+  if (down.length) {
+    const states = down.map((s) => `${s}: ${services[s]}`).join(', ');
+    out.push(`LocalStack is not healthy yet (${states}): wait a few seconds and retry.`);
+  }
   return out;
 }
 

@@ -10,7 +10,8 @@ export function localstackApiUrl(apiUrl: string | undefined, endpoint: string = 
   const match = /^https?:\/\/([a-z0-9]+)\.execute-api\.[^/]+\/([^/]+)\/?$/.exec(apiUrl ?? '');
   if (!match)
     throw new Error(
-      `Not a REST API stage URL: ${JSON.stringify(apiUrl)} (the LocalStack variant builds a REST API; was it deployed with npm run localstack:deploy?)`,
+      `Not a REST API stage URL: ${JSON.stringify(apiUrl)} ` +
+        '(the LocalStack variant builds a REST API; was it deployed with npm run localstack:deploy?)',
     );
   return `${endpoint}/_aws/execute-api/${match[1]}/${match[2]}`;
 }

@@ -21,7 +21,8 @@ const ROUNDS = 3;
 const SPEC = {
   command: 'npm run bench:vps --',
   summary:
-    "The VPS edition under the seed's autocannon command: req/s and latency per route, beside a bare node:http server in the same run.",
+    "The VPS edition under the seed's autocannon command: req/s and latency per route, " +
+    'beside a bare node:http server in the same run.',
   options: {
     duration: { type: 'string', default: '10', value: '<seconds>', description: 'each run (the seed used 10)' },
     connections: {
@@ -34,11 +35,13 @@ const SPEC = {
       type: 'string',
       value: '<file.json>',
       description:
-        'where the figures go (default: bench-results/vps-<time>.json); npm run cost -- --vps-from <file> prices a VPS with them',
+        'where the figures go (default: bench-results/vps-<time>.json); ' +
+        'npm run cost -- --vps-from <file> prices a VPS with them',
     },
   },
   details: [
-    'Loopback only; rate limits are off for the run, as for load tests. A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).',
+    'Loopback only; rate limits are off for the run, as for load tests. ' +
+      'A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).',
   ],
 } as const;
 
@@ -124,9 +127,8 @@ try {
   });
   const { id } = (await created.json()) as { id: string };
   const run = async (label: string, url: string, extra: { method?: string; body?: string } = {}) => {
-    console.log(
-      `${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : ''} ${url}`,
-    );
+    const post = extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : '';
+    console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${post} ${url}`);
     return autocannon({
       url,
       connections,
@@ -135,7 +137,8 @@ try {
       ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}),
     });
   };
-  // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run code the JIT has not compiled yet.
+  // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run
+  // code the JIT has not compiled yet.
   console.log('warm-up  every route for 2 s (not recorded)');
   const warmUp = (
     (await (
@@ -187,7 +190,9 @@ try {
   // The round whose ratio is the median stands for options and bare (its latencies are reported).
   const middle = pairs.find((p) => p.options.requests.average / p.bare.requests.average === median(ratios))!;
   const measurement: VpsMeasurement = {
-    what: 'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, with autocannon in another process',
+    what:
+      'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, ' +
+      'with autocannon in another process',
     date: new Date().toISOString().slice(0, 10),
     machine: {
       cpus: cpus().length,
@@ -195,7 +200,9 @@ try {
       os: `${type()} ${release()}`,
       node: process.version,
     },
-    command: `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route; bare and options alternate ${ROUNDS} times`,
+    command:
+      `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route; ` +
+      `bare and options alternate ${ROUNDS} times`,
     bare: {
       ...rate(middle.bare, '/api/poll/<id>/options (bare node:http, fixed body)'),
       requestsPerSecond: mean(pairs.map((p) => p.bare.requests.average)),
@@ -226,16 +233,21 @@ try {
     ['bare node:http', measurement.bare],
     ...Object.entries(measurement.routes),
   ];
-  console.log(
-    `${'route'.padEnd(16)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p97.5'.padStart(8)}${'p99'.padStart(8)}${'non-2xx'.padStart(9)}`,
-  );
+  // A table line: the route, then req/s, p50, p97.5, p99 and non-2xx right-aligned to these widths.
+  const widths = [9, 9, 8, 8, 9];
+  const row = (name: string, ...cells: Array<string | number>) =>
+    name.padEnd(16) + cells.map((cell, i) => String(cell).padStart(widths[i])).join('');
+  console.log(row('route', 'req/s', 'p50 ms', 'p97.5', 'p99', 'non-2xx'));
   for (const [name, r] of rows) {
     console.log(
-      `${name.padEnd(16)}${String(r.requestsPerSecond).padStart(9)}${String(r.latencyMs.p50).padStart(9)}${String(r.latencyMs.p97_5).padStart(8)}${String(r.latencyMs.p99).padStart(8)}${String(r.non2xx + r.errors).padStart(9)}`,
+      row(name, r.requestsPerSecond, r.latencyMs.p50, r.latencyMs.p97_5, r.latencyMs.p99, r.non2xx + r.errors),
     );
   }
+  const roundShares = ratios.map((r) => `${Math.round(r * 100)}%`).join(', ');
   console.log(
-    `\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate (median of ${ROUNDS} paired rounds: ${ratios.map((r) => `${Math.round(r * 100)}%`).join(', ')}); the seed measured 18,671 req/s for its Node server on its own machine.`,
+    `\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate ` +
+      `(median of ${ROUNDS} paired rounds: ${roundShares}); ` +
+      'the seed measured 18,671 req/s for its Node server on its own machine.',
   );
   // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
   const inFlight = counted - measurement.votes.acknowledged;

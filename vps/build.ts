@@ -33,6 +33,5 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-console.log(
-  `Wrote ${outfile} (${Math.round(result.metafile.outputs[Object.keys(result.metafile.outputs)[0]].bytes / 1024)} KB). Run it: node ${outfile} --help`,
-);
+const [output] = Object.values(result.metafile.outputs);
+console.log(`Wrote ${outfile} (${Math.round(output.bytes / 1024)} KB). Run it: node ${outfile} --help`);

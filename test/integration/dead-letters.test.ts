@@ -185,7 +185,7 @@ describe('npm run dlq', () => {
     expect((await redrive(queues)).redriven).toEqual([]);
   });
 
-  it('never redrives a letter without a verdict (SQS moved it itself: it may be counted), and discards on request only', async () => {
+  it('never redrives a letter SQS moved itself (no verdict: it may be counted); discards only on request', async () => {
     const poll = await client.createPoll();
     // Every record is withheld from the consumer, so SQS moves it to the dead-letter queue untouched,
     // in its vote's message group: 12 in one group, more than one receive hands out.

@@ -12,8 +12,10 @@ const file = useCampaignRuntime();
 describe('dead letters after a fault campaign, then a redrive', () => {
   it.each([
     [
-      // 95% throttled: a write fails both SDK attempts 90% of the time, so a batch fails all 3 deliveries about 3 times in 4.
-      'the consumer’s own faults: 95% of counter writes throttled, 20% of acknowledgements lost, 10% of invocations crashing',
+      // 95% throttled: a write fails both SDK attempts 90% of the time, so a batch fails all 3
+      // deliveries about 3 times in 4.
+      'the consumer’s own faults: 95% of counter writes throttled, 20% of acknowledgements lost, ' +
+        '10% of invocations crashing',
       { throttleUpdates: 0.95, failAfterApply: 0.2, crashAfterWrites: 0.1 },
       60,
       'exact after redrive',

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => runtime?.stop());
 
 describe('the REST variant', () => {
-  it('serves every route of the template through its function, and the template has every configured route', async () => {
+  it('serves every template route through its function, and the template has every configured route', async () => {
     expect(runtime.model.apiKind).toBe('rest');
     expect(runtime.model.routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
@@ -62,7 +62,7 @@ describe('the REST variant', () => {
     }
   });
 
-  it('serves the site beside the API on one origin: one page carrying its config, a 404 page for other paths', async () => {
+  it('serves the site beside the API on one origin: the page carrying its config, a 404 for other paths', async () => {
     const client = api(runtime);
     const pages = [];
     for (const path of ['/', '/poll/AAAAAAAAAAAAAAAAAAAAA', '/poll/50%off']) {
@@ -113,7 +113,7 @@ describe('startup errors', () => {
 });
 
 describe('FIFO receive (fauxqs, patched)', () => {
-  it('returns up to 10 messages of one group in order, and the same order after they become visible again', async () => {
+  it('returns up to 10 messages of one group in order, and in the same order once visible again', async () => {
     const { sqs } = clients(runtime);
     const { QueueUrl } = await sqs.send(
       new CreateQueueCommand({ QueueName: 'fidelity.fifo', Attributes: { FifoQueue: 'true', VisibilityTimeout: '1' } }),

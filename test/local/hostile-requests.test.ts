@@ -99,7 +99,8 @@ function corpus(random: () => number, count: number): string[] {
     const headers = [...pick(HEADER_SETS)];
     if (!headers.some((h) => /^content-length|^transfer-encoding/i.test(h)) && body)
       headers.push(`Content-Length: ${Buffer.byteLength(body)}`);
-    return `${pick(METHODS)} ${pick(PATHS)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${body}`;
+    const headerLines = headers.map((h) => `${h}\r\n`).join('');
+    return `${pick(METHODS)} ${pick(PATHS)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines}\r\n${body}`;
   });
 }
 

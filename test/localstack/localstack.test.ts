@@ -24,7 +24,7 @@ describe('the LocalStack variant', () => {
     expect(freePlanViolations(synthesizeTemplate({ target: 'localstack', results: 'function-url' }))).toEqual([]);
   });
 
-  it('is caught by the same check when it is not (the AWS variant needs CloudFront, API Gateway v2 and the site upload)', () => {
+  it('fails the same check otherwise (the AWS variant needs CloudFront, API Gateway v2 and the site upload)', () => {
     const violations = freePlanViolations(templateFor('http').toJSON()).join('\n');
     expect(violations).toMatch(/AWS::CloudFront::Distribution is not on LocalStack's free plan/);
     expect(violations).toMatch(/AWS::ApiGatewayV2::Api/);
@@ -34,7 +34,7 @@ describe('the LocalStack variant', () => {
     ).toEqual(['Fn: Lambda layers are a paid LocalStack feature']);
   });
 
-  it('is the same app: a REST API with every route, the table, the FIFO pipeline, and a website bucket the API allows', () => {
+  it('is the same app: a REST API with every route, the FIFO pipeline, and a website bucket the API allows', () => {
     const types = Object.values<any>(localstackTemplate.Resources).map((r) => r.Type);
     expect(types).toContain('AWS::ApiGateway::RestApi');
     expect(types.filter((t) => t === 'AWS::SQS::Queue')).toHaveLength(2);
@@ -154,7 +154,7 @@ describe('the preflight', () => {
 
 describe('docker-compose.yml', () => {
   const compose = readFileSync('docker-compose.yml', 'utf8');
-  it('pins the image, mounts the Docker socket, takes the token from the environment, expires TTL items, checks health', () => {
+  it('pins the image, mounts the Docker socket, takes the token from the env, expires TTL items, checks health', () => {
     expect(compose).toContain(`image: \${LOCALSTACK_IMAGE:-${TOKEN_FREE_IMAGE}}`);
     expect(compose).not.toMatch(/localstack\/localstack(:latest)?\s*$/m);
     expect(compose).toContain('/var/run/docker.sock:/var/run/docker.sock');
@@ -166,7 +166,7 @@ describe('docker-compose.yml', () => {
 });
 
 describe('finding the deployed API', () => {
-  it('turns the URL LocalStack 4.14 reports into its /_aws/execute-api path on LocalStack’s port (no DNS needed)', () => {
+  it('turns the URL LocalStack 4.14 reports into /_aws/execute-api on LocalStack’s port (no DNS needed)', () => {
     // The fixture is the outputs file a real LocalStack 4.14.0 deploy wrote.
     expect(deployedApiUrl('localstack', 'test/fixtures/cdk-outputs.localstack.json')).toBe(
       'http://127.0.0.1:4566/_aws/execute-api/6fbkylyhrv/prod',
@@ -177,7 +177,7 @@ describe('finding the deployed API', () => {
     expect(() => localstackApiUrl('https://d1.cloudfront.net')).toThrow(/Not a REST API stage URL/);
   });
 
-  it('gives npm run dlq the deployed queues, on LocalStack’s port, and says how to get an outputs file when there is none', async () => {
+  it('gives npm run dlq the deployed queues on LocalStack’s port, or says how to get an outputs file', async () => {
     const queues = await queuesOf('localstack', '', 'test/fixtures/cdk-outputs.localstack.json');
     expect(queues.deadLetterQueueUrl).toMatch(/DeadLetterQueue.*\.fifo$/);
     expect(queues.voteQueueUrl).toMatch(/VoteQueue.*\.fifo$/);

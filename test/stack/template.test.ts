@@ -371,7 +371,7 @@ describe('CAPTCHA (optional)', () => {
     expect(JSON.stringify(templateFor('http').toJSON())).not.toContain('ssm:');
   });
 
-  it('names the provider and the secret’s SSM parameter (never the secret) for create and vote, which may read only that parameter', () => {
+  it('gives create and vote the provider and the secret’s SSM parameter (never the secret); they read only it', () => {
     const template = synthesizeTemplate(context);
     const fns = Object.values<any>(template.Resources).filter((r) => r.Metadata?.['poll:entry']);
     const withCaptcha = fns
@@ -421,7 +421,7 @@ describe('results designs (-c results=)', () => {
     ],
   });
 
-  it('function-url: a public URL on the results function only, GET only, CORS to the site, and its concurrency capped', () => {
+  it('function-url: a public GET-only URL on the results function only, CORS to the site, concurrency capped', () => {
     const urls = of(fnUrl, 'AWS::Lambda::Url');
     expect(urls).toHaveLength(1);
     const [resultsId, results] = fnByName(fnUrl, 'GetResults');
@@ -477,7 +477,8 @@ describe('results designs (-c results=)', () => {
       HeadersConfig: { HeaderBehavior: 'none' },
       CookiesConfig: { CookieBehavior: 'none' },
     });
-    // One origin for page and API: no CORS anywhere, and nothing refers back to the distribution (CloudFormation would find a cycle).
+    // One origin for page and API: no CORS anywhere, and nothing refers back to the distribution
+    // (CloudFormation would find a cycle).
     expect(of(viaCloudFront, 'AWS::ApiGatewayV2::Api')[0][1].Properties.CorsConfiguration).toBeUndefined();
     for (const [, fn] of of(viaCloudFront, 'AWS::Lambda::Function').filter(([, r]) => r.Metadata?.['poll:entry'])) {
       expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toBeUndefined();

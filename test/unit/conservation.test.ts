@@ -56,7 +56,8 @@ describe('vote conservation', () => {
         ]),
       ),
     ).toMatchObject({ ok: false, lost: 0, extra: 1 });
-    expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 }); // a poll that vanished
+    // A poll that vanished.
+    expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 });
   });
 });
 
