@@ -11,9 +11,7 @@ const SOURCE = /\.(ts|cjs|mjs|js|css)$/;
 
 /** `file:line (length)` for each line of `text` longer than the limit. */
 export function overlong(file: string, text: string, max = MAX_LINE): string[] {
-  return text
-    .split('\n')
-    .flatMap((line, i) => (line.length > max ? [`${file}:${i + 1} (${line.length})`] : []));
+  return text.split('\n').flatMap((line, i) => (line.length > max ? [`${file}:${i + 1} (${line.length})`] : []));
 }
 
 describe('line width', () => {
