@@ -106,6 +106,11 @@ describe('mistakes people make', () => {
       /^--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT \(got bogus\)\. Run npm start -- --help for the usage\.$/,
     ],
     [
+      'rate limits that are neither on nor off, on npm start as on npm run vps',
+      ['local/cli.ts', '--rate-limits', 'bogus'],
+      /^--rate-limits must be on or off \(got bogus\)\. Run npm start -- --help for the usage\.$/,
+    ],
+    [
       'CDK context for LocalStack that is not key=value',
       ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
       /^-c takes key=value \(got "rateLimits"\)\. Run npm run localstack:deploy -- --help for the usage\.$/,
