@@ -1,6 +1,6 @@
 /**
- * The options both servers take alike (`npm start` and `npm run vps`): a port, and a CAPTCHA
- * whose secret comes from the environment, never from the command line.
+ * The options both servers take alike (`npm start` and `npm run vps`): a port, rate limits on or
+ * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
  */
 import type { CaptchaProvider } from '../config/app-config';
 import { UsageError, type OptionSpec } from './command-line';
@@ -10,6 +10,21 @@ export function portFrom(value: string): number {
   if (!/^\d+$/.test(value) || port > 65535)
     throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${value}).`);
   return port;
+}
+
+export const RATE_LIMITS_OPTIONS = {
+  'rate-limits': {
+    type: 'string',
+    default: 'on',
+    value: 'on|off',
+    description: 'per-address limits on create and vote, as on AWS; off to try things out or to load-test',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+/** --rate-limits on|off: whether the per-address limits apply. */
+export function rateLimitsFrom(value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new UsageError(`--rate-limits must be on or off (got ${value}).`);
+  return value === 'on';
 }
 
 export const CAPTCHA_OPTIONS = {

@@ -17,6 +17,12 @@ export type Target = (typeof TARGETS)[number];
 export const LOAD_TARGETS = [...TARGETS, 'vps'] as const;
 export type LoadTarget = (typeof LOAD_TARGETS)[number];
 
+/**
+ * The VPS edition names itself in this header on its API's answers, so a tool pointed at a URL
+ * (npm run load) can say what answers there. Not `Server`: a reverse proxy may put its own there.
+ */
+export const EDITION_HEADER = 'x-poll-edition';
+
 /** Where `cdk deploy --outputs-file` put each deployed target's outputs. */
 export const OUTPUTS_FILES: Record<DeployTarget, string> = {
   aws: join(ROOT, 'cdk-outputs.json'),

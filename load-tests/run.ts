@@ -1,18 +1,26 @@
 /**
- * `npm run load -- <scenario> [--target local|localstack|aws] [--url <api url>]`
+ * `npm run load -- <scenario> [--target local|vps|localstack|aws] [--url <api url>]`
  *
- * Runs an artillery scenario against a target (starting the local runtime itself
- * for `local`), then checks that every accepted vote was counted, prints a short
- * summary, and writes one results folder: artillery.json, summary.json and, for
- * the local target, usage.json (what `npm run cost -- --from <folder>` reads).
+ * Runs an artillery scenario against a target (starting the local runtime or the VPS edition
+ * itself unless --url says where one runs), then checks that every accepted vote was counted,
+ * prints a short summary, and writes one results folder: artillery.json, summary.json and, for
+ * the runtime it starts, usage.json (what `npm run cost -- --from <folder>` reads).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { DEPLOY_COMMANDS, LOAD_TARGETS, OUTPUTS_FILES, stackOutputs, type LoadTarget } from '../config/targets';
+import {
+  DEPLOY_COMMANDS,
+  EDITION_HEADER,
+  LOAD_TARGETS,
+  OUTPUTS_FILES,
+  stackOutputs,
+  type LoadTarget,
+} from '../config/targets';
 import type { DeployTarget } from '../config/app-config';
+import { type LocalResources, RESOURCES_PATH } from '../local/endpoints';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
@@ -65,8 +73,12 @@ export interface Summary {
 
 export interface LoadRunOptions {
   scenario: string;
-  target: LoadTarget;
-  /** The API base URL; for `local` the runtime's, for `vps` the one it starts (or a VPS of yours), for the others the stack outputs' unless given. */
+  /** The kind of server to test; without it `local`, or with `url` whatever answers there. */
+  target?: LoadTarget;
+  /**
+   * Where the app runs: `npm start`'s or `npm run vps`'s URL, or a deployed stack's API. Without
+   * it, `local` and `vps` start their own and the others read their outputs file.
+   */
   url?: string;
   /** A running local runtime to use (tests); otherwise `local` starts one. */
   runtime?: LocalRuntime;
@@ -115,12 +127,31 @@ async function countedVotes(url: string, accepted: Tally, waitMs: number): Promi
   }
 }
 
+/** What can answer at a URL: the app's local runtime, its VPS edition, or a deployed stack. */
+export type Server = 'local' | 'vps' | 'deployed';
+
+const SERVER_NAMES: Record<Server, string> = {
+  local: 'the local runtime (npm start)',
+  vps: 'the VPS edition (npm run vps)',
+  deployed: 'a deployed stack (AWS or LocalStack)',
+};
+
+/** How to load-test each kind of server, its limits off: said when --target names another kind. */
+const LOAD_TEST_IT: Record<Server, string> = {
+  local: 'use --target local, with npm start -- --rate-limits off (its limits are on by default)',
+  vps: 'use --target vps, with npm run vps -- --rate-limits off (its limits are on by default)',
+  deployed: 'use --target aws or --target localstack, deployed with -c rateLimits=off',
+};
+
+const serverOf = (target: LoadTarget): Server => (target === 'local' || target === 'vps' ? target : 'deployed');
+
 /**
- * Before a run: is this app's API answering at `url`? A poll id nobody has answers 404 in the
- * API's error shape; anything else (nothing, another server, a stage missing from the URL)
- * is said in one line instead of a failed run.
+ * Before a run: is this app's API answering at `url`, and on what? A poll id nobody has answers
+ * 404 in the API's error shape; anything else (nothing, another server, a stage missing from the
+ * URL) is said in one line instead of a failed run. The VPS edition names itself in a header; the
+ * local runtime serves its own endpoints beside the API.
  */
-export async function checkApi(url: string): Promise<void> {
+export async function checkApi(url: string): Promise<Server> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -146,29 +177,45 @@ export async function checkApi(url: string): Promise<void> {
       `${url} answered ${response.status} to GET /api/poll/<id>/results, not this app's 404: is it the API's base URL${/execute-api/.test(url) ? ' (with its stage, e.g. /prod, for a REST API)' : ''}?`,
     );
   }
+  if (response.headers.get(EDITION_HEADER) === 'vps') return 'vps';
+  const local = await fetch(`${url}${RESOURCES_PATH}`, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+  const resources = (await local?.json().catch(() => undefined)) as Partial<LocalResources> | undefined;
+  return local?.ok && typeof resources?.tableName === 'string' ? 'local' : 'deployed';
+}
+
+/** The target of a run at `url`: the one asked for if that kind of server answers there; if none, what answers. */
+function targetAt(url: string, asked: LoadTarget | undefined, answering: Server): LoadTarget {
+  if (asked === undefined) {
+    if (answering === 'deployed')
+      throw new UsageError(`${url} is ${SERVER_NAMES.deployed}: say which with --target aws or --target localstack.`);
+    return answering;
+  }
+  if (serverOf(asked) !== answering)
+    throw new LoadTestError(
+      `${url} is ${SERVER_NAMES[answering]}, not ${SERVER_NAMES[serverOf(asked)]}: ${LOAD_TEST_IT[answering]}.`,
+    );
+  return asked;
 }
 
 export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResult> {
-  const { scenario, target } = options;
+  const { scenario } = options;
   if (!scenarioNames().includes(scenario))
     throw new UsageError(`Unknown scenario "${scenario}". Scenarios: ${scenarioNames().join(', ')}.`);
-  if (!LOAD_TARGETS.includes(target))
-    throw new UsageError(`Unknown target "${target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
+  if (options.target !== undefined && !LOAD_TARGETS.includes(options.target))
+    throw new UsageError(`Unknown target "${options.target}". Targets: ${LOAD_TARGETS.join(', ')}.`);
+  // Without --url, the run starts what it tests (local, vps) or reads where it is (localstack, aws).
+  const asked = options.target ?? (options.url ? undefined : 'local');
 
   let runtime = options.runtime;
-  const ownRuntime = target === 'local' && !runtime;
+  const ownRuntime = asked === 'local' && !runtime && !options.url;
   if (ownRuntime) {
     const { startLocalRuntime } = await import('../local/runtime');
     runtime = await startLocalRuntime({ host: '127.0.0.1', port: 0, rateLimits: false });
   }
-  // The VPS edition on this machine, unless --url names a VPS of yours.
-  const ownVps = target === 'vps' && !options.url ? await startOwnVps() : undefined;
+  const ownVps = asked === 'vps' && !options.url ? await startOwnVps() : undefined;
   try {
-    const url = (target === 'local' ? runtime!.url : (options.url ?? ownVps?.url ?? deployedApiUrl(target))).replace(
-      /\/$/,
-      '',
-    );
-    await checkApi(url);
+    const url = (runtime?.url ?? options.url ?? ownVps?.url ?? deployedApiUrl(asked!)).replace(/\/$/, '');
+    const target = targetAt(url, asked, await checkApi(url));
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
     mkdirSync(dir, { recursive: true });
@@ -267,7 +314,7 @@ async function startOwnVps(): Promise<{ url: string; stop(): Promise<void> }> {
 
 /** A load test comes from one address: how to turn the per-address limits off on each target for it. */
 const RATE_LIMITS_OFF: Record<LoadTarget, string> = {
-  local: 'The local runtime npm run load starts has them off, so something else answered: please report it.',
+  local: 'Start npm start with --rate-limits off for the test (the runtime npm run load starts has them off).',
   vps: 'Start the VPS edition with --rate-limits off for the test, then again without it (README "The VPS edition").',
   localstack: 'Deploy with npm run localstack:deploy -- -c rateLimits=off to load-test (README "LocalStack").',
   aws: 'Deploy with npm run deploy -- -c rateLimits=off (and your design\'s flags) to load-test, then deploy again without it (README "Deploy to AWS").',
@@ -309,15 +356,17 @@ const SPEC = {
   options: {
     target: {
       type: 'string',
-      default: 'local',
       value: LOAD_TARGETS.join('|'),
-      description: 'local and vps start the app themselves; localstack and aws read their outputs file',
+      description:
+        'local and vps start their own app, localstack and aws read their outputs file ' +
+        '(default: local; with --url, what answers there)',
     },
     url: {
       type: 'string',
       value: '<api url>',
       description:
-        'the API base URL of a deployed stack (instead of its outputs file), or of your VPS with --target vps',
+        "where the app runs: npm start's or npm run vps's URL, or a deployed stack's API; " +
+        'refused when another kind of server than --target answers there',
     },
     quiet: { type: 'boolean', default: false, description: "less of artillery's own output" },
   },
@@ -333,7 +382,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
     const result = await runLoadTest({
       scenario: positionals[0],
-      target: values.target as LoadTarget,
+      target: values.target as LoadTarget | undefined,
       url: values.url,
       quiet: values.quiet,
     });

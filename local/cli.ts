@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
+import { CAPTCHA_OPTIONS, captchaFrom, portFrom, RATE_LIMITS_OPTIONS, rateLimitsFrom } from '../bin/server-options';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
@@ -51,6 +51,7 @@ const SPEC = {
       value: '<file>',
       description: 'where the metered usage goes on exit',
     },
+    ...RATE_LIMITS_OPTIONS,
     ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: queued votes are counted first, then the usage is printed and written.'],
@@ -81,6 +82,7 @@ function options() {
     apiKind,
     results,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
+    rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: captchaFrom(values),
   };
 }
@@ -103,6 +105,7 @@ console.log(
   `Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
 console.log(`  open ${runtime.url} in a browser to create a poll`);
+console.log(`  rate limits ${chosen.rateLimits ? 'on (--rate-limits off to try things out)' : 'OFF'}`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
 if (runtime.resultsUrl) console.log(`  results function URL (its own origin, as on AWS): ${runtime.resultsUrl}`);

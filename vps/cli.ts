@@ -3,8 +3,8 @@
  * disk. `npm run vps -- --help` for the options.
  */
 import { resolve } from 'node:path';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
+import { parseCommandLine, runCommand } from '../bin/command-line';
+import { CAPTCHA_OPTIONS, captchaFrom, portFrom, RATE_LIMITS_OPTIONS, rateLimitsFrom } from '../bin/server-options';
 import { LOG_FILE } from './store';
 import { startVpsServer, type VpsOptions, type VpsServer } from './server';
 import { BUNDLED, loadSite } from './site';
@@ -30,12 +30,7 @@ const SPEC = {
       value: '<dir>',
       description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back`,
     },
-    'rate-limits': {
-      type: 'string',
-      default: 'on',
-      value: 'on|off',
-      description: 'per-address limits on create and vote, as on AWS; off for benchmarks',
-    },
+    ...RATE_LIMITS_OPTIONS,
     'trust-proxy': {
       type: 'boolean',
       default: false,
@@ -52,13 +47,11 @@ const { values } = parseCommandLine(SPEC);
 
 function options(): Omit<VpsOptions, 'site'> {
   const port = portFrom(values.port);
-  if (!['on', 'off'].includes(values['rate-limits']))
-    throw new UsageError(`--rate-limits must be on or off (got ${values['rate-limits']}).`);
   return {
     port,
     host: values.host,
     dataDir: resolve(values['data-dir']),
-    rateLimits: values['rate-limits'] === 'on',
+    rateLimits: rateLimitsFrom(values['rate-limits']),
     trustProxy: values['trust-proxy'],
     captcha: captchaFrom(values),
   };

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { POLL_LIMITS, RATE_LIMITS, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../config/app-config';
+import { EDITION_HEADER } from '../config/targets';
 import type { Site } from '../frontend/page';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/handlers/captcha';
@@ -60,6 +61,7 @@ function sendJson(res: ServerResponse, response: ApiResponse, extra: Record<stri
   res.writeHead(response.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(body.length),
+    [EDITION_HEADER]: 'vps',
     ...response.headers,
     ...extra,
   });

@@ -82,22 +82,46 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
 /** When a poll closes, in the reader's clock and in words: "closes at 14:05 (in 58 minutes)". */
 function closingLine(poll: PublicPoll): string {
   const at = new Date(poll.closesAt);
-  const minutes = Math.round((at.getTime() - Date.now()) / 60_000);
+  const leftMs = at.getTime() - Date.now();
+  // Rounded up: "in 1 minute" until the close instant, never "closed" while votes are still taken.
+  const minutes = Math.ceil(leftMs / 60_000);
   const time = at.toLocaleString(
     undefined,
     minutes < 12 * 60 && minutes > -12 * 60
       ? { hour: '2-digit', minute: '2-digit' }
       : { dateStyle: 'medium', timeStyle: 'short' },
   );
-  if (poll.closed || minutes <= 0) return `Closed at ${time}.`;
+  if (poll.closed || leftMs <= 0) return `Closed at ${time}.`;
   const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   const left =
     minutes < 60
-      ? count(Math.max(1, minutes), 'minute')
+      ? count(minutes, 'minute')
       : minutes < 48 * 60
         ? count(Math.round(minutes / 60), 'hour')
         : count(Math.round(minutes / 1440), 'day');
   return `Closes at ${time} (in ${left}).`;
+}
+
+/**
+ * Keeps a poll's closing line true while it is on the page: it counts down as minutes pass and,
+ * at the close instant (or when the server says so first: the returned function), says the poll
+ * is closed and calls `onClose` once. It stops when the page no longer shows the line.
+ */
+function closingClock(line: HTMLElement, poll: PublicPoll, onClose: () => void = () => undefined): () => void {
+  let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = (serverSaysClosed = false) => {
+    clearTimeout(timer);
+    if (closed || !line.isConnected) return;
+    const leftMs = new Date(poll.closesAt).getTime() - Date.now();
+    closed = poll.closed || serverSaysClosed || leftMs <= 0;
+    line.textContent = closingLine({ ...poll, closed });
+    if (closed) onClose();
+    // Next when the minutes left change.
+    else timer = setTimeout(tick, leftMs % 60_000 || 60_000);
+  };
+  tick();
+  return () => tick(true);
 }
 
 // ---------- Create ----------
@@ -227,10 +251,11 @@ function showShareLink(poll: PublicPoll): void {
       say('Select the link and copy it with your keyboard.', 'info');
     }
   };
+  const closes = h('p', { className: 'closes' });
   render(
     h('h1', { tabIndex: -1 }, 'Your poll is ready'),
     h('p', { className: 'lead' }, poll.title),
-    h('p', { className: 'closes' }, closingLine(poll)),
+    closes,
     h('label', { htmlFor: 'share-link' }, 'Share this link'),
     h('div', { className: 'share' }, field, copy),
     h(
@@ -240,11 +265,13 @@ function showShareLink(poll: PublicPoll): void {
       h('a', { href: '/' }, 'Create another'),
     ),
   );
+  closingClock(closes, poll);
 }
 
 // ---------- Vote and results ----------
 
 const votedKey = (id: string) => `voted:${id}`;
+const CLOSED = 'This poll is closed. These are the final results.';
 
 async function pollPage(api: Api, id: string): Promise<void> {
   if (!isPollId(id)) return showNotFound();
@@ -258,7 +285,7 @@ async function pollPage(api: Api, id: string): Promise<void> {
   const poll = loaded.data;
   document.title = `${poll.title} · Poll`;
   const remembered = localStorage.getItem(votedKey(id));
-  if (poll.closed) return resultsPage(api, poll, 'This poll is closed. These are the final results.');
+  if (poll.closed) return resultsPage(api, poll, CLOSED);
   if (remembered !== null) return resultsPage(api, poll, `You voted for “${poll.options[Number(remembered)] ?? '?'}”.`);
   votePage(api, poll);
 }
@@ -308,7 +335,12 @@ function votePage(api: Api, poll: PublicPoll): void {
     if (voted.kind === 'client' && voted.status === 404) return showNotFound();
     say(voted.message, 'error');
   };
-  render(h('h1', { tabIndex: -1 }, poll.title), h('p', { className: 'closes' }, closingLine(poll)), form);
+  const closes = h('p', { className: 'closes' });
+  render(h('h1', { tabIndex: -1 }, poll.title), closes, form);
+  // Closed while the form is open: the final results instead (a vote on its way gets its own answer and page).
+  closingClock(closes, poll, () => {
+    if (!submit.disabled) resultsPage(api, { ...poll, closed: true }, CLOSED);
+  });
 }
 
 /** `canVote`: the reader came from the vote form without voting, so the page offers the way back. */
@@ -333,7 +365,7 @@ function resultsPage(
   });
   const total = h('p', { className: 'total' }, ' ');
   const liveness = h('p', { className: 'liveness' }, ' ');
-  const closes = h('p', { className: 'closes' }, closingLine(poll));
+  const closes = h('p', { className: 'closes' });
   const backToVoting = h('button', { type: 'button', className: 'secondary' }, 'Back to voting');
   render(
     h('h1', { tabIndex: -1 }, poll.title),
@@ -349,6 +381,7 @@ function resultsPage(
     ),
   );
   say(message, tone);
+  const closeNow = closingClock(closes, poll, () => backToVoting.remove());
 
   const show = (results: PublicResults) => {
     results.counts.forEach((count, i) => {
@@ -375,8 +408,7 @@ function resultsPage(
     } else {
       show(fetched.data);
       if (fetched.data.closed) {
-        closes.textContent = closingLine({ ...poll, closed: true });
-        backToVoting.remove();
+        closeNow();
         return stop('Final results: the poll is closed.');
       }
       delay = nextRefreshDelay(delay, fetched.data.total !== lastTotal);

@@ -245,6 +245,32 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     await page.getByRole('heading', { name: 'Flaky' }).waitFor();
   });
 
+  it('says a poll is closed the moment it closes, without a reload, and the vote form gives way', async () => {
+    const poll = await api(runtime).createPoll({ title: 'Closing', options: ['A', 'B'], lifetimeMinutes: 5 });
+    const closesAt = Date.parse((poll as unknown as { closesAt: string }).closesAt);
+    /** The poll's page with the browser's clock stopped 20 s before the close: only runFor moves it. */
+    const openPoll = async () => {
+      const page = await newVisitor();
+      await page.clock.install({ time: closesAt - 40_000 });
+      await page.clock.pauseAt(closesAt - 20_000);
+      await page.goto(`/poll/${poll.id}`);
+      await page.getByRole('heading', { name: 'Closing' }).waitFor();
+      return page;
+    };
+    const voter = await openPoll();
+    const watcher = await openPoll();
+    await watcher.getByRole('button', { name: 'See results' }).click();
+    await watcher.getByRole('button', { name: 'Back to voting' }).waitFor();
+    for (const page of [voter, watcher])
+      expect(await page.locator('.closes').textContent()).toMatch(/^Closes at .+ \(in 1 minute\)\.$/);
+
+    for (const page of [voter, watcher]) await page.clock.runFor(20_000);
+    for (const page of [voter, watcher]) expect(await page.locator('.closes').textContent()).toMatch(/^Closed at /);
+    expect(await voter.locator('#status').textContent()).toBe('This poll is closed. These are the final results.');
+    expect(await voter.getByRole('button', { name: 'Vote' }).count()).toBe(0);
+    expect(await watcher.getByRole('button', { name: 'Back to voting' }).count()).toBe(0);
+  });
+
   it('loads no third-party script when no CAPTCHA is configured', async () => {
     const page = await newVisitor();
     const foreign: string[] = [];

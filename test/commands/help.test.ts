@@ -106,6 +106,11 @@ describe('mistakes people make', () => {
       /^--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT \(got bogus\)\. Run npm start -- --help for the usage\.$/,
     ],
     [
+      'rate limits that are neither on nor off, on npm start as on npm run vps',
+      ['local/cli.ts', '--rate-limits', 'bogus'],
+      /^--rate-limits must be on or off \(got bogus\)\. Run npm start -- --help for the usage\.$/,
+    ],
+    [
       'CDK context for LocalStack that is not key=value',
       ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
       /^-c takes key=value \(got "rateLimits"\)\. Run npm run localstack:deploy -- --help for the usage\.$/,
@@ -121,8 +126,12 @@ describe('mistakes people make', () => {
 });
 
 describe('a command called right that cannot do its work', () => {
-  it('says why in one line and exits 1, not as a usage mistake', async () => {
-    const result = await run('tsx load-tests/run.ts', ['smoke', '--target', 'aws', '--url', 'http://127.0.0.1:39999']);
+  it.each([
+    ['with a target', ['--target', 'aws']],
+    // --url alone is that URL: the run does not start a runtime of its own and test that instead.
+    ['with --url alone', []],
+  ])('says why in one line and exits 1, not as a usage mistake (%s)', async (_name, target) => {
+    const result = await run('tsx load-tests/run.ts', ['smoke', ...target, '--url', 'http://127.0.0.1:39999']);
     expect(result.code).toBe(1);
     expect(ours(result.stderr).split('\n')).toEqual([
       expect.stringMatching(

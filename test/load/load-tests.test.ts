@@ -4,9 +4,12 @@
  * fails when votes are lost.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../bin/command-line';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkApi, formatSummary, LoadTestError, runLoadTest, type LoadRunResult } from '../../load-tests/run';
 
@@ -66,8 +69,47 @@ describe('npm run load', () => {
     );
     // The site answers 200 with a page on paths outside /api: not the API's 404.
     await expect(checkApi(`${runtime.url}/api/poll`)).rejects.toThrow(LoadTestError);
-    await expect(checkApi(runtime.url)).resolves.toBeUndefined();
+    await expect(checkApi(runtime.url)).resolves.toBe('local');
     expect(readdirSync(resultsRoot).filter((d) => d.startsWith('smoke-aws-'))).toEqual([]);
+  });
+
+  it('tests what --url points at, and with no --target takes it from what answers there', async () => {
+    const before = runtime.usage().api.requests;
+    const result = await runLoadTest({ scenario: 'smoke', url: runtime.url, resultsRoot, quiet: true });
+    expect(result.summary).toMatchObject({ target: 'local', url: runtime.url, artilleryExitCode: 0 });
+    // The load went to this runtime, not to one the run started for itself.
+    expect(runtime.usage().api.requests - before).toBeGreaterThanOrEqual(result.summary.requests);
+    expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
+  });
+
+  it('refuses a --url where another kind of server than --target answers, saying what answers there', async () => {
+    const run = (target: 'vps' | 'aws') =>
+      runLoadTest({ scenario: 'smoke', target, url: runtime.url, resultsRoot, quiet: true });
+    const local = 'the local runtime \\(npm start\\)';
+    const limitsOff = 'use --target local, with npm start -- --rate-limits off';
+    await expect(run('vps')).rejects.toThrow(
+      new RegExp(`^${runtime.url} is ${local}, not the VPS edition \\(npm run vps\\): ${limitsOff}`),
+    );
+    await expect(run('aws')).rejects.toThrow(LoadTestError);
+    await expect(run('aws')).rejects.toThrow(new RegExp(`^${runtime.url} is ${local}, not a deployed stack`));
+    expect(readdirSync(resultsRoot).filter((d) => /^smoke-(vps|aws)-/.test(d))).toEqual([]);
+  });
+
+  it('asks which deployed stack answers at a --url given alone: the two get different loads', async () => {
+    // The API's 404 for every path, as a deployed stack answers, with neither the VPS header nor /_local/.
+    const stack = createServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"poll_not_found"}}'),
+    );
+    await new Promise<void>((resolve) => stack.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stack.address() as AddressInfo).port}`;
+    try {
+      await expect(checkApi(url)).resolves.toBe('deployed');
+      const run = runLoadTest({ scenario: 'smoke', url, resultsRoot, quiet: true });
+      await expect(run).rejects.toThrow(UsageError);
+      await expect(run).rejects.toThrow(/is a deployed stack \(AWS or LocalStack\): say which with --target aws or/);
+    } finally {
+      stack.close();
+    }
   });
 
   it('explains a wall of 429s: the stack’s rate limits are on', () => {

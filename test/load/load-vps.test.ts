@@ -6,7 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLoadTest } from '../../load-tests/run';
+import { checkApi, LoadTestError, runLoadTest } from '../../load-tests/run';
+import { startEdition } from '../support/editions';
 
 const resultsRoot = mkdtempSync(join(tmpdir(), 'load-results-'));
 
@@ -16,5 +17,21 @@ describe('npm run load --target vps', () => {
     expect(result.summary).toMatchObject({ target: 'vps', artilleryExitCode: 0, vusersFailed: 0 });
     expect(result.summary.votes.accepted).toBeGreaterThan(0);
     expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
+  });
+});
+
+describe('npm run load --url <a VPS edition>', () => {
+  it('knows the VPS edition by its header, and refuses to run another target’s checks on it', async () => {
+    const vps = await startEdition('vps');
+    try {
+      await expect(checkApi(vps.url)).resolves.toBe('vps');
+      const run = runLoadTest({ scenario: 'smoke', target: 'local', url: vps.url, resultsRoot, quiet: true });
+      await expect(run).rejects.toThrow(LoadTestError);
+      await expect(run).rejects.toThrow(
+        /is the VPS edition \(npm run vps\), not the local runtime \(npm start\): use --target vps, with npm run vps -- --rate-limits off/,
+      );
+    } finally {
+      await vps.stop();
+    }
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * Both servers as a person starts them (`npm start`, `npm run vps`): the options they share mean
+ * the same on each. With --rate-limits off, one address creates past the create burst.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../../config/app-config';
+import { api } from '../support/local';
+
+let server: ChildProcess | undefined;
+afterEach(async () => {
+  if (server?.exitCode !== null || !server) return;
+  const exited = once(server, 'exit');
+  server.kill('SIGTERM'); // npm start counts what is queued and writes its usage file (here a temporary one)
+  await exited;
+});
+
+/** Starts `file` with `args` on a free port; resolves with the first URL it prints. */
+function serve(file: string, args: string[]): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, '--port', '0', ...args], { stdio: 'pipe' });
+  server = child;
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(output)?.[0];
+      if (url) resolve(url);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', () => reject(new Error(`${file} exited before it printed its URL:\n${output}`)));
+  });
+}
+
+const temporary = () => mkdtempSync(join(tmpdir(), 'servers-'));
+
+describe.each([
+  ['npm start', 'local/cli.ts', () => ['--usage-file', join(temporary(), 'usage.json')]],
+  ['npm run vps', 'vps/cli.ts', () => ['--data-dir', temporary()]],
+])('%s --rate-limits off', (_name, file, own) => {
+  it('creates past the create burst from one address', { timeout: 60_000 }, async () => {
+    const url = await serve(file, [...own(), '--rate-limits', 'off']);
+    const statuses: number[] = [];
+    for (let i = 0; i <= RATE_LIMITS.createPoll.burst; i++)
+      statuses.push((await api({ url }).call('POST', '/api/poll', { title: `p${i}`, options: ['a', 'b'] })).status);
+    expect(statuses).toEqual(statuses.map(() => 201));
+  });
+});
