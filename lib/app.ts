@@ -10,7 +10,7 @@ import {
   type DeployTarget,
   type ResultsDelivery,
 } from '../config/app-config';
-import { UsageError } from '../bin/command-line';
+import { UsageError } from '../config/errors';
 import { addNagChecks } from './nag';
 import { PollStack, type CaptchaSettings, type PollStackProps } from './poll-stack';
 

@@ -45,7 +45,9 @@ export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaSet
       answer = (await verified.json()) as SiteVerifyAnswer;
     } catch (error) {
       log.error('CAPTCHA verification unavailable', error as Error);
-      throw new PollError('captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.');
+      throw new PollError('captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.', {
+        cause: error,
+      });
     }
     checkVerdict(provider, answer, action);
     return rest;

@@ -50,7 +50,7 @@ export function castVoteHandler({
       if (voter)
         await polls.releaseVoter(id, voter).catch((e) => log.error('could not release voter claim', e as Error));
       log.error('could not queue vote', error as Error);
-      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.');
+      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.', { cause: error });
     }
     return { status: 202, body: { voteId: vote.voteId, pollId: id, option }, headers: { 'cache-control': 'no-store' } };
   };
