@@ -66,14 +66,16 @@ function options() {
   let apiKind: ReturnType<typeof apiKindFrom>;
   try {
     apiKind = apiKindFrom(values['api-kind']);
-  } catch {
-    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`);
+  } catch (error) {
+    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`, { cause: error });
   }
   let results: ReturnType<typeof resultsFrom>;
   try {
     results = resultsFrom(values.results);
-  } catch {
-    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`);
+  } catch (error) {
+    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`, {
+      cause: error,
+    });
   }
   return {
     port,
