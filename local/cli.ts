@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
+import { CAPTCHA_OPTIONS, portFrom, serverCaptchaFrom } from '../bin/server-options';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
@@ -83,7 +83,7 @@ function options() {
     apiKind,
     results,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
-    captcha: captchaFrom(values),
+    captcha: serverCaptchaFrom(values),
   };
 }
 

@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   API_BASE_PATH,
+  pageCaptcha,
   type ApiKind,
-  type CaptchaProvider,
   type ResultsDelivery,
+  type ServerCaptchaSettings,
   type SiteConfig,
 } from '../config/app-config';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
@@ -61,7 +62,7 @@ export interface LocalRuntimeOptions {
    * A CAPTCHA as a deployment would have it: the provider and site key go into the template,
    * the secret into a local SSM parameter. `verifyUrl` replaces the provider's siteverify (tests).
    */
-  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  captcha?: ServerCaptchaSettings;
   /** results=function-url: the results function's reserved concurrency (`-c resultsConcurrency`). */
   resultsConcurrency?: number | 'off';
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
@@ -155,7 +156,7 @@ async function assemble(
   const siteConfig: SiteConfig = {
     apiUrl: '',
     ...(resultsUrl ? { resultsUrl } : model.apiCacheBehaviors.length > 0 ? { resultsUrl: '' } : {}),
-    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
+    captcha: pageCaptcha(options.captcha),
   };
   const resources = localResources(model, emulators);
   setRoute(

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom } from '../bin/server-options';
+import { CAPTCHA_OPTIONS, portFrom, serverCaptchaFrom } from '../bin/server-options';
 import { LOG_FILE } from './store';
 import { startVpsServer, type VpsOptions, type VpsServer } from './server';
 import { BUNDLED, loadSite } from './site';
@@ -60,7 +60,7 @@ function options(): Omit<VpsOptions, 'site'> {
     dataDir: resolve(values['data-dir']),
     rateLimits: values['rate-limits'] === 'on',
     trustProxy: values['trust-proxy'],
-    captcha: captchaFrom(values),
+    captcha: serverCaptchaFrom(values),
   };
 }
 

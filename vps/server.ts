@@ -6,24 +6,25 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { POLL_LIMITS, RATE_LIMITS, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../config/app-config';
+import {
+  pageCaptcha,
+  POLL_LIMITS,
+  RATE_LIMITS,
+  ROUTES,
+  type ApiFunctionName,
+  type ServerCaptchaSettings,
+} from '../config/app-config';
 import type { Site } from '../frontend/page';
 import { siteServer } from '../frontend/serve';
-import { captchaVerifier } from '../lambdas/handlers/captcha';
+import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';
 import { noCaptcha } from '../lambdas/domain/captcha';
 import { bodyTooLarge, internalError, PollError } from '../lambdas/domain/errors';
 import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
 import { getResultsHandler } from '../lambdas/handlers/get-results';
-import {
-  answer,
-  errorResponse,
-  routeMatcher,
-  type ApiResponse,
-  type ApiRoute,
-  type Log,
-} from '../lambdas/handlers/http';
+import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute } from '../lambdas/handlers/http';
+import type { Log } from '../lambdas/domain/ports';
 import { openStore, type Store } from './store';
 
 export interface VpsOptions {
@@ -34,7 +35,7 @@ export interface VpsOptions {
   /** Per-address limits on create and vote, as on AWS (default); benchmarks turn them off. */
   rateLimits?: boolean;
   /** The provider's secret comes from the caller (an environment variable), never the command line. */
-  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  captcha?: ServerCaptchaSettings;
   /** Behind a reverse proxy (TLS on a VPS): the client's address is the last one in X-Forwarded-For. */
   trustProxy?: boolean;
   site: Site;
@@ -123,10 +124,7 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     getResults: getResultsHandler({ polls, clock }),
   };
   const match = routeMatcher(ROUTES);
-  const serveSite = siteServer(options.site, {
-    apiUrl: '',
-    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
-  });
+  const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });
 
   const sourceIp = (req: IncomingMessage): string => {
     const forwarded = options.trustProxy

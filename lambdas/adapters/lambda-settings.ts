@@ -4,9 +4,10 @@
  */
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { CAPTCHA, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
-import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { noCaptcha } from '../domain/captcha';
+import type { CaptchaCheck } from '../domain/ports';
 import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
-import { captchaVerifier } from '../handlers/captcha';
+import { captchaVerifier } from './captcha-verifier';
 import { logger } from './logger';
 
 export function requireEnv(name: string): string {

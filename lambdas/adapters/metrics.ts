@@ -5,7 +5,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONSUMER_METRICS } from '../../config/app-config';
-import type { ConsumerMetrics } from '../handlers/count-votes';
+import type { ConsumerMetrics } from '../domain/ports';
 
 export function powertoolsMetrics(
   metrics: Metrics = new Metrics({ namespace: CONSUMER_METRICS.namespace }),

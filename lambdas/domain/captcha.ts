@@ -1,6 +1,7 @@
 /** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
 import { invalid, PollError } from './errors';
+import type { CaptchaCheck } from './ports';
 
 /** The fields both providers' siteverify answers share (reCAPTCHA v3 adds score and action). */
 export interface SiteVerifyAnswer {
@@ -36,9 +37,6 @@ export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer
     if (answer.action !== undefined && answer.action !== action) throw failed();
   }
 }
-
-/** Checks a request body's CAPTCHA token for an action and returns the body without it; throws PollError. */
-export type CaptchaCheck = (body: unknown, sourceIp: string, action: CaptchaAction) => Promise<unknown>;
 
 /** No CAPTCHA configured: a stray token is dropped, the rest is validated as usual. */
 export const noCaptcha: CaptchaCheck = async (body) => takeCaptchaToken(body).rest;

@@ -5,21 +5,12 @@
  * rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { VOTE_QUEUE, type ConsumerMetricName } from '../../config/app-config';
+import { VOTE_QUEUE } from '../../config/app-config';
 import { NamedError } from '../../config/errors';
 import { applyExactlyOnce } from '../domain/apply-exactly-once';
-import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead, type Verdict } from '../domain/dead-letter';
-import type { Clock, CountStore, DeadLetterSink } from '../domain/ports';
+import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';
+import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../domain/ports';
 import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../domain/tally';
-import type { Log } from './http';
-
-/** What the consumer counts for CloudWatch; Powertools Metrics on Lambda (lambdas/adapters/metrics.ts). */
-export interface ConsumerMetrics {
-  add(name: ConsumerMetricName, value: number): void;
-  deadLettered(verdict: Verdict): void;
-  /** Writes what was added (one log line); called once per invocation. */
-  publish(): void;
-}
 
 export interface CountVotesPorts {
   counts: CountStore;

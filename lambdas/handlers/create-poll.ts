@@ -1,7 +1,7 @@
 /** POST /api/poll — validate and store a new poll. */
-import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { noCaptcha } from '../domain/captcha';
 import { createPoll, toPublicPoll } from '../domain/poll';
-import type { Clock, PollStore } from '../domain/ports';
+import type { CaptchaCheck, Clock, PollStore } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 

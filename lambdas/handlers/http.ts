@@ -6,6 +6,7 @@
 import { POLL_LIMITS } from '../../config/app-config';
 import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
+import type { Log } from '../domain/ports';
 import { RateLimiter, type RateLimit } from '../domain/rate-limit';
 
 export interface ApiRequest {
@@ -27,12 +28,6 @@ export interface ApiResponse {
 
 /** What every route is: a request in, a response (or a thrown PollError) out. */
 export type ApiRoute = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** Where a handler reports what it could not handle; Powertools' logger and `console` both fit. */
-export interface Log {
-  error(message: string, ...details: unknown[]): void;
-  warn(message: string, ...details: unknown[]): void;
-}
 
 /** The status each error answers with, for both editions. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
