@@ -4,8 +4,7 @@
  * assemble() for the order things come up in; each step is a function below it.
  */
 import { rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -17,6 +16,7 @@ import {
   type ServerCaptchaSettings,
   type SiteConfig,
 } from '../config/app-config';
+import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildSite } from '../frontend/build';
 import { siteServer } from '../frontend/serve';
@@ -241,32 +241,6 @@ function runtimeHandle(
 }
 
 // ---------- the steps ----------
-
-function listen(port: number, host: string, handler: Router): Promise<Server> {
-  const server = createServer(handler);
-  return new Promise((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is already in use: choose another with --port <n> (or PORT=<n>).`)
-          : error,
-      ),
-    );
-    server.listen(port, host, () => resolveListen(server));
-  });
-}
-
-function originOf(server: Server): string {
-  const { address, port } = server.address() as AddressInfo;
-  return `http://${address}:${port}`;
-}
-
-/** A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s. */
-function closeServer(server: Server): Promise<void> {
-  const closed = new Promise<void>((r) => server.close(() => r()));
-  server.closeAllConnections();
-  return closed;
-}
 
 /** The template, synthesized in this process with the options a deployment would pass as context. */
 function appModel(options: LocalRuntimeOptions): AppModel {

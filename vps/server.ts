@@ -4,8 +4,8 @@
  * runs on its VPS. The handlers are lambdas/handlers/, built from in-process ports (./poll-state.ts)
  * instead of DynamoDB and SQS; this file is only the node:http adapter around them.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeServer, listen, originOf } from '../bin/server-shell';
 import {
   pageCaptcha,
   POLL_LIMITS,
@@ -171,7 +171,7 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     sendJson(res, response);
   }
 
-  const server: Server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = pathOf(req.url);
     const isApi = path !== undefined && (path === '/api' || path.startsWith('/api/'));
     const work = isApi ? serveApi(req, res, path) : Promise.resolve(serveSite(req, res));
@@ -181,26 +181,19 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
       if (!res.headersSent) sendJson(res, errorResponse(internalError()));
       else res.destroy();
     });
+  };
+  const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', handle, {
+    requestTimeout: 30_000,
+    headersTimeout: 10_000,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${options.port} is already in use: choose another with --port <n>.`)
-          : error,
-      ),
-    );
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: originOf(server),
     store,
     async stop() {
-      const closed = new Promise((r) => server.close(r));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
       await store.close();
     },
   };
