@@ -28,6 +28,7 @@ import { startEventSource } from './event-source';
 import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult, type LoadedFunction } from './functions';
 import { createGateway, functionUrlResponder, readRequest, type LocalResponse } from './gateway';
+import type { LambdaEvent } from './lambda-events';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
 import {
@@ -83,7 +84,7 @@ export interface LocalRuntime {
   faults: Faults;
   resources: LocalResources;
   /** Invokes a function by its name (e.g. `CountVotes`) as Lambda would. */
-  invoke(functionName: string, event: unknown): Promise<InvokeResult>;
+  invoke(functionName: string, event: LambdaEvent): Promise<InvokeResult>;
   usage(): Usage;
   /** Messages waiting or in flight, per queue name. */
   queueDepths(): Record<string, number>;

@@ -22,7 +22,7 @@ export type ApiEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 const isV2 = (event: ApiEvent): event is APIGatewayProxyEventV2 => (event as APIGatewayProxyEventV2).version === '2.0';
 
 /** A function URL's event: payload 2.0 with the catch-all route key. */
-const FUNCTION_URL_ROUTE_KEY = '$default';
+export const FUNCTION_URL_ROUTE_KEY = '$default';
 
 /**
  * The request, or the answer when the event names no route of ours (only a function URL can:
