@@ -10,6 +10,7 @@ import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
 import { captchaVerifier } from './captcha-verifier';
 import { logger } from './logger';
 
+/** An environment variable the stack sets; missing, it is a deploy bug: an Error at cold start. */
 export function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set: the stack (or the local runtime) must set it.`);
@@ -19,7 +20,10 @@ export function requireEnv(name: string): string {
 /** RATE_LIMIT, as the stack writes it ("60/30" or "off"). */
 export const rateLimitSetting = (): RateLimit => parseRateLimit(process.env.RATE_LIMIT);
 
-/** CAPTCHA_PROVIDER and CAPTCHA_SECRET_PARAMETER: the secret is read from SSM at run time (cached by Powertools). */
+/**
+ * The CaptchaCheck from CAPTCHA_PROVIDER and CAPTCHA_SECRET_PARAMETER (none: no check); the secret is
+ * read from SSM at run time (cached by Powertools). The check throws what captchaVerifier's does.
+ */
 export function captchaSetting(): CaptchaCheck {
   const provider = process.env.CAPTCHA_PROVIDER as CaptchaProvider | undefined;
   if (!provider) return noCaptcha;

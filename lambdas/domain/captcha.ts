@@ -21,6 +21,7 @@ export function takeCaptchaToken(body: unknown): { token: unknown; rest: unknown
   return { token: captchaToken, rest };
 }
 
+/** The token, when it looks like one; else PollError `captcha_required`. */
 export function requireToken(token: unknown): string {
   if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
     throw invalid('captcha_required', 'This site asks for a CAPTCHA: send captchaToken with the request.');
@@ -28,7 +29,7 @@ export function requireToken(token: unknown): string {
   return token;
 }
 
-/** Throws 403 unless the provider says the token is good for this action. */
+/** Throws PollError `captcha_failed` (403) unless the provider says the token is good for this action. */
 export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer, action: CaptchaAction): void {
   const failed = () => new PollError('captcha_failed', 'The CAPTCHA check failed; please try again.');
   if (answer.success !== true) throw failed();

@@ -54,6 +54,7 @@ export class PollError extends NamedError {
   }
 }
 
+/** The refusals every route may give, built in one place so each says the same everywhere. */
 export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
 export const bodyTooLarge = () =>
   new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
