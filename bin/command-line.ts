@@ -4,6 +4,10 @@
  * stack trace. A thin layer over node:util parseArgs.
  */
 import { parseArgs } from 'node:util';
+import { CommandFailure, UsageError } from '../config/errors';
+
+// Where every command gets them; they live in config/ so that lib/ (the CDK app) throws them too.
+export { CommandFailure, UsageError };
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -36,12 +40,6 @@ type Values<O extends Record<string, OptionSpec>> = {
         ? string
         : string | undefined;
 };
-
-/** A mistake in how a command was called: printed as one line, exit code 2. */
-export class UsageError extends Error {}
-
-/** Called right, but it could not do its work (nothing answers, a file is missing): one line, exit code 1. */
-export class CommandFailure extends Error {}
 
 export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
   const rows = Object.entries(spec.options).map(([name, option]) => {

@@ -2,7 +2,8 @@
  * The options both servers take alike (`npm start` and `npm run vps`): a port, rate limits on or
  * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
  */
-import type { CaptchaProvider } from '../config/app-config';
+import { CAPTCHA_PROVIDERS, type ServerCaptchaSettings } from '../config/app-config';
+import { captchaSettingsFrom } from '../config/captcha';
 import { UsageError, type OptionSpec } from './command-line';
 
 export function portFrom(value: string): number {
@@ -30,7 +31,7 @@ export function rateLimitsFrom(value: string): boolean {
 export const CAPTCHA_OPTIONS = {
   captcha: {
     type: 'string',
-    value: 'recaptcha|turnstile',
+    value: CAPTCHA_PROVIDERS.join('|'),
     description: 'ask for a CAPTCHA (the secret in CAPTCHA_SECRET, never on the command line)',
   },
   'captcha-site-key': {
@@ -40,20 +41,17 @@ export const CAPTCHA_OPTIONS = {
   },
 } as const satisfies Record<string, OptionSpec>;
 
-/** --captcha recaptcha|turnstile --captcha-site-key <key>, with the secret in CAPTCHA_SECRET; undefined without --captcha. */
-export function captchaFrom(values: {
+/** --captcha <provider> --captcha-site-key <key>, with the secret in CAPTCHA_SECRET; undefined without --captcha. */
+export function serverCaptchaFrom(values: {
   captcha?: string;
   'captcha-site-key'?: string;
-}): { provider: CaptchaProvider; siteKey: string; secret: string } | undefined {
-  const provider = values.captcha;
-  if (!provider) return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile')
-    throw new UsageError(`--captcha must be recaptcha or turnstile (got ${provider}).`);
-  const siteKey = values['captcha-site-key'];
+}): ServerCaptchaSettings | undefined {
+  const settings = captchaSettingsFrom(values.captcha, values['captcha-site-key'], {
+    provider: '--captcha',
+    siteKey: '--captcha-site-key <key>',
+  });
+  if (!settings) return undefined;
   const secret = process.env.CAPTCHA_SECRET;
-  if (!siteKey || !secret)
-    throw new UsageError(
-      '--captcha needs --captcha-site-key <key> and the secret in the CAPTCHA_SECRET environment variable.',
-    );
-  return { provider, siteKey, secret };
+  if (!secret) throw new UsageError('--captcha needs the secret in the CAPTCHA_SECRET environment variable.');
+  return { ...settings, secret };
 }

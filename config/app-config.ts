@@ -147,10 +147,9 @@ export const RATE_LIMITS = {
 
 /**
  * Optional CAPTCHA on create and vote, as on the VPS platform: off unless the stack is
- * deployed with `-c captcha=recaptcha|turnstile -c captchaSiteKey=<key> -c captchaSecretParameter=<SSM name>`.
+ * deployed with `-c captcha=<provider> -c captchaSiteKey=<key> -c captchaSecretParameter=<SSM name>`.
  * The secret lives in SSM Parameter Store (SecureString) and is read at run time.
  */
-export type CaptchaProvider = 'recaptcha' | 'turnstile';
 export const CAPTCHA = {
   providers: {
     recaptcha: {
@@ -171,6 +170,25 @@ export const CAPTCHA = {
   secretCacheSeconds: 300,
 } as const;
 
+export type CaptchaProvider = keyof typeof CAPTCHA.providers;
+/** The providers by name: what `--captcha` and `-c captcha=` accept. */
+export const CAPTCHA_PROVIDERS = Object.keys(CAPTCHA.providers) as CaptchaProvider[];
+export const isCaptchaProvider = (value: unknown): value is CaptchaProvider =>
+  typeof value === 'string' && Object.hasOwn(CAPTCHA.providers, value);
+
+/** A CAPTCHA on create and vote: the provider, and the public site key the page shows it with. */
+export interface CaptchaSettings {
+  provider: CaptchaProvider;
+  siteKey: string;
+}
+
+/** The same on a server of ours (npm start, npm run vps), which is handed the secret itself. */
+export interface ServerCaptchaSettings extends CaptchaSettings {
+  secret: string;
+  /** Replaces the provider's siteverify (tests answer on 127.0.0.1). */
+  verifyUrl?: string;
+}
+
 /**
  * What the page needs to know, written into it when it is deployed or served: where the API is
  * ('' = the page's own origin), where results are read if elsewhere, and the CAPTCHA to show.
@@ -179,8 +197,12 @@ export interface SiteConfig {
   apiUrl: string;
   /** Where the page reads results (a function URL); absent: from the API. */
   resultsUrl?: string;
-  captcha?: { provider: CaptchaProvider; siteKey: string };
+  captcha?: CaptchaSettings;
 }
+
+/** What the page may know of a CAPTCHA: the provider and site key, never more of the settings. */
+export const pageCaptcha = (captcha: CaptchaSettings | undefined): CaptchaSettings | undefined =>
+  captcha && { provider: captcha.provider, siteKey: captcha.siteKey };
 
 /**
  * The site's pages: `/` creates a poll, `/poll/{id}` votes and shows results. Every other path

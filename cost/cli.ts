@@ -81,12 +81,12 @@ function loadProfile(value: string): TrafficProfile {
   try {
     raw = JSON.parse(readFileSync(value, 'utf8'));
   } catch (error) {
-    throw new UsageError(`--profile ${value} is not valid JSON: ${(error as Error).message}`);
+    throw new UsageError(`--profile ${value} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   try {
     return profileFromJson(raw, value);
   } catch (error) {
-    if (error instanceof ProfileError) throw new UsageError(`--profile ${value}: ${error.message}`);
+    if (error instanceof ProfileError) throw new UsageError(`--profile ${value}: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -108,7 +108,7 @@ function loadStack(
   try {
     return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: file.replace(`${ROOT}/`, '') };
   } catch (error) {
-    throw new UsageError(`${file} is not this stack's template: ${(error as Error).message}`);
+    throw new UsageError(`${file} is not this stack's template: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -123,7 +123,9 @@ function loadVpsCapacity(from: string | undefined): VpsCapacity {
     if (!measurement.routes?.options?.requestsPerSecond) throw new Error('it has no routes.options.requestsPerSecond');
     return { measurement, source: source.replace(`${ROOT}/`, '') };
   } catch (error) {
-    throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`);
+    throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -178,7 +180,8 @@ function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable
       measured: { label: folder, votes: result.observed.votes, apiRequests: result.observed.apiRequests },
     };
   } catch (error) {
-    if (error instanceof MeasuredRunError || error instanceof SyntaxError) throw new UsageError(error.message);
+    if (error instanceof MeasuredRunError || error instanceof SyntaxError)
+      throw new UsageError(error.message, { cause: error });
     throw error;
   }
 }

@@ -3,6 +3,7 @@
  * becomes per-operation figures that replace the model's assumptions. The
  * profile still sets the volumes; the run sets what each operation uses.
  */
+import { NamedError } from '../config/errors';
 import type { Usage } from '../local/metering';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { FUNCTION_ROLES, functionRole, type FunctionRole } from './stack-config';
@@ -16,7 +17,9 @@ export interface Observed {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-export class MeasuredRunError extends Error {}
+export class MeasuredRunError extends NamedError {
+  override readonly name = 'MeasuredRunError';
+}
 
 export function unitCostsFromUsage(
   usage: Usage,

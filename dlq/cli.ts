@@ -61,6 +61,7 @@ export async function queuesOf(target: Target, localUrl: string, outputsFile?: s
       .catch((error: Error) => {
         throw new CommandFailure(
           `The local runtime does not answer at ${url} (${error.message}): start it with npm start, or pass --url.`,
+          { cause: error },
         );
       })) as LocalResources;
     const sqs = new SQSClient(emulatorClientConfig(resources.sqsEndpoint));
@@ -193,7 +194,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     main().catch((error: Error) => {
       if (error instanceof UsageError || error instanceof CommandFailure) throw error;
       // What the SDK says (credentials, a queue gone): one line, exit 1.
-      throw new CommandFailure(`npm run dlq failed: ${error.message}`);
+      throw new CommandFailure(`npm run dlq failed: ${error.message}`, { cause: error });
     }),
   );
 }

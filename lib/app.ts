@@ -10,9 +10,10 @@ import {
   type DeployTarget,
   type ResultsDelivery,
 } from '../config/app-config';
-import { UsageError } from '../bin/command-line';
+import { captchaSettingsFrom } from '../config/captcha';
+import { UsageError } from '../config/errors';
 import { addNagChecks } from './nag';
-import { PollStack, type CaptchaSettings, type PollStackProps } from './poll-stack';
+import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
 export function apiKindFrom(value: unknown): ApiKind {
   const kind = value ?? DEFAULT_API_KIND;
@@ -75,22 +76,20 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
   return n;
 }
 
-/** `-c captcha=recaptcha|turnstile -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
-export function captchaFrom(context: (key: string) => unknown): CaptchaSettings | undefined {
-  const provider = context('captcha');
-  if (provider === undefined || provider === 'off') return undefined;
-  if (provider !== 'recaptcha' && provider !== 'turnstile')
-    throw new UsageError(`captcha must be "recaptcha", "turnstile" or "off" (got ${JSON.stringify(provider)})`);
-  const siteKey = context('captchaSiteKey');
+/** `-c captcha=<provider> -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
+function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettings | undefined {
+  const settings = captchaSettingsFrom(context('captcha'), context('captchaSiteKey'), {
+    provider: 'captcha',
+    siteKey: '-c captchaSiteKey=<key>',
+  });
+  if (!settings) return undefined;
   const secretParameter = context('captchaSecretParameter');
-  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey))
-    throw new UsageError('captcha needs -c captchaSiteKey=<the site key the page uses> (letters, digits, - and _)');
   if (typeof secretParameter !== 'string' || !secretParameter.startsWith('/')) {
     throw new UsageError(
       'captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)',
     );
   }
-  return { provider, siteKey, secretParameter };
+  return { ...settings, secretParameter };
 }
 
 /** Context that skips asset bundling: the template is the same, synth is much faster. */
@@ -127,7 +126,7 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
     retainData: context('retainData') === 'true' || context('retainData') === true,
     rateLimits: !['off', 'false', false].includes(context('rateLimits') as string | boolean),
-    captcha: captchaFrom(context),
+    captcha: stackCaptchaFrom(context),
     results: resultsFrom(context('results'), target),
     resultsConcurrency: resultsConcurrencyFrom(context('resultsConcurrency')),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',

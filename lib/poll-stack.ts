@@ -11,11 +11,12 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
 import {
   DEFAULT_RESULTS_DELIVERY,
+  pageCaptcha,
   RATE_LIMITS,
   TABLE,
   type ApiFunctionName,
   type ApiKind,
-  type CaptchaProvider,
+  type CaptchaSettings,
   type ResultsDelivery,
   type SiteConfig,
 } from '../config/app-config';
@@ -25,10 +26,7 @@ import { PollApi } from './poll-api';
 import { PollSite, type SiteHosting } from './site';
 import { VotePipeline } from './vote-pipeline';
 
-export interface CaptchaSettings {
-  provider: CaptchaProvider;
-  /** Public: the page needs it. */
-  siteKey: string;
+export interface StackCaptchaSettings extends CaptchaSettings {
   /** Name of an SSM SecureString with the secret, created outside the stack. */
   secretParameter: string;
 }
@@ -44,7 +42,7 @@ export interface PollStackProps extends StackProps {
   retainData?: boolean;
   /** Per-address limits on create and vote (RATE_LIMITS); `-c rateLimits=off` for load-testing a deployment. */
   rateLimits?: boolean;
-  captcha?: CaptchaSettings;
+  captcha?: StackCaptchaSettings;
   /** How the page reads results (config RESULTS_DELIVERIES); `api` by default. */
   results?: ResultsDelivery;
   /** results=function-url: the results function's reserved concurrency; none when undefined. */
@@ -138,7 +136,7 @@ export class PollStack extends Stack {
     });
     const config: SiteConfig = {
       apiUrl: sameOrigin ? '' : api.url,
-      captcha: props.captcha && { provider: props.captcha.provider, siteKey: props.captcha.siteKey },
+      captcha: pageCaptcha(props.captcha),
     };
     if (props.results === 'function-url') {
       const url = functions.getResults.addFunctionUrl({

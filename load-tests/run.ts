@@ -32,7 +32,9 @@ const SCENARIOS = join(LOAD_DIR, 'scenarios');
 const ARTILLERY_TIME_LIMIT_MS = 15 * 60_000;
 
 /** The run could not be made (nothing answers, no outputs file, no artillery): one line, exit 1. */
-export class LoadTestError extends CommandFailure {}
+export class LoadTestError extends CommandFailure {
+  override readonly name = 'LoadTestError';
+}
 
 export const scenarioNames = () =>
   readdirSync(SCENARIOS)
@@ -155,9 +157,10 @@ export async function checkApi(url: string): Promise<Server> {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch {
+  } catch (error) {
     throw new UsageError(
       `--url ${url} is not a URL: give the API's base URL, e.g. https://<api-id>.execute-api.<region>.amazonaws.com`,
+      { cause: error },
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
@@ -169,7 +172,12 @@ export async function checkApi(url: string): Promise<Server> {
   } catch (error) {
     const { cause } = error as { cause?: { code?: string; message?: string } };
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new LoadTestError(`Nothing answers at ${url} (${why}): is the stack deployed there, or the runtime running?`);
+    throw new LoadTestError(
+      `Nothing answers at ${url} (${why}): is the stack deployed there, or the runtime running?`,
+      {
+        cause: error,
+      },
+    );
   }
   const body = (await response.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
   if (response.status !== 404 || body?.error?.code !== 'poll_not_found') {

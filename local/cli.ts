@@ -4,11 +4,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom, RATE_LIMITS_OPTIONS, rateLimitsFrom } from '../bin/server-options';
+import {
+  CAPTCHA_OPTIONS,
+  portFrom,
+  RATE_LIMITS_OPTIONS,
+  rateLimitsFrom,
+  serverCaptchaFrom,
+} from '../bin/server-options';
+import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
-import { PROJECT_ROOT, startLocalRuntime, type LocalRuntime } from './runtime';
+import { PROJECT_ROOT, startLocalRuntime } from './runtime';
 
 /** Powertools' log levels, which the handlers use. */
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
@@ -67,14 +74,16 @@ function options() {
   let apiKind: ReturnType<typeof apiKindFrom>;
   try {
     apiKind = apiKindFrom(values['api-kind']);
-  } catch {
-    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`);
+  } catch (error) {
+    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`, { cause: error });
   }
   let results: ReturnType<typeof resultsFrom>;
   try {
     results = resultsFrom(values.results);
-  } catch {
-    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`);
+  } catch (error) {
+    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`, {
+      cause: error,
+    });
   }
   return {
     port,
@@ -83,7 +92,7 @@ function options() {
     results,
     dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
-    captcha: captchaFrom(values),
+    captcha: serverCaptchaFrom(values),
   };
 }
 
@@ -93,13 +102,7 @@ await runCommand(SPEC, () => {
 });
 
 const started = performance.now();
-let runtime: LocalRuntime;
-try {
-  runtime = await startLocalRuntime(chosen);
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+const runtime = await startOrExit(() => startLocalRuntime(chosen));
 
 console.log(
   `Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -118,10 +121,7 @@ console.log(
 );
 console.log('Ctrl-C to stop.');
 
-let stopping = false;
-async function shutdown(): Promise<void> {
-  if (stopping) process.exit(130);
-  stopping = true;
+stopOnSignals(async () => {
   console.log('\nStopping: counting the votes still in the queue…');
   try {
     await runtime.waitForDrain(15_000);
@@ -142,7 +142,4 @@ async function shutdown(): Promise<void> {
   for (const [name, table] of Object.entries(usage.tables))
     console.log(`  table ${name}: ${table.readUnits} read units, ${table.writeUnits} write units`);
   console.log(`Usage written to ${values['usage-file']}`);
-  process.exit(0);
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+});

@@ -11,9 +11,10 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { EMULATED_REGION } from '../config/emulated-aws';
+import type { SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import { chance, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
+import { sqsRecord } from './lambda-events';
 import type { EventSourceModel } from './template-model';
 
 export interface EventSourceOptions {
@@ -37,21 +38,18 @@ export interface EventSourceOptions {
   holdWhileProcessingSeconds?: number;
 }
 
-type SqsRecord = ReturnType<typeof toRecord>;
-
-function toRecord(message: Message, queueArn: string) {
-  return {
-    messageId: message.MessageId!,
-    receiptHandle: message.ReceiptHandle!,
-    body: message.Body ?? '',
-    attributes: message.Attributes ?? {},
-    messageAttributes: {},
-    md5OfBody: message.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueArn,
-    awsRegion: EMULATED_REGION,
-  };
-}
+/** A received message as its record in the function's event; its attributes are all there (receiveBatch asks for All). */
+const toRecord = (message: Message, queueArn: string): SQSRecord =>
+  sqsRecord(
+    {
+      messageId: message.MessageId!,
+      receiptHandle: message.ReceiptHandle!,
+      body: message.Body ?? '',
+      attributes: (message.Attributes ?? {}) as SQSRecordAttributes,
+      md5OfBody: message.MD5OfBody ?? '',
+    },
+    queueArn,
+  );
 
 export function startEventSource(options: EventSourceOptions): { stop(): Promise<void> } {
   const abort = new AbortController();
@@ -152,7 +150,7 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
 }
 
 /** Injected failures before applying; a failed FIFO record fails the rest of its group in the batch too (order must hold), as Lambda expects. */
-function withheldByFaults(faults: Faults, records: SqsRecord[]): Set<string> {
+function withheldByFaults(faults: Faults, records: SQSRecord[]): Set<string> {
   const failedGroups = new Set<string>();
   const withheld = new Set<string>();
   for (const record of records) {
@@ -167,13 +165,13 @@ function withheldByFaults(faults: Faults, records: SqsRecord[]): Set<string> {
 
 // Injected post-write faults are transient: a record on its last delivery is left alone, so a
 // counted vote is not dead-lettered by the injector (see README "What exactly-once covers, tested").
-const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SqsRecord) =>
+const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SQSRecord) =>
   Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
 
 /** The records this delivery failed: withheld ones, the ones the function reports, injected losses. */
 function failedRecords(
   options: EventSourceOptions,
-  records: SqsRecord[],
+  records: SQSRecord[],
   withheld: Set<string>,
   result: unknown,
 ): Set<string> {
@@ -190,7 +188,7 @@ function failedRecords(
   return failed;
 }
 
-async function deleteDone({ sqs, queueUrl }: EventSourceOptions, done: SqsRecord[]): Promise<void> {
+async function deleteDone({ sqs, queueUrl }: EventSourceOptions, done: SQSRecord[]): Promise<void> {
   for (let i = 0; i < done.length; i += 10) {
     const entries = done.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle }));
     await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));

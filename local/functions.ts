@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { RESULTS_URL } from '../config/app-config';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
+import type { LambdaEvent } from './lambda-events';
 import type { Meter } from './metering';
 import type { FunctionModel } from './template-model';
 
@@ -24,7 +25,7 @@ export interface InvokeResult {
 
 export interface LoadedFunction {
   model: FunctionModel;
-  invoke(event: unknown): Promise<InvokeResult>;
+  invoke(event: LambdaEvent): Promise<InvokeResult>;
 }
 
 export async function loadFunctions(

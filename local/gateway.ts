@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ApiKind } from '../config/app-config';
-import { EMULATED_ACCOUNT } from '../config/emulated-aws';
 import { routeMatcher } from '../lambdas/handlers/http';
 import type { LoadedFunction } from './functions';
+import { functionUrlEvent, httpApiEvent, restApiEvent, type ReceivedRequest } from './lambda-events';
 import type { RouteModel } from './template-model';
 
 /** API Gateway's (and a function URL's) payload limit. Larger bodies never reach a function. */
@@ -66,76 +66,20 @@ export async function readRequest(req: IncomingMessage): Promise<IncomingRequest
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|javascript)|text\/)/i;
 
-/** The event Lambda receives: payload 2.0 (HTTP API, function URL) or 1.0 (REST API). */
-export function lambdaEvent(
-  kind: ApiKind | 'function-url',
-  request: IncomingRequest & { body: Buffer },
-  route?: { method: string; path: string; pathParameters: Record<string, string> },
-): unknown {
+/** The request as a gateway hands it to a function: the body as text, or as base64 where payload 2.0 does. */
+function received(kind: ApiKind | 'function-url', request: IncomingRequest & { body: Buffer }): ReceivedRequest {
   const raw = request.body;
   const isText = raw.length === 0 || TEXT_TYPES.test(request.headers['content-type'] ?? '') || kind === 'rest';
-  const body = raw.length === 0 ? undefined : isText ? raw.toString('utf8') : raw.toString('base64');
-  const query = Object.fromEntries(new URLSearchParams(request.query));
-  const pathParameters = route && Object.keys(route.pathParameters).length ? route.pathParameters : undefined;
-  const requestId = randomUUID();
-  const now = Date.now();
-  if (kind === 'rest') {
-    return {
-      resource: route!.path,
-      path: request.path,
-      httpMethod: request.method,
-      headers: request.headers,
-      multiValueHeaders: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, [v]])),
-      queryStringParameters: Object.keys(query).length ? query : null,
-      multiValueQueryStringParameters: null,
-      pathParameters: pathParameters ?? null,
-      stageVariables: null,
-      requestContext: {
-        accountId: EMULATED_ACCOUNT,
-        apiId: 'local',
-        resourcePath: route!.path,
-        httpMethod: request.method,
-        path: `/prod${request.path}`,
-        stage: 'prod',
-        protocol: 'HTTP/1.1',
-        requestId,
-        requestTimeEpoch: now,
-        identity: { sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? '' },
-      },
-      body: body ?? null,
-      isBase64Encoded: false,
-    };
-  }
-  // A function URL has no router: its route key is $default and the path is the function's to read.
-  const routeKey = kind === 'function-url' ? '$default' : `${route!.method} ${route!.path}`;
   return {
-    version: '2.0',
-    routeKey,
-    rawPath: request.path,
-    rawQueryString: request.query,
+    method: request.method,
+    path: request.path,
+    query: request.query,
     headers: request.headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters,
-    requestContext: {
-      accountId: kind === 'function-url' ? 'anonymous' : EMULATED_ACCOUNT,
-      apiId: 'local',
-      domainName: request.headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      http: {
-        method: request.method,
-        path: request.path,
-        protocol: 'HTTP/1.1',
-        sourceIp: request.sourceIp,
-        userAgent: request.headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey,
-      stage: '$default',
-      time: new Date(now).toUTCString(),
-      timeEpoch: now,
-    },
-    body,
+    body: raw.length === 0 ? undefined : raw.toString(isText ? 'utf8' : 'base64'),
     isBase64Encoded: !isText,
+    sourceIp: request.sourceIp,
+    requestId: randomUUID(),
+    timeEpoch: Date.now(),
   };
 }
 
@@ -200,13 +144,9 @@ export function createGateway(options: {
       if (request.body === 'too-large') return { routeKey, response: gatewayError(errors.tooLarge) };
       const fn = options.functions.get(route.functionLogicalId);
       if (!fn) return { routeKey, response: gatewayError(errors.failed) };
-      const outcome = await fn.invoke(
-        lambdaEvent(
-          options.kind,
-          { ...request, body: request.body },
-          { method: route.method, path: route.path, pathParameters },
-        ),
-      );
+      const event = received(options.kind, { ...request, body: request.body });
+      const at = { method: route.method, path: route.path, pathParameters };
+      const outcome = await fn.invoke(options.kind === 'rest' ? restApiEvent(event, at) : httpApiEvent(event, at));
       if (outcome.outcome === 'timeout') return { routeKey, response: gatewayError(errors.timeout) };
       // A throttled function, like a failed one, is a 5xx from API Gateway: it does not pass Lambda's 429 on.
       const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
@@ -248,7 +188,7 @@ export function functionUrlResponder(
         { message: 'Request must be smaller than 6291456 bytes for the InvokeFunction operation' },
         corsHeaders,
       );
-    const outcome = await fn.invoke(lambdaEvent('function-url', { ...request, body: request.body }));
+    const outcome = await fn.invoke(functionUrlEvent(received('function-url', { ...request, body: request.body })));
     if (outcome.outcome === 'throttled')
       return json(
         429,

@@ -4,18 +4,19 @@
  * assemble() for the order things come up in; each step is a function below it.
  */
 import { rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   API_BASE_PATH,
+  pageCaptcha,
   type ApiKind,
-  type CaptchaProvider,
   type ResultsDelivery,
+  type ServerCaptchaSettings,
   type SiteConfig,
 } from '../config/app-config';
+import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildSite } from '../frontend/build';
 import { siteServer } from '../frontend/serve';
@@ -27,6 +28,7 @@ import { startEventSource } from './event-source';
 import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult, type LoadedFunction } from './functions';
 import { createGateway, functionUrlResponder, readRequest, type LocalResponse } from './gateway';
+import type { LambdaEvent } from './lambda-events';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
 import {
@@ -61,7 +63,7 @@ export interface LocalRuntimeOptions {
    * A CAPTCHA as a deployment would have it: the provider and site key go into the template,
    * the secret into a local SSM parameter. `verifyUrl` replaces the provider's siteverify (tests).
    */
-  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  captcha?: ServerCaptchaSettings;
   /** results=function-url: the results function's reserved concurrency (`-c resultsConcurrency`). */
   resultsConcurrency?: number | 'off';
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
@@ -82,7 +84,7 @@ export interface LocalRuntime {
   faults: Faults;
   resources: LocalResources;
   /** Invokes a function by its name (e.g. `CountVotes`) as Lambda would. */
-  invoke(functionName: string, event: unknown): Promise<InvokeResult>;
+  invoke(functionName: string, event: LambdaEvent): Promise<InvokeResult>;
   usage(): Usage;
   /** Messages waiting or in flight, per queue name. */
   queueDepths(): Record<string, number>;
@@ -155,7 +157,7 @@ async function assemble(
   const siteConfig: SiteConfig = {
     apiUrl: '',
     ...(resultsUrl ? { resultsUrl } : model.apiCacheBehaviors.length > 0 ? { resultsUrl: '' } : {}),
-    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
+    captcha: pageCaptcha(options.captcha),
   };
   const resources = localResources(model, emulators);
   setRoute(
@@ -240,32 +242,6 @@ function runtimeHandle(
 }
 
 // ---------- the steps ----------
-
-function listen(port: number, host: string, handler: Router): Promise<Server> {
-  const server = createServer(handler);
-  return new Promise((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is already in use: choose another with --port <n> (or PORT=<n>).`)
-          : error,
-      ),
-    );
-    server.listen(port, host, () => resolveListen(server));
-  });
-}
-
-function originOf(server: Server): string {
-  const { address, port } = server.address() as AddressInfo;
-  return `http://${address}:${port}`;
-}
-
-/** A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s. */
-function closeServer(server: Server): Promise<void> {
-  const closed = new Promise<void>((r) => server.close(() => r()));
-  server.closeAllConnections();
-  return closed;
-}
 
 /** The template, synthesized in this process with the options a deployment would pass as context. */
 function appModel(options: LocalRuntimeOptions): AppModel {

@@ -4,9 +4,16 @@
  */
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand } from '../bin/command-line';
-import { CAPTCHA_OPTIONS, captchaFrom, portFrom, RATE_LIMITS_OPTIONS, rateLimitsFrom } from '../bin/server-options';
+import {
+  CAPTCHA_OPTIONS,
+  portFrom,
+  RATE_LIMITS_OPTIONS,
+  rateLimitsFrom,
+  serverCaptchaFrom,
+} from '../bin/server-options';
+import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { LOG_FILE } from './store';
-import { startVpsServer, type VpsOptions, type VpsServer } from './server';
+import { startVpsServer, type VpsOptions } from './server';
 import { BUNDLED, loadSite } from './site';
 
 /** The seed platform's port. */
@@ -53,7 +60,7 @@ function options(): Omit<VpsOptions, 'site'> {
     dataDir: resolve(values['data-dir']),
     rateLimits: rateLimitsFrom(values['rate-limits']),
     trustProxy: values['trust-proxy'],
-    captcha: captchaFrom(values),
+    captcha: serverCaptchaFrom(values),
   };
 }
 
@@ -62,13 +69,7 @@ await runCommand(SPEC, () => {
   chosen = options();
 });
 
-let server: VpsServer;
-try {
-  server = await startVpsServer({ ...chosen, site: await loadSite() });
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
-}
+const server = await startOrExit(async () => startVpsServer({ ...chosen, site: await loadSite() }));
 const { loaded } = server.store;
 console.log(`Poll platform (VPS edition, one process) on ${server.url}`);
 console.log(
@@ -83,10 +84,7 @@ console.log(
   `  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${chosen.trustProxy ? ', client addresses from X-Forwarded-For' : ''}. Ctrl-C to stop.`,
 );
 
-let stopping = false;
-async function shutdown(): Promise<void> {
-  if (stopping) process.exit(130);
-  stopping = true;
+stopOnSignals(async () => {
   await server.stop();
   const { flushes, records, flushMs } = server.store.journal.stats;
   console.log(
@@ -94,7 +92,4 @@ async function shutdown(): Promise<void> {
       ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
       : '\nStopped. Nothing was written.',
   );
-  process.exit(0);
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+});

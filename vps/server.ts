@@ -4,27 +4,28 @@
  * runs on its VPS. The handlers are lambdas/handlers/, built from in-process ports (./poll-state.ts)
  * instead of DynamoDB and SQS; this file is only the node:http adapter around them.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { POLL_LIMITS, RATE_LIMITS, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../config/app-config';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeServer, listen, originOf } from '../bin/server-shell';
+import {
+  pageCaptcha,
+  POLL_LIMITS,
+  RATE_LIMITS,
+  ROUTES,
+  type ApiFunctionName,
+  type ServerCaptchaSettings,
+} from '../config/app-config';
 import { EDITION_HEADER } from '../config/targets';
 import type { Site } from '../frontend/page';
 import { siteServer } from '../frontend/serve';
-import { captchaVerifier } from '../lambdas/handlers/captcha';
+import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';
 import { noCaptcha } from '../lambdas/domain/captcha';
 import { bodyTooLarge, internalError, PollError } from '../lambdas/domain/errors';
 import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
 import { getResultsHandler } from '../lambdas/handlers/get-results';
-import {
-  answer,
-  errorResponse,
-  routeMatcher,
-  type ApiResponse,
-  type ApiRoute,
-  type Log,
-} from '../lambdas/handlers/http';
+import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute } from '../lambdas/handlers/http';
+import type { Log } from '../lambdas/domain/ports';
 import { openStore, type Store } from './store';
 
 export interface VpsOptions {
@@ -35,7 +36,7 @@ export interface VpsOptions {
   /** Per-address limits on create and vote, as on AWS (default); benchmarks turn them off. */
   rateLimits?: boolean;
   /** The provider's secret comes from the caller (an environment variable), never the command line. */
-  captcha?: { provider: CaptchaProvider; siteKey: string; secret: string; verifyUrl?: string };
+  captcha?: ServerCaptchaSettings;
   /** Behind a reverse proxy (TLS on a VPS): the client's address is the last one in X-Forwarded-For. */
   trustProxy?: boolean;
   site: Site;
@@ -125,10 +126,7 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     getResults: getResultsHandler({ polls, clock }),
   };
   const match = routeMatcher(ROUTES);
-  const serveSite = siteServer(options.site, {
-    apiUrl: '',
-    ...(options.captcha ? { captcha: { provider: options.captcha.provider, siteKey: options.captcha.siteKey } } : {}),
-  });
+  const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });
 
   const sourceIp = (req: IncomingMessage): string => {
     const forwarded = options.trustProxy
@@ -175,7 +173,7 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     sendJson(res, response);
   }
 
-  const server: Server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = pathOf(req.url);
     const isApi = path !== undefined && (path === '/api' || path.startsWith('/api/'));
     const work = isApi ? serveApi(req, res, path) : Promise.resolve(serveSite(req, res));
@@ -185,26 +183,19 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
       if (!res.headersSent) sendJson(res, errorResponse(internalError()));
       else res.destroy();
     });
+  };
+  const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', handle, {
+    requestTimeout: 30_000,
+    headersTimeout: 10_000,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${options.port} is already in use: choose another with --port <n>.`)
-          : error,
-      ),
-    );
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: originOf(server),
     store,
     async stop() {
-      const closed = new Promise((r) => server.close(r));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
       await store.close();
     },
   };

@@ -22,11 +22,12 @@ export type ApiEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
 const isV2 = (event: ApiEvent): event is APIGatewayProxyEventV2 => (event as APIGatewayProxyEventV2).version === '2.0';
 
 /** A function URL's event: payload 2.0 with the catch-all route key. */
-const FUNCTION_URL_ROUTE_KEY = '$default';
+export const FUNCTION_URL_ROUTE_KEY = '$default';
 
 /**
  * The request, or the answer when the event names no route of ours (only a function URL can:
- * API Gateway routes only what the stack declares, so only a function URL's path is matched).
+ * API Gateway routes only what the stack declares, so only a function URL's path is matched):
+ * PollError `not_found` or `method_not_allowed` as its response, not thrown.
  */
 export function toApiRequest(event: ApiEvent, match: RouteMatcher<RouteSpec>): ApiRequest | ApiResponse {
   const headers: Record<string, string> = {};
@@ -80,7 +81,8 @@ function respond(response: ApiResponse, corsHeaders: Record<string, string>): AP
  * The Lambda handler for a route. `routes` are the routes this function serves (a function URL
  * has no router in front). The site calls the API from its own origin: an HTTP API and a
  * function URL add the CORS header themselves (from the stack's settings); a REST API with
- * Lambda proxy integration needs it from the function (SITE_ORIGIN).
+ * Lambda proxy integration needs it from the function (SITE_ORIGIN). It throws nothing a route
+ * throws: a PollError becomes its status and body, anything else a logged 500 `internal_error`.
  */
 export function apiGatewayHandler(
   route: ApiRoute,

@@ -6,6 +6,7 @@ import type { QueuedRecord } from '../domain/tally';
 
 const text = (value: string) => ({ DataType: 'String', StringValue: value });
 
+/** The DeadLetterSink port over the dead-letter queue. A failed send throws the SDK's error: the record stays. */
 export class DeadLetterQueue implements DeadLetterSink {
   constructor(
     private readonly queueUrl: string,

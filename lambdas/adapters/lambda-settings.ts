@@ -4,11 +4,13 @@
  */
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { CAPTCHA, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
-import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { noCaptcha } from '../domain/captcha';
+import type { CaptchaCheck } from '../domain/ports';
 import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
-import { captchaVerifier } from '../handlers/captcha';
+import { captchaVerifier } from './captcha-verifier';
 import { logger } from './logger';
 
+/** An environment variable the stack sets; missing, it is a deploy bug: an Error at cold start. */
 export function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set: the stack (or the local runtime) must set it.`);
@@ -18,7 +20,10 @@ export function requireEnv(name: string): string {
 /** RATE_LIMIT, as the stack writes it ("60/30" or "off"). */
 export const rateLimitSetting = (): RateLimit => parseRateLimit(process.env.RATE_LIMIT);
 
-/** CAPTCHA_PROVIDER and CAPTCHA_SECRET_PARAMETER: the secret is read from SSM at run time (cached by Powertools). */
+/**
+ * The CaptchaCheck from CAPTCHA_PROVIDER and CAPTCHA_SECRET_PARAMETER (none: no check); the secret is
+ * read from SSM at run time (cached by Powertools). The check throws what captchaVerifier's does.
+ */
 export function captchaSetting(): CaptchaCheck {
   const provider = process.env.CAPTCHA_PROVIDER as CaptchaProvider | undefined;
   if (!provider) return noCaptcha;

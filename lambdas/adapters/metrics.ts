@@ -5,8 +5,9 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONSUMER_METRICS } from '../../config/app-config';
-import type { ConsumerMetrics } from '../handlers/count-votes';
+import type { ConsumerMetrics } from '../domain/ports';
 
+/** The ConsumerMetrics port over Powertools Metrics. Throws nothing of ours. */
 export function powertoolsMetrics(
   metrics: Metrics = new Metrics({ namespace: CONSUMER_METRICS.namespace }),
 ): ConsumerMetrics {

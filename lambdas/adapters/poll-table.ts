@@ -23,6 +23,10 @@ const voterItemKey = (pollId: string, voter: string) => ({
   sk: keys.voterSort,
 });
 
+/**
+ * The PollStore and CountStore ports over the one DynamoDB table. No PollError: the SDK's errors
+ * (throttled, unreachable) are thrown as they come, and the handlers decide what they mean.
+ */
 export class PollTable implements PollStore, CountStore {
   private readonly doc: DynamoDBDocumentClient;
 

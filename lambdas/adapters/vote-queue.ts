@@ -3,6 +3,10 @@ import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { VoteSink } from '../domain/ports';
 import { messageGroupId, type VoteMessage } from '../domain/vote';
 
+/**
+ * The VoteSink port over the FIFO vote queue. A send that fails throws the SDK's error, which
+ * the vote route answers as `vote_not_queued`.
+ */
 export class VoteQueue implements VoteSink {
   constructor(
     private readonly queueUrl: string,

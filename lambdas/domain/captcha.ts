@@ -1,6 +1,7 @@
 /** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
 import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
 import { invalid, PollError } from './errors';
+import type { CaptchaCheck } from './ports';
 
 /** The fields both providers' siteverify answers share (reCAPTCHA v3 adds score and action). */
 export interface SiteVerifyAnswer {
@@ -20,6 +21,7 @@ export function takeCaptchaToken(body: unknown): { token: unknown; rest: unknown
   return { token: captchaToken, rest };
 }
 
+/** The token, when it looks like one; else PollError `captcha_required`. */
 export function requireToken(token: unknown): string {
   if (typeof token !== 'string' || token.length === 0 || token.length > 4096) {
     throw invalid('captcha_required', 'This site asks for a CAPTCHA: send captchaToken with the request.');
@@ -27,7 +29,7 @@ export function requireToken(token: unknown): string {
   return token;
 }
 
-/** Throws 403 unless the provider says the token is good for this action. */
+/** Throws PollError `captcha_failed` (403) unless the provider says the token is good for this action. */
 export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer, action: CaptchaAction): void {
   const failed = () => new PollError('captcha_failed', 'The CAPTCHA check failed; please try again.');
   if (answer.success !== true) throw failed();
@@ -36,9 +38,6 @@ export function checkVerdict(provider: CaptchaProvider, answer: SiteVerifyAnswer
     if (answer.action !== undefined && answer.action !== action) throw failed();
   }
 }
-
-/** Checks a request body's CAPTCHA token for an action and returns the body without it; throws PollError. */
-export type CaptchaCheck = (body: unknown, sourceIp: string, action: CaptchaAction) => Promise<unknown>;
 
 /** No CAPTCHA configured: a stray token is dropped, the rest is validated as usual. */
 export const noCaptcha: CaptchaCheck = async (body) => takeCaptchaToken(body).rest;

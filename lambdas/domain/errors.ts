@@ -4,6 +4,7 @@
  * serverless edition and the VPS edition alike.
  */
 import { POLL_LIMITS } from '../../config/app-config';
+import { NamedError } from '../../config/errors';
 
 export type ErrorCode =
   // The request itself
@@ -30,15 +31,22 @@ export type ErrorCode =
   | 'vote_not_queued'
   | 'internal_error';
 
-export class PollError extends Error {
+/**
+ * A refusal the client is told about: its code decides the status, its message is for a person.
+ * A `cause` (the error behind it) is for the log: the body a client gets carries only the two.
+ */
+export class PollError extends NamedError {
+  override readonly name = 'PollError';
+  /** For `rate_limited`: when the caller may try again. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** For `rate_limited`: when the caller may try again. */
-    readonly retryAfterSeconds?: number,
+    options: ErrorOptions & { retryAfterSeconds?: number } = {},
   ) {
-    super(message);
-    this.name = 'PollError';
+    super(message, options);
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): { error: { code: ErrorCode; message: string } } {
@@ -46,6 +54,7 @@ export class PollError extends Error {
   }
 }
 
+/** The refusals every route may give, built in one place so each says the same everywhere. */
 export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
 export const bodyTooLarge = () =>
   new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
@@ -53,4 +62,4 @@ export const bodyTooLarge = () =>
 export const internalError = () => new PollError('internal_error', 'Something went wrong on our side.');
 export const pollNotFound = () => new PollError('poll_not_found', 'No poll with this id (it may have expired).');
 export const rateLimited = (retryAfterSeconds: number) =>
-  new PollError('rate_limited', 'Too many requests from your address; try again shortly.', retryAfterSeconds);
+  new PollError('rate_limited', 'Too many requests from your address; try again shortly.', { retryAfterSeconds });

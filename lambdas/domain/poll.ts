@@ -58,7 +58,10 @@ function cleanText(value: unknown, field: string, maxLength: number): string {
   return text;
 }
 
-/** Validates a create request and builds the poll to store. Throws PollError. */
+/**
+ * Validates a create request and builds the poll to store. Throws PollError `invalid_body`,
+ * `unknown_field` or `invalid_field`.
+ */
 export function createPoll(input: unknown, nowMs: number): Poll {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid('invalid_body', 'The body must be a JSON object.');

@@ -1,8 +1,10 @@
 /**
- * The ports: what the handlers need from the world, as small interfaces. On AWS they are
- * DynamoDB and SQS (lambdas/adapters/); in the VPS edition memory and a log on disk (vps/);
- * in handler tests, in-memory fakes (test/support/fakes.ts).
+ * The ports: what the handlers need from the world, as small interfaces, all of them here. On
+ * AWS they are DynamoDB, SQS, SSM and Powertools (lambdas/adapters/); in the VPS edition memory
+ * and a log on disk (vps/); in handler tests, in-memory fakes (test/support/fakes.ts).
  */
+import type { ConsumerMetricName } from '../../config/app-config';
+import type { CaptchaAction } from './captcha';
 import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';
 import type { PollCounts } from './results';
@@ -49,3 +51,20 @@ export interface DeadLetterSink {
 
 /** Milliseconds since the epoch; a port so that tests can hold time still. */
 export type Clock = () => number;
+
+/** Where a handler reports what it could not handle. */
+export interface Log {
+  error(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+}
+
+/** What the consumer counts for operators to watch (the CloudWatch metrics on AWS). */
+export interface ConsumerMetrics {
+  add(name: ConsumerMetricName, value: number): void;
+  deadLettered(verdict: Verdict): void;
+  /** Writes what was added; called once per invocation. */
+  publish(): void;
+}
+
+/** Whether a request's CAPTCHA token is good for an action: the body without it, or a thrown PollError. */
+export type CaptchaCheck = (body: unknown, sourceIp: string, action: CaptchaAction) => Promise<unknown>;

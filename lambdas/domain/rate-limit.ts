@@ -10,7 +10,7 @@ export interface RateLimit {
   burst: number;
 }
 
-/** `RATE_LIMIT` as the stack writes it: "<perMinute>/<burst>", or "off". */
+/** `RATE_LIMIT` as the stack writes it: "<perMinute>/<burst>", or "off". Any other value is a deploy bug: an Error. */
 export function parseRateLimit(value: string | undefined): RateLimit {
   if (!value || value === 'off') return { perMinute: 0, burst: 0 };
   const match = /^(\d+)\/(\d+)$/.exec(value);
@@ -18,6 +18,7 @@ export function parseRateLimit(value: string | undefined): RateLimit {
   return { perMinute: Number(match[1]), burst: Number(match[2]) };
 }
 
+/** One token bucket per key, at most `maxKeys` of them (least recently seen out). Throws nothing: it answers. */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 

@@ -5,6 +5,7 @@
  */
 import type { PollCounts } from './results';
 
+/** Counts per poll id for at most `maxAgeMs`, at most `maxEntries` of them (oldest out). Throws nothing. */
 export class ResultsCache {
   private readonly entries = new Map<string, { counts: PollCounts; readAt: number }>();
 

@@ -18,7 +18,10 @@ export interface VoteMessage {
   redriven?: true;
 }
 
-/** Validates a vote request against its poll; returns the chosen option's index. */
+/**
+ * Validates a vote request against its poll; returns the chosen option's index. Throws PollError
+ * `poll_closed`, `invalid_body`, `unknown_field`, `invalid_field` or `invalid_option`.
+ */
 export function chooseOption(input: unknown, poll: Poll, nowMs: number): number {
   if (isClosed(poll, nowMs)) throw new PollError('poll_closed', 'This poll is closed to new votes.');
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {

@@ -1,12 +1,12 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
-import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
 import { isPollId, newId } from '../domain/ids';
 import { isExpired } from '../domain/poll';
-import type { Clock, PollStore, VoteSink } from '../domain/ports';
+import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
 import { chooseOption, voterKey, type VoteMessage } from '../domain/vote';
-import { jsonBody, rateLimitBySource, type ApiRoute, type Log } from './http';
+import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CastVotePorts {
   polls: PollStore;
@@ -50,7 +50,7 @@ export function castVoteHandler({
       if (voter)
         await polls.releaseVoter(id, voter).catch((e) => log.error('could not release voter claim', e as Error));
       log.error('could not queue vote', error as Error);
-      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.');
+      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.', { cause: error });
     }
     return { status: 202, body: { voteId: vote.voteId, pollId: id, option }, headers: { 'cache-control': 'no-store' } };
   };

@@ -5,19 +5,12 @@
  * rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { VOTE_QUEUE, type ConsumerMetricName } from '../../config/app-config';
-import { isLastDelivery, judgeLastDelivery, type GuardsRead, type Verdict } from '../domain/dead-letter';
-import type { Clock, CountStore, DeadLetterSink } from '../domain/ports';
-import { planBatch, readRecord, withoutApplied, type PollTally, type QueuedRecord } from '../domain/tally';
-import type { Log } from './http';
-
-/** What the consumer counts for CloudWatch; Powertools Metrics on Lambda (lambdas/adapters/metrics.ts). */
-export interface ConsumerMetrics {
-  add(name: ConsumerMetricName, value: number): void;
-  deadLettered(verdict: Verdict): void;
-  /** Writes what was added (one log line); called once per invocation. */
-  publish(): void;
-}
+import { VOTE_QUEUE } from '../../config/app-config';
+import { NamedError } from '../../config/errors';
+import { applyExactlyOnce } from '../domain/apply-exactly-once';
+import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';
+import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../domain/ports';
+import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../domain/tally';
 
 export interface CountVotesPorts {
   counts: CountStore;
@@ -27,8 +20,23 @@ export interface CountVotesPorts {
   clock?: Clock;
 }
 
-/** Thrown when no record of a batch could be settled: Lambda counts it in Errors (its metric, and the failures alarm). */
-export class BatchFailedError extends Error {}
+/** A record this delivery could not settle, and why: the queue delivers it again. */
+export interface RecordFailure {
+  messageId: string;
+  reason: string;
+}
+
+/**
+ * Thrown when no record of a batch could be settled: Lambda counts it in Errors (its metric, and
+ * the failures alarm), and SQS delivers the whole batch again. Carries each record's failure.
+ */
+export class BatchFailedError extends NamedError {
+  override readonly name = 'BatchFailedError';
+  constructor(readonly failures: readonly RecordFailure[]) {
+    const reasons = [...new Set(failures.map((f) => f.reason))];
+    super(`every record of the batch failed (${failures.length}): ${reasons.join('; ')}`);
+  }
+}
 
 /** The consumer's view of an SQS record: what exactly-once needs, nothing of the event's shape. */
 export const toQueuedRecord = (record: SQSRecord): QueuedRecord => ({
@@ -39,47 +47,53 @@ export const toQueuedRecord = (record: SQSRecord): QueuedRecord => ({
   receiveCount: Number(record.attributes.ApproximateReceiveCount),
 });
 
-export function countVotesHandler({ counts, deadLetters, log, metrics, clock = Date.now }: CountVotesPorts) {
-  /** Applies one poll's tally; true when every vote in it is now counted (by this or an earlier delivery). */
-  async function applyExactlyOnce(tally: PollTally, nowIso: string): Promise<boolean> {
-    let pending: PollTally | null = tally;
-    for (let attempt = 0; pending && attempt < VOTE_QUEUE.maxWriteAttempts; attempt++) {
-      const outcome = await counts.applyTally(pending, nowIso);
-      if (outcome.kind === 'applied') {
-        metrics.add('VotesCounted', pending.total);
-        return true;
-      }
-      if (outcome.kind === 'poll-missing') {
-        log.error('votes for a poll that no longer exists', { pollId: tally.pollId });
-        return false;
-      }
-      metrics.add('WriteConflicts', 1);
-      pending = withoutApplied(pending, outcome.applied);
-    }
-    return pending === null;
-  }
+const POLL_MISSING = 'the poll no longer exists';
 
-  /** Runs `apply`; on false or an error, the records are failures of this delivery. */
-  async function orFail(
-    messageIds: string[],
-    failed: Set<string>,
+/**
+ * The consumer's Lambda handler, built from its ports. Each step returns the failures of its
+ * records; none is thrown but BatchFailedError, when every record of the batch failed.
+ */
+export function countVotesHandler({ counts, deadLetters, log, metrics, clock = Date.now }: CountVotesPorts) {
+  /** Runs one step over some records: none of them failed, or all of them with its reason (an error is logged). */
+  async function step(
+    messageIds: readonly string[],
     context: object,
-    apply: () => Promise<boolean>,
-  ): Promise<void> {
+    apply: () => Promise<string | undefined>,
+  ): Promise<RecordFailure[]> {
+    let reason: string | undefined;
     try {
-      if (await apply()) return;
+      reason = await apply();
     } catch (error) {
       log.error('could not apply votes', { ...context, error: error as Error });
+      reason = `could not apply: ${(error as Error).message}`;
     }
-    for (const id of messageIds) failed.add(id);
+    return reason === undefined ? [] : messageIds.map((messageId) => ({ messageId, reason }));
   }
 
-  /**
-   * Failed records on their last delivery: acknowledged if an earlier delivery counted them,
-   * otherwise dead-lettered with a verdict. Returns the ids settled either way; a record whose
-   * letter could not be sent stays failed, and SQS dead-letters it (verdict unknown).
-   */
-  async function settleLastDeliveries(records: QueuedRecord[]): Promise<string[]> {
+  /** One poll's votes, exactly once (domain/apply-exactly-once.ts). */
+  const countTally = (tally: PollTally, nowIso: string) =>
+    step(tally.messageIds, { pollId: tally.pollId }, async () => {
+      const outcome = await applyExactlyOnce(counts, tally, nowIso);
+      if (outcome.conflicts > 0) metrics.add('WriteConflicts', outcome.conflicts);
+      if (outcome.kind === 'applied') {
+        if (outcome.counted > 0) metrics.add('VotesCounted', outcome.counted);
+        return undefined;
+      }
+      if (outcome.kind === 'exhausted') return `still conflicting after ${VOTE_QUEUE.maxWriteAttempts} writes`;
+      log.error('votes for a poll that no longer exists', { pollId: tally.pollId });
+      return POLL_MISSING;
+    });
+
+  /** Rare: a vote put back by `npm run dlq -- redrive`, counted once by its id. */
+  const countRedriven = (vote: RedrivenVote, nowIso: string) =>
+    step([vote.messageId], { pollId: vote.pollId, voteId: vote.voteId }, async () => {
+      if ((await counts.applyRedrivenVote(vote, nowIso)) === 'poll-missing') return POLL_MISSING;
+      metrics.add('VotesCounted', 1);
+      return undefined;
+    });
+
+  /** Each poll's guards, or 'unreachable' when they could not be read. */
+  async function guardsOf(records: QueuedRecord[]): Promise<Map<string, GuardsRead>> {
     const pollIds = new Set(records.map((r) => readRecord(r)?.vote.pollId).filter((id) => id !== undefined));
     const guards = new Map<string, GuardsRead>();
     await Promise.all(
@@ -87,63 +101,73 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
         guards.set(pollId, await counts.readGuards(pollId).catch((): 'unreachable' => 'unreachable'));
       }),
     );
-    const settled = await Promise.all(
-      records.map(async (record) => {
-        const verdict = judgeLastDelivery(record, (pollId) => guards.get(pollId));
-        try {
-          if (verdict !== 'counted') {
-            await deadLetters.send(record, verdict);
-            metrics.deadLettered(verdict);
-          }
-          log.warn('last delivery settled', { messageId: record.messageId, verdict });
-          return [record.messageId];
-        } catch (error) {
-          log.error('could not dead-letter a record', { messageId: record.messageId, verdict, error: error as Error });
-          return [];
-        }
-      }),
-    );
-    return settled.flat();
+    return guards;
+  }
+
+  /** A failed record on its last delivery: settled (acknowledged or dead-lettered), or still a failure. */
+  async function settle(record: QueuedRecord, guards: Map<string, GuardsRead>): Promise<RecordFailure | undefined> {
+    const verdict = judgeLastDelivery(record, (pollId) => guards.get(pollId));
+    try {
+      if (verdict !== 'counted') {
+        await deadLetters.send(record, verdict);
+        metrics.deadLettered(verdict);
+      }
+      log.warn('last delivery settled', { messageId: record.messageId, verdict });
+      return undefined;
+    } catch (error) {
+      log.error('could not dead-letter a record', { messageId: record.messageId, verdict, error: error as Error });
+      return { messageId: record.messageId, reason: `could not dead-letter (${verdict}): ${(error as Error).message}` };
+    }
+  }
+
+  /**
+   * Failures on their last delivery: acknowledged if an earlier delivery counted them, otherwise
+   * dead-lettered with a verdict. Returns what still fails: the others, and a record whose letter
+   * could not be sent (SQS dead-letters it then, verdict unknown).
+   */
+  async function settleLastDeliveries(records: QueuedRecord[], failures: RecordFailure[]): Promise<RecordFailure[]> {
+    const failed = new Set(failures.map((f) => f.messageId));
+    const last = records.filter((r) => failed.has(r.messageId) && isLastDelivery(r));
+    if (last.length === 0) return failures;
+    const guards = await guardsOf(last);
+    const unsettled = await Promise.all(last.map((record) => settle(record, guards)));
+    const settling = new Set(last.map((r) => r.messageId));
+    return [...failures.filter((f) => !settling.has(f.messageId)), ...unsettled.filter((f) => f !== undefined)];
+  }
+
+  /** Every step of a batch; the failures that remain. */
+  async function countBatch(records: QueuedRecord[]): Promise<RecordFailure[]> {
+    const plan = planBatch(records);
+    if (plan.malformed.length > 0) log.warn('malformed vote messages', { messageIds: plan.malformed });
+    const nowIso = new Date(clock()).toISOString();
+    const stepFailures = await Promise.all([
+      ...plan.tallies.map((tally) => countTally(tally, nowIso)),
+      ...plan.redriven.map((vote) => countRedriven(vote, nowIso)),
+    ]);
+    const malformed = plan.malformed.map((messageId) => ({ messageId, reason: VERDICTS.malformed }));
+    const failures = await settleLastDeliveries(records, [...malformed, ...stepFailures.flat()]);
+    metrics.add('Batches', 1);
+    metrics.add('RecordsFailed', failures.length);
+    log.info('batch counted', {
+      records: records.length,
+      polls: plan.tallies.length,
+      redriven: plan.redriven.length,
+      failed: failures.length,
+    });
+    return failures;
   }
 
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const records = event.Records.map(toQueuedRecord);
-    const plan = planBatch(records);
-    const failed = new Set(plan.malformed);
-    if (plan.malformed.length > 0) log.warn('malformed vote messages', { messageIds: plan.malformed });
+    let failures: RecordFailure[];
     try {
-      const nowIso = new Date(clock()).toISOString();
-      await Promise.all([
-        ...plan.tallies.map((tally) =>
-          orFail(tally.messageIds, failed, { pollId: tally.pollId }, () => applyExactlyOnce(tally, nowIso)),
-        ),
-        // Rare: votes put back by `npm run dlq -- redrive`, each counted once by its id.
-        ...plan.redriven.map((vote) =>
-          orFail([vote.messageId], failed, { pollId: vote.pollId, voteId: vote.voteId }, async () => {
-            const applied = (await counts.applyRedrivenVote(vote, nowIso)) === 'applied';
-            if (applied) metrics.add('VotesCounted', 1);
-            return applied;
-          }),
-        ),
-      ]);
-      const lastDeliveries = records.filter((r) => failed.has(r.messageId) && isLastDelivery(r));
-      if (lastDeliveries.length > 0) for (const id of await settleLastDeliveries(lastDeliveries)) failed.delete(id);
-
-      metrics.add('Batches', 1);
-      metrics.add('RecordsFailed', failed.size);
-      log.info('batch counted', {
-        records: records.length,
-        polls: plan.tallies.length,
-        redriven: plan.redriven.length,
-        failed: failed.size,
-      });
+      failures = await countBatch(records);
     } finally {
       metrics.publish();
     }
     // Every record failed: returning them all would leave Lambda's Errors metric at 0. Throwing
     // returns the whole batch just the same, and the failure shows where operators look.
-    if (records.length > 0 && failed.size === records.length)
-      throw new BatchFailedError(`every record of the batch failed (${records.length})`);
-    return { batchItemFailures: [...failed].map((itemIdentifier) => ({ itemIdentifier })) };
+    if (records.length > 0 && failures.length === records.length) throw new BatchFailedError(failures);
+    return { batchItemFailures: failures.map(({ messageId }) => ({ itemIdentifier: messageId })) };
   };
 }

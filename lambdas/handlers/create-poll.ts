@@ -1,7 +1,7 @@
 /** POST /api/poll — validate and store a new poll. */
-import { noCaptcha, type CaptchaCheck } from '../domain/captcha';
+import { noCaptcha } from '../domain/captcha';
 import { createPoll, toPublicPoll } from '../domain/poll';
-import type { Clock, PollStore } from '../domain/ports';
+import type { CaptchaCheck, Clock, PollStore } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
@@ -12,6 +12,12 @@ export interface CreatePollPorts {
   captcha?: CaptchaCheck;
 }
 
+/**
+ * The create route, built from its ports: stores a valid poll and answers 201 with it. It throws
+ * PollError `rate_limited`, `captcha_required`, `captcha_failed`, `captcha_unavailable`,
+ * `unsupported_media_type`, `body_too_large`, `invalid_json`, `invalid_body`, `unknown_field` or
+ * `invalid_field`; a store's own error is thrown as it came (answer() makes it `internal_error`).
+ */
 export function createPollHandler({
   polls,
   clock = Date.now,

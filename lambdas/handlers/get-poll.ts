@@ -8,6 +8,10 @@ import type { ApiRoute } from './http';
 /** A poll never changes after creation except for closing: browsers may keep it briefly. */
 const POLL_CACHE_CONTROL = 'public, max-age=30';
 
+/**
+ * The poll route, built from its store: a poll (or its options) while it lives. It throws PollError
+ * `poll_not_found` for a malformed id, a missing or an expired poll; a store's error as it came.
+ */
 export function getPollHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
   return async (request) => {
     const id = request.pathParameters.id;

@@ -8,6 +8,11 @@ import { ResultsCache } from '../domain/results-cache';
 import { toPublicResults, type PollCounts } from '../domain/results';
 import type { ApiRoute } from './http';
 
+/**
+ * The results route, built from its store, with counts kept in memory up to the results max-age.
+ * It throws PollError `poll_not_found` for a malformed id, a missing or an expired poll; a
+ * store's error as it came.
+ */
 export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
   const maxAgeMs = RESULTS_CACHE_SECONDS * 1000;
   const cache = new ResultsCache(maxAgeMs);

@@ -6,6 +6,7 @@
 import { POLL_LIMITS } from '../../config/app-config';
 import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
+import type { Log } from '../domain/ports';
 import { RateLimiter, type RateLimit } from '../domain/rate-limit';
 
 export interface ApiRequest {
@@ -27,12 +28,6 @@ export interface ApiResponse {
 
 /** What every route is: a request in, a response (or a thrown PollError) out. */
 export type ApiRoute = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** Where a handler reports what it could not handle; Powertools' logger and `console` both fit. */
-export interface Log {
-  error(message: string, ...details: unknown[]): void;
-  warn(message: string, ...details: unknown[]): void;
-}
 
 /** The status each error answers with, for both editions. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {
@@ -57,6 +52,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   vote_not_queued: 503,
 };
 
+/** A refusal as its answer: the status its code maps to, and a body of the code and message only. */
 export function errorResponse(error: PollError): ApiResponse {
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
@@ -77,7 +73,10 @@ export async function answer(route: ApiRoute, request: ApiRequest, log: Log): Pr
   }
 }
 
-/** Parses a JSON request body, refusing what is too large, not JSON, or mislabelled. */
+/**
+ * Parses a JSON request body. Throws PollError `unsupported_media_type` (not labelled JSON),
+ * `body_too_large` or `invalid_json`.
+ */
 export function jsonBody(request: ApiRequest): unknown {
   const contentType = request.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
@@ -94,7 +93,7 @@ export function jsonBody(request: ApiRequest): unknown {
   }
 }
 
-/** Refuses a request over its source address's limit; no limit, no check. */
+/** A check of a request against its source address's limit (none: no check); it throws PollError `rate_limited`. */
 export function rateLimitBySource(limit: RateLimit | undefined): (request: ApiRequest, nowMs: number) => void {
   const limiter = new RateLimiter(limit ?? { perMinute: 0, burst: 0 });
   return (request, nowMs) => {
@@ -125,8 +124,8 @@ export type RouteMatcher<R extends RouteTemplate> = (
 ) => RouteMatch<R> | MethodNotAllowed | undefined;
 
 /**
- * Matches a method and path against route templates (`/api/poll/{id}`): the route, or
- * the methods the path allows when it exists with others only, or undefined.
+ * A matcher of a method and path against route templates (`/api/poll/{id}`), compiled once: the
+ * route, or the methods the path allows when it exists with others only, or undefined. Throws nothing.
  */
 export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]): RouteMatcher<R> {
   const compiled = routes.map((route) => {

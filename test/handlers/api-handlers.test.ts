@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { PollError } from '../../lambdas/domain/errors';
-import type { CaptchaCheck } from '../../lambdas/domain/captcha';
+import type { CaptchaCheck } from '../../lambdas/domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../../lambdas/handlers/create-poll';
 import { getPollHandler } from '../../lambdas/handlers/get-poll';

@@ -51,8 +51,19 @@ describe('the consumer', () => {
 
   it('fails the invocation when every record failed, so Lambda’s Errors metric and the alarm see it, and still publishes its metrics', async () => {
     counts.script.set(A, ['throw']);
-    await expect(consume({ Records: [voteRecord(A, 0), voteRecord(A, 1)] })).rejects.toThrow(BatchFailedError);
-    expect(metrics.totals).toMatchObject({ Batches: 1, RecordsFailed: 2 });
+    const junk = sqsRecord('{"not":"a vote"}', { groupId: `${A}.0` });
+    const votes = [voteRecord(A, 0), voteRecord(A, 1)];
+    const thrown = await consume({ Records: [junk, ...votes] }).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(BatchFailedError);
+    expect((thrown as BatchFailedError).name).toBe('BatchFailedError');
+    expect((thrown as BatchFailedError).failures).toEqual([
+      { messageId: junk.messageId, reason: 'not a vote this app produced' },
+      ...votes.map((v) => ({ messageId: v.messageId, reason: 'could not apply: Injected throttle' })),
+    ]);
+    expect((thrown as Error).message).toBe(
+      'every record of the batch failed (3): not a vote this app produced; could not apply: Injected throttle',
+    );
+    expect(metrics.totals).toMatchObject({ Batches: 1, RecordsFailed: 3 });
     expect(metrics.published).toBe(1);
   });
 
@@ -96,8 +107,11 @@ describe('a record’s last delivery', () => {
 
     deadLetters.failWith = new Error('SQS unreachable');
     // SQS then moves it itself (verdict unknown): the invocation fails, as nothing was settled.
-    await expect(
-      consume({ Records: [voteRecord(A, 0, { receiveCount: LAST, body: voteBody(A, 0) })] }),
-    ).rejects.toThrow(BatchFailedError);
+    const last = voteRecord(A, 0, { receiveCount: LAST, body: voteBody(A, 0) });
+    await expect(consume({ Records: [last] })).rejects.toThrow(
+      expect.objectContaining({
+        failures: [{ messageId: last.messageId, reason: 'could not dead-letter (unknown): SQS unreachable' }],
+      }),
+    );
   });
 });

@@ -7,7 +7,7 @@ import { CONSUMER_METRICS, ROUTES } from '../../config/app-config';
 import { apiGatewayHandler, toApiRequest } from '../../lambdas/adapters/api-gateway';
 import { powertoolsMetrics } from '../../lambdas/adapters/metrics';
 import { routeMatcher, type ApiRoute } from '../../lambdas/handlers/http';
-import { httpApiEvent, restApiEvent } from '../support/factories';
+import { functionUrlEvent, httpApiEvent, restApiEvent } from '../support/factories';
 
 const resultsRoutes = ROUTES.filter((r) => r.fn === 'getResults');
 const resultsMatch = routeMatcher(resultsRoutes);
@@ -24,7 +24,7 @@ describe('HTTP events', () => {
     expect(
       toApiRequest(
         httpApiEvent('GET', `/api/poll/${ID}/results`, {
-          routeKey: 'GET /api/poll/{id}/results',
+          route: '/api/poll/{id}/results',
           pathParameters: { id: ID },
         }),
         resultsMatch,
@@ -34,26 +34,22 @@ describe('HTTP events', () => {
       toApiRequest(restApiEvent('GET', '/api/poll/{id}/results', { pathParameters: { id: ID } }), resultsMatch),
     ).toMatchObject(expected);
     // A function URL has no router in front: the path is matched against the function's routes.
-    expect(
-      toApiRequest(httpApiEvent('GET', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch),
-    ).toMatchObject(expected);
+    expect(toApiRequest(functionUrlEvent('GET', `/api/poll/${ID}/results`), resultsMatch)).toMatchObject(expected);
   });
 
   it('answer a function URL request for another path or method in the API’s error shape', () => {
-    expect(toApiRequest(httpApiEvent('GET', '/api/poll', { routeKey: '$default' }), resultsMatch)).toMatchObject({
+    expect(toApiRequest(functionUrlEvent('GET', '/api/poll'), resultsMatch)).toMatchObject({
       status: 404,
       body: { error: { code: 'not_found' } },
     });
-    expect(
-      toApiRequest(httpApiEvent('DELETE', `/api/poll/${ID}/results`, { routeKey: '$default' }), resultsMatch),
-    ).toMatchObject({
+    expect(toApiRequest(functionUrlEvent('DELETE', `/api/poll/${ID}/results`), resultsMatch)).toMatchObject({
       status: 405,
       body: { error: { code: 'method_not_allowed' } },
     });
     // A malformed escape stays as typed: the id check refuses it like any bad id.
-    expect(
-      toApiRequest(httpApiEvent('GET', '/api/poll/50%off/results', { routeKey: '$default' }), resultsMatch),
-    ).toMatchObject({ pathParameters: { id: '50%off' } });
+    expect(toApiRequest(functionUrlEvent('GET', '/api/poll/50%off/results'), resultsMatch)).toMatchObject({
+      pathParameters: { id: '50%off' },
+    });
   });
 
   it('give a REST API answer the site’s CORS origin, and decode a base64 body', async () => {

@@ -62,7 +62,7 @@ describe('npm run load', () => {
   it('says in one line when the URL is not one, nothing answers, or it is not this API, and leaves no results folder', async () => {
     const error = (url: string) => runLoadTest({ scenario: 'smoke', target: 'aws', url, resultsRoot, quiet: true });
     await expect(error('notaurl')).rejects.toThrow(
-      expect.objectContaining({ name: 'Error', message: expect.stringMatching(/^--url notaurl is not a URL/) }),
+      expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^--url notaurl is not a URL/) }),
     );
     await expect(error('http://127.0.0.1:39999')).rejects.toThrow(
       /^Nothing answers at http:\/\/127\.0\.0\.1:39999 \(ECONNREFUSED\)/,

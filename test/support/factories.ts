@@ -1,10 +1,21 @@
-/** Test data shaped as production sees it: polls, votes, SQS records, API requests and Lambda events. */
-import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, SQSRecord } from 'aws-lambda';
+/**
+ * Test data shaped as production sees it: polls, votes, SQS records, API requests and Lambda
+ * events (built by the local runtime's own builders, local/lambda-events.ts, from test data).
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, LambdaFunctionURLEvent, SQSRecord } from 'aws-lambda';
+import { EMULATED_ACCOUNT, EMULATED_REGION } from '../../config/emulated-aws';
 import { createPoll, type Poll } from '../../lambdas/domain/poll';
 import type { QueuedRecord } from '../../lambdas/domain/tally';
 import type { VoteMessage } from '../../lambdas/domain/vote';
 import { toQueuedRecord } from '../../lambdas/handlers/count-votes';
 import type { ApiRequest } from '../../lambdas/handlers/http';
+import {
+  functionUrlEvent as buildFunctionUrlEvent,
+  httpApiEvent as buildHttpApiEvent,
+  restApiEvent as buildRestApiEvent,
+  sqsRecord as buildSqsRecord,
+  type ReceivedRequest,
+} from '../../local/lambda-events';
 
 /** A fixed "now" for tests that hold time still. */
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -44,25 +55,23 @@ export function sqsRecord(
   options: Omit<RecordOptions, 'body' | 'shard'> & { groupId: string },
 ): SQSRecord {
   sequence += 13n;
-  const sequenceNumber = options.sequenceNumber ?? String(sequence);
-  return {
-    messageId: `msg-${++serial}`,
-    receiptHandle: 'test',
-    body,
-    attributes: {
-      MessageGroupId: options.groupId,
-      SequenceNumber: sequenceNumber,
-      ApproximateReceiveCount: String(options.receiveCount ?? 1),
-      SentTimestamp: String(NOW),
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: String(NOW),
+  return buildSqsRecord(
+    {
+      messageId: `msg-${++serial}`,
+      receiptHandle: 'test',
+      body,
+      attributes: {
+        MessageGroupId: options.groupId,
+        SequenceNumber: options.sequenceNumber ?? String(sequence),
+        ApproximateReceiveCount: String(options.receiveCount ?? 1),
+        SentTimestamp: String(NOW),
+        SenderId: 'test',
+        ApproximateFirstReceiveTimestamp: String(NOW),
+      },
+      md5OfBody: '',
     },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:votes.fifo',
-    awsRegion: 'us-east-1',
-  };
+    `arn:aws:sqs:${EMULATED_REGION}:${EMULATED_ACCOUNT}:votes.fifo`,
+  );
 }
 
 /** A vote for `pollId` as an SQS record. */
@@ -90,60 +99,45 @@ export function apiRequest(request: Partial<ApiRequest> & { route: string }): Ap
   };
 }
 
-/** An HTTP API (payload 2.0) event; `routeKey: '$default'` makes it a function URL's. */
-export function httpApiEvent(
-  method: string,
-  path: string,
-  options: {
-    routeKey?: string;
-    pathParameters?: Record<string, string>;
-    body?: string;
-    headers?: Record<string, string>;
-  } = {},
-): APIGatewayProxyEventV2 {
-  const routeKey = options.routeKey ?? `${method} ${path}`;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString: '',
-    headers: options.headers ?? {},
-    pathParameters: options.pathParameters,
-    body: options.body,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'test',
-      domainName: 'test',
-      domainPrefix: 'test',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'test' },
-      requestId: 'test',
-      routeKey,
-      stage: '$default',
-      time: new Date(NOW).toUTCString(),
-      timeEpoch: NOW,
-    },
-  };
+interface EventOptions {
+  pathParameters?: Record<string, string>;
+  body?: string;
+  headers?: Record<string, string>;
 }
 
-/** A REST API (payload 1.0) event. */
-export function restApiEvent(
+/** A request as a gateway receives it, from 192.0.2.1 at NOW. */
+const received = (method: string, path: string, options: EventOptions): ReceivedRequest => ({
+  method,
+  path,
+  query: '',
+  headers: options.headers ?? {},
+  body: options.body,
+  isBase64Encoded: false,
+  sourceIp: '192.0.2.1',
+  requestId: 'test',
+  timeEpoch: NOW,
+});
+
+/** An HTTP API (payload 2.0) event for the route `route` (a template, e.g. `/api/poll/{id}`; the path by default). */
+export const httpApiEvent = (
   method: string,
-  resource: string,
-  options: { pathParameters?: Record<string, string>; body?: string; headers?: Record<string, string> } = {},
-): APIGatewayProxyEvent {
-  return {
-    resource,
+  path: string,
+  options: EventOptions & { route?: string } = {},
+): APIGatewayProxyEventV2 =>
+  buildHttpApiEvent(received(method, path, options), {
+    method,
+    path: options.route ?? path,
+    pathParameters: options.pathParameters ?? {},
+  });
+
+/** A function URL's event (payload 2.0, route key $default): the path is the function's to match. */
+export const functionUrlEvent = (method: string, path: string, options: EventOptions = {}): LambdaFunctionURLEvent =>
+  buildFunctionUrlEvent(received(method, path, options));
+
+/** A REST API (payload 1.0) event, for a request to the resource's own path. */
+export const restApiEvent = (method: string, resource: string, options: EventOptions = {}): APIGatewayProxyEvent =>
+  buildRestApiEvent(received(method, resource, options), {
+    method,
     path: resource,
-    httpMethod: method,
-    headers: options.headers ?? {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: options.pathParameters ?? null,
-    stageVariables: null,
-    body: options.body ?? null,
-    isBase64Encoded: false,
-    requestContext: { identity: { sourceIp: '192.0.2.1' } } as APIGatewayProxyEvent['requestContext'],
-  };
-}
+    pathParameters: options.pathParameters ?? {},
+  });

@@ -4,12 +4,18 @@
  */
 import type { Verdict } from '../../lambdas/domain/dead-letter';
 import type { Poll } from '../../lambdas/domain/poll';
-import type { ApplyOutcome, CountStore, DeadLetterSink, PollStore, VoteSink } from '../../lambdas/domain/ports';
+import type {
+  ApplyOutcome,
+  ConsumerMetrics,
+  CountStore,
+  DeadLetterSink,
+  Log,
+  PollStore,
+  VoteSink,
+} from '../../lambdas/domain/ports';
 import { zeroCounts, type PollCounts } from '../../lambdas/domain/results';
 import type { PollTally, QueuedRecord, RedrivenVote } from '../../lambdas/domain/tally';
 import type { VoteMessage } from '../../lambdas/domain/vote';
-import type { ConsumerMetrics } from '../../lambdas/handlers/count-votes';
-import type { Log } from '../../lambdas/handlers/http';
 
 export class FakePollStore implements PollStore {
   readonly polls = new Map<string, Poll>();

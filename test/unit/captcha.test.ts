@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serverCaptchaFrom } from '../../bin/server-options';
 import { checkVerdict, requireToken, takeCaptchaToken } from '../../lambdas/domain/captcha';
 import type { CaptchaProvider } from '../../config/app-config';
-import { captchaVerifier } from '../../lambdas/handlers/captcha';
+import { captchaSettingsFrom } from '../../config/captcha';
+import { UsageError } from '../../config/errors';
+import { captchaVerifier } from '../../lambdas/adapters/captcha-verifier';
 
 const refusedWith = (code: string) => expect.objectContaining({ name: 'PollError', code });
 
@@ -50,5 +53,41 @@ describe('the CAPTCHA verifier', () => {
       /^The CAPTCHA provider must be one of recaptcha, turnstile \(got recaptch\)$/,
     );
     expect(() => captchaVerifier({ ...settings, provider: 'turnstile' })).not.toThrow();
+  });
+});
+
+describe('a CAPTCHA asked for on a command line', () => {
+  const flags = { provider: '--captcha', siteKey: '--captcha-site-key <key>' };
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('is off when absent or off, and the provider and site key when given', () => {
+    expect(captchaSettingsFrom(undefined, undefined, flags)).toBeUndefined();
+    expect(captchaSettingsFrom('off', 'key', flags)).toBeUndefined();
+    expect(captchaSettingsFrom('turnstile', 'site-key_1', flags)).toEqual({
+      provider: 'turnstile',
+      siteKey: 'site-key_1',
+    });
+  });
+
+  it('names the providers, and the setting missing, in the words of the flags used', () => {
+    expect(() => captchaSettingsFrom('hcaptcha', 'key', flags)).toThrow(
+      new UsageError('--captcha must be one of recaptcha, turnstile or off (got hcaptcha).'),
+    );
+    expect(() => captchaSettingsFrom('recaptcha', undefined, { ...flags, provider: 'captcha' })).toThrow(
+      /^captcha needs --captcha-site-key <key>: the public site key/,
+    );
+    // The key is written into the page.
+    expect(() => captchaSettingsFrom('recaptcha', '"></script>', flags)).toThrow(UsageError);
+  });
+
+  it('takes a server’s secret from CAPTCHA_SECRET, never from a flag', () => {
+    vi.stubEnv('CAPTCHA_SECRET', '');
+    expect(() => serverCaptchaFrom({ captcha: 'turnstile', 'captcha-site-key': 'key' })).toThrow(/CAPTCHA_SECRET/);
+    vi.stubEnv('CAPTCHA_SECRET', 'shh');
+    expect(serverCaptchaFrom({ captcha: 'turnstile', 'captcha-site-key': 'key' })).toEqual({
+      provider: 'turnstile',
+      siteKey: 'key',
+      secret: 'shh',
+    });
   });
 });

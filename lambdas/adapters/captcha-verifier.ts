@@ -1,20 +1,15 @@
 /**
  * Server-side CAPTCHA verification, for both editions: the provider's siteverify, with a short
  * timeout. Where the secret comes from is the caller's: SSM Parameter Store on AWS
- * (lambdas/adapters/lambda-settings.ts), an environment variable on a VPS.
+ * (lambdas/adapters/lambda-settings.ts), an environment variable on a VPS. It needs no AWS
+ * (only fetch), so the VPS edition uses it too.
  */
-import { CAPTCHA, type CaptchaProvider } from '../../config/app-config';
-import {
-  checkVerdict,
-  requireToken,
-  takeCaptchaToken,
-  type CaptchaCheck,
-  type SiteVerifyAnswer,
-} from '../domain/captcha';
+import { CAPTCHA, CAPTCHA_PROVIDERS, isCaptchaProvider, type CaptchaProvider } from '../../config/app-config';
+import { checkVerdict, requireToken, takeCaptchaToken, type SiteVerifyAnswer } from '../domain/captcha';
 import { PollError } from '../domain/errors';
-import type { Log } from './http';
+import type { CaptchaCheck, Log } from '../domain/ports';
 
-export interface CaptchaSettings {
+export interface CaptchaVerifierOptions {
   provider: CaptchaProvider;
   secret: () => Promise<string | undefined>;
   /** Tests point this at a stub on 127.0.0.1; deployments use the provider's. */
@@ -22,12 +17,15 @@ export interface CaptchaSettings {
   log: Log;
 }
 
-export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaSettings): CaptchaCheck {
+/**
+ * The CaptchaCheck port over the provider's siteverify. Throws (an Error, at start) when the
+ * provider is not one of ours; the check it returns throws PollError `captcha_required`,
+ * `captcha_failed` or `captcha_unavailable` (the provider or the secret could not be reached).
+ */
+export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaVerifierOptions): CaptchaCheck {
   // Checked before its settings are read: a misspelt provider is named, not a TypeError.
-  if (!Object.hasOwn(CAPTCHA.providers, provider))
-    throw new Error(
-      `The CAPTCHA provider must be one of ${Object.keys(CAPTCHA.providers).join(', ')} (got ${provider})`,
-    );
+  if (!isCaptchaProvider(provider))
+    throw new Error(`The CAPTCHA provider must be one of ${CAPTCHA_PROVIDERS.join(', ')} (got ${provider})`);
   const url = verifyUrl ?? CAPTCHA.providers[provider].verifyUrl;
   return async (body, sourceIp, action) => {
     const { token, rest } = takeCaptchaToken(body);
@@ -45,7 +43,9 @@ export function captchaVerifier({ provider, secret, verifyUrl, log }: CaptchaSet
       answer = (await verified.json()) as SiteVerifyAnswer;
     } catch (error) {
       log.error('CAPTCHA verification unavailable', error as Error);
-      throw new PollError('captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.');
+      throw new PollError('captcha_unavailable', 'The CAPTCHA service could not be reached; please try again.', {
+        cause: error,
+      });
     }
     checkVerdict(provider, answer, action);
     return rest;

@@ -1,0 +1,80 @@
+/**
+ * The error bases (config/errors.ts): every error says which it is, even minified, and keeps
+ * the error it replaces as its cause; a client's error body is its code and message, never the cause.
+ */
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { CommandFailure, UsageError } from '../../config/errors';
+import { MeasuredRunError } from '../../cost/measured';
+import { PollError } from '../../lambdas/domain/errors';
+import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
+import { answer } from '../../lambdas/handlers/http';
+import { apiRequest, NOW, testPoll } from '../support/factories';
+import { FakePollStore, FakeVoteSink, MemoryLog } from '../support/fakes';
+
+const cause = new Error('ECONNREFUSED 10.0.0.7:443 (queue https://sqs.internal/123456789012/votes.fifo)');
+
+describe('every error of ours', () => {
+  it.each([
+    ['UsageError', new UsageError('--port must be a number', { cause })],
+    ['CommandFailure', new CommandFailure('nothing answers', { cause })],
+    ['MeasuredRunError', new MeasuredRunError('the run queued no votes', { cause })],
+    ['PollError', new PollError('vote_not_queued', 'try again', { cause })],
+  ])('%s says its name and keeps its cause', (name, error) => {
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(name);
+    expect(String(error)).toMatch(new RegExp(`^${name}: `));
+    expect(error.cause).toBe(cause);
+  });
+
+  it('keeps its name in a minified bundle, where class names are mangled', async () => {
+    const bundled = await build({
+      stdin: {
+        contents:
+          "import { UsageError } from './config/errors'; import { PollError } from './lambdas/domain/errors';" +
+          'export const names = [new UsageError("x").name, new PollError("not_found", "x").name];',
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      },
+      bundle: true,
+      minify: true,
+      format: 'cjs',
+      write: false,
+    });
+    const module = { exports: {} as { names?: string[] } };
+    new Function('module', 'exports', bundled.outputFiles[0].text)(module, module.exports);
+    expect(module.exports.names).toEqual(['UsageError', 'PollError']);
+  });
+});
+
+describe('a refusal with a cause', () => {
+  it('keeps the rate limit’s retry-after beside the cause', () => {
+    expect(new PollError('rate_limited', 'slow down', { retryAfterSeconds: 7 }).retryAfterSeconds).toBe(7);
+  });
+
+  it('answers the client with its code and message only: the queue’s error stays in the log', async () => {
+    const polls = new FakePollStore();
+    const votes = new FakeVoteSink();
+    const poll = testPoll();
+    await polls.putNewPoll(poll);
+    votes.failWith = cause;
+    const cast = castVoteHandler({ polls, votes, log: new MemoryLog(), clock: () => NOW });
+    const request = apiRequest({
+      method: 'POST',
+      route: '/api/poll/{id}/vote',
+      pathParameters: { id: poll.id },
+      body: JSON.stringify({ option: 0 }),
+    });
+
+    const thrown = await cast(request).catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(PollError);
+    expect((thrown as PollError).cause).toBe(cause);
+
+    const answered = await answer(cast, request, new MemoryLog());
+    expect(answered.status).toBe(503);
+    expect(answered.body).toEqual({
+      error: { code: 'vote_not_queued', message: 'Your vote could not be recorded; please try again.' },
+    });
+    expect(JSON.stringify(answered.body)).not.toMatch(/ECONNREFUSED|sqs|cause/);
+  });
+});
