@@ -34,7 +34,10 @@ export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): Desig
   );
 }
 
-/** `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load` and `npm run dlq` read. */
+/**
+ * `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load`
+ * and `npm run dlq` read.
+ */
 export const DEPLOY_SCRIPT = 'npm run deploy';
 export const deployCommand = (design: DesignSpec): string => {
   const flags = Object.entries(design.context)

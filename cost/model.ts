@@ -78,9 +78,11 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   storedBytesPerVoterClaim: 120,
   sources: {
     billedMs:
-      'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local)',
+      'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, ' +
+      'most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local)',
     readUnitsPerResultsRequest:
-      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
+      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; ' +
+      'on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
     votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
     counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
@@ -89,7 +91,8 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
     siteRequestsPerPageLoad:
-      'measured: the built page inlines its script, styles and config (npm run build:site; test/local/gateway-and-fidelity)',
+      'measured: the built page inlines its script, styles and config ' +
+      '(npm run build:site; test/local/gateway-and-fidelity)',
     metricLogBytesPerInvocation: 'measured: the consumer’s metrics line (Powertools Metrics, 4 counts) is 366 bytes',
   },
 };
@@ -481,6 +484,12 @@ export interface BillOptions {
   newAccount?: boolean;
 }
 
+/** A price as the bill prints it: "$0.2 per 1M requests", "(tiered)" after it when it has tiers. */
+function unitPriceText(price: Price): string {
+  const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
+  return `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`;
+}
+
 export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
   const pools = new Map<string, number>();
   const line = (priceId: PriceId, amount: number): BillLine => {
@@ -500,7 +509,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
       billable,
       // "1M requests" -> "requests": usage is counted in raw units.
       unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: `$${price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '')} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
+      unitPrice: unitPriceText(price),
       usd: tieredCost(billable, price),
       assumption: price.assumption,
     };

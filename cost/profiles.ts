@@ -28,7 +28,10 @@ export interface TrafficProfile {
   apiResponseBytes: number;
 }
 
-/** pageBytes: the one page, gzipped (npm run build:site; a test keeps them equal); apiResponseBytes: a results answer with its headers. */
+/**
+ * pageBytes: the one page, gzipped (npm run build:site; a test keeps them equal); apiResponseBytes:
+ * a results answer with its headers.
+ */
 const DEFAULTS = { pageLoadsPerVoter: 1, pageBytes: 7_200, apiResponseBytes: 450 } as const;
 
 export const PROFILES: Record<string, TrafficProfile> = {
@@ -36,7 +39,9 @@ export const PROFILES: Record<string, TrafficProfile> = {
     ...DEFAULTS,
     name: 'seed',
     description:
-      'The VPS poll platform’s claim: 100 polls a day with 5,000 votes (15 M votes a month). Each voter watches the results for 2 minutes while votes pour in, which gives the seed’s ~350 requests/s average; peaks of ~2,000 req/s.',
+      'The VPS poll platform’s claim: 100 polls a day with 5,000 votes (15 M votes a month). ' +
+      'Each voter watches the results for 2 minutes while votes pour in, ' +
+      'which gives the seed’s ~350 requests/s average; peaks of ~2,000 req/s.',
     pollsPerDay: 100,
     votesPerPoll: 5000,
     resultsViewersPerPoll: 5000,
@@ -61,7 +66,8 @@ export const PROFILES: Record<string, TrafficProfile> = {
     ...DEFAULTS,
     name: 'tv-show',
     description:
-      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, 500,000 viewers watching the bars move for those 10 minutes; peaks of 20,000 req/s.',
+      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, ' +
+      '500,000 viewers watching the bars move for those 10 minutes; peaks of 20,000 req/s.',
     pollsPerDay: 4 / 30,
     votesPerPoll: 2_000_000,
     resultsViewersPerPoll: 500_000,
@@ -108,7 +114,8 @@ export function profileFromJson(raw: unknown, name: string, base: TrafficProfile
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ProfileError(
       '(profile)',
-      `A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} (got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`,
+      'A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} ' +
+        `(got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`,
     );
   }
   return validateProfile({ name, description: `from ${name}`, ...raw }, base);
@@ -144,7 +151,9 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
   ) {
     throw new ProfileError(
       'pollsPerDay',
-      `The profile adds up to more than a trillion votes, or minutes of results watched, a month (${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
+      'The profile adds up to more than a trillion votes, or minutes of results watched, a month ' +
+        `(${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): ` +
+        `the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
     );
   }
   if (profile.resultsViewersPerPoll > 0 && profile.watchMinutes === 0) {

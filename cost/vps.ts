@@ -96,7 +96,10 @@ export const CAPACITY_REFERENCES = [
   },
 ] as const;
 
-/** How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one origin, no CORS preflights. */
+/**
+ * How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one
+ * origin, no CORS preflights.
+ */
 export interface RequestMix {
   pages: number;
   pollReads: number;
