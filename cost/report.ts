@@ -67,7 +67,8 @@ export interface CostReport {
 /** Below this many votes, per-vote figures measured by a load test are rough: the report says so. */
 export const MIN_MEASURED_VOTES = 1000;
 
-export function buildReport(input: {
+/** What a report is built from: the profile, the stack to bill, every design's stack, the VPS, the figures. */
+export interface ReportInput {
   profile: TrafficProfile;
   stack: StackConfig;
   stackSource: string;
@@ -77,7 +78,9 @@ export function buildReport(input: {
   units: UnitCosts;
   options: BillOptions;
   measured?: CostReport['measured'];
-}): CostReport {
+}
+
+export function buildReport(input: ReportInput): CostReport {
   const { profile, stack, units, options, vpsCapacity } = input;
   const bill = estimate(profile, stack, units, options);
   const design = designOf(stack);
