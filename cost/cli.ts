@@ -10,15 +10,8 @@ import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { MeasuredRunError, unitCostsFromUsage } from './measured';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
-import {
-  buildReport,
-  renderChart,
-  renderHtml,
-  renderMarkdown,
-  renderText,
-  type CostReport,
-  type ReportInput,
-} from './report';
+import { renderChart } from './chart';
+import { buildReport, renderHtml, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
 
