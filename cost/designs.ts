@@ -39,6 +39,7 @@ export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): Desig
  * and `npm run dlq` read.
  */
 export const DEPLOY_SCRIPT = 'npm run deploy';
+/** The command that deploys a design: npm run deploy with its -c flags. */
 export const deployCommand = (design: DesignSpec): string => {
   const flags = Object.entries(design.context)
     .map(([key, value]) => `-c ${key}=${value}`)

@@ -23,7 +23,9 @@ export function quantity(value: number): string {
   return value.toPrecision(3).replace(/\.?0+$/, '');
 }
 
+/** A count of votes: "15.0 M votes". */
 export const votesLabel = (votes: number) => `${quantity(votes)} votes`;
+/** A share as a whole percentage; under one percent as "<1%". */
 export const percent = (share: number) => `${share < 0.01 ? '<1' : Math.round(share * 100)}%`;
 
 /** Text safe inside HTML and SVG elements and attributes. */

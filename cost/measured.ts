@@ -18,8 +18,13 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 const BILLED_MS_CAVEAT = "(wall-clock on a shared machine with every function in one process: overstates Lambda's)";
 
+/** A run that cannot stand for per-operation figures (it queued no votes). */
 export class MeasuredRunError extends Error {}
 
+/**
+ * A run's metered usage as per-operation figures over `base`, each marked measured where the run
+ * gave it; throws MeasuredRunError when the run queued no votes.
+ */
 export function unitCostsFromUsage(
   usage: Usage,
   label: string,

@@ -9,6 +9,7 @@ import { PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
 
+/** The month the model bills: 30 days, and its seconds. */
 export const DAYS_PER_MONTH = 30;
 export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
 
@@ -57,6 +58,7 @@ export interface UnitCosts {
   sources: Record<string, string>;
 }
 
+/** What each operation uses when no load test says otherwise, each figure with its source. */
 export const DEFAULT_UNIT_COSTS: UnitCosts = {
   billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
   coldStartShare: 0.005,
@@ -490,6 +492,7 @@ function unitPriceText(price: Price): string {
   return `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`;
 }
 
+/** A month's usage as a bill, line by line, free tiers taken off (a shared pool once across its lines). */
 export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
   const pools = new Map<string, number>();
   const line = (priceId: PriceId, amount: number): BillLine => {

@@ -5,6 +5,7 @@
  * that source did not confirm, and the report prints it as such.
  */
 
+/** The region the prices are for, and the day the sheet was last checked. */
 export const PRICE_SHEET_REGION = 'us-east-1';
 export const PRICE_SHEET_CHECKED = '2026-11-22';
 
@@ -45,6 +46,7 @@ const M = 1e6;
 const CHECKED = '2026-11';
 const RESEARCH = 'docs/sources.md';
 
+/** Every price the bill uses, by id: its tiers, its free tier, its source and when it was checked. */
 export const PRICES = {
   httpApiRequests: {
     service: 'API Gateway',

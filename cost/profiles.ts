@@ -34,6 +34,7 @@ export interface TrafficProfile {
  */
 const DEFAULTS = { pageLoadsPerVoter: 1, pageBytes: 7_200, apiResponseBytes: 450 } as const;
 
+/** The presets --profile names. */
 export const PROFILES: Record<string, TrafficProfile> = {
   seed: {
     ...DEFAULTS,
@@ -78,6 +79,7 @@ export const PROFILES: Record<string, TrafficProfile> = {
   },
 };
 
+/** A profile that describes no month the model is meant for; `field` names the first bad field. */
 export class ProfileError extends Error {
   constructor(
     readonly field: string,
@@ -109,7 +111,7 @@ type NumberField = keyof typeof NUMBER_FIELDS;
 /** A month's votes, and a month's minutes of results on screen, at most: a trillion each. */
 export const MONTHLY_LIMIT = 1e12;
 
-/** A profile file's contents over a preset: it must be a JSON object of profile fields. */
+/** A profile file's contents over a preset; throws ProfileError unless it is a JSON object of valid fields. */
 export function profileFromJson(raw: unknown, name: string, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ProfileError(
@@ -125,7 +127,7 @@ export function profileFromJson(raw: unknown, name: string, base: TrafficProfile
 export const presetProfile = (name: string): TrafficProfile | undefined =>
   Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
 
-/** Checks a profile (e.g. from a JSON file, over a preset) and names the first bad field. */
+/** Checks a profile (e.g. from a JSON file, over a preset); throws ProfileError naming the first bad field. */
 export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new ProfileError('(profile)', 'A profile must be a JSON object.');

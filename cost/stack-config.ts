@@ -48,6 +48,7 @@ export interface StackConfig {
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
+/** Every function the bill prices, by its role. */
 export const FUNCTION_ROLES: readonly FunctionRole[] = [
   'createPoll',
   'getPoll',
