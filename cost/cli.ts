@@ -1,6 +1,7 @@
 /**
  * `npm run cost -- --profile seed`: the monthly AWS bill for a traffic profile, beside the VPS
- * baseline. `npm run cost -- --help` for the options. The only file of cost/ that touches files.
+ * baseline. `npm run cost -- --help` for the options. The only file of cost/ that touches files:
+ * each reader is exported (the tests call them), and the command runs only as the entry point.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +10,8 @@ import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { MeasuredRunError, unitCostsFromUsage } from './measured';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
-import { buildReport, renderChart, renderHtml, renderMarkdown, renderText, type CostReport } from './report';
+import { renderChart } from './chart';
+import { buildReport, renderHtml, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
 
@@ -19,7 +21,8 @@ const DESIGNS_FILE = join(COST_DIR, 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 
-const SPEC = {
+/** The command line of npm run cost. */
+export const COST_COMMAND = {
   command: 'npm run cost --',
   summary:
     'The monthly AWS bill for a traffic profile, line by line with dated prices, beside the VPS it usually runs on.',
@@ -39,13 +42,15 @@ const SPEC = {
       type: 'string',
       value: '<file>',
       description:
-        'the synthesized template to price (default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)',
+        'the synthesized template to price ' +
+        '(default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)',
     },
     'vps-from': {
       type: 'string',
       value: '<file|folder>',
       description:
-        "this app's VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), or a load test of your VPS (--target vps) to set beside it",
+        "this app's VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), " +
+        'or a load test of your VPS (--target vps) to set beside it',
     },
     'new-account': {
       type: 'boolean',
@@ -67,7 +72,8 @@ const SPEC = {
   ],
 } as const;
 
-function loadProfile(value: string): TrafficProfile {
+/** The profile `--profile` names: a preset, or a JSON file over the seed; a UsageError for anything else. */
+export function loadProfile(value: string): TrafficProfile {
   const preset = presetProfile(value);
   if (preset) return preset;
   if (!existsSync(value)) {
@@ -91,10 +97,14 @@ function loadProfile(value: string): TrafficProfile {
   }
 }
 
-/** Each deployable design's template, read (cost/designs.json: npm run cost:snapshot writes it, a test keeps it equal to the stack). */
-const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
+/**
+ * Each deployable design's template, read (cost/designs.json: npm run cost:snapshot writes it, a
+ * test keeps it equal to the stack).
+ */
+export const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
 
-function loadStack(
+/** The stack to bill: --template, else cdk.out/, else the default design; a UsageError if it is not this stack. */
+export function loadStack(
   template: string | undefined,
   designs: Record<string, StackConfig>,
 ): { stack: StackConfig; source: string } {
@@ -112,8 +122,11 @@ function loadStack(
   }
 }
 
-/** This app's capacity on a VPS: a bench:vps file; or the committed one beside what a load test of a VPS showed (a floor). */
-function loadVpsCapacity(from: string | undefined): VpsCapacity {
+/**
+ * This app's capacity on a VPS: a bench:vps file; or the committed one beside what a load test of a
+ * VPS showed (a floor). A UsageError for a missing file, another file, or a folder of a failed run.
+ */
+export function loadVpsCapacity(from: string | undefined): VpsCapacity {
   const source = from ?? VPS_CAPACITY_FILE;
   if (!existsSync(source))
     throw new UsageError(`--vps-from ${source}: no such file or folder (npm run bench:vps writes one).`);
@@ -145,7 +158,8 @@ function observedLoad(folder: string): ObservedLoad {
     : undefined;
   if (summary?.target !== 'vps' || !summary.ratePerSecond)
     throw new UsageError(
-      `--vps-from ${folder} is not a load test of the VPS edition (npm run load -- <scenario> --target vps writes one).`,
+      `--vps-from ${folder} is not a load test of the VPS edition ` +
+        '(npm run load -- <scenario> --target vps writes one).',
     );
   if (summary.artilleryExitCode !== 0 || summary.votes?.ok === false)
     throw new UsageError(
@@ -160,8 +174,8 @@ function observedLoad(folder: string): ObservedLoad {
   };
 }
 
-/** Per-operation usage measured by a load test's run folder. */
-function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {
+/** Per-operation usage measured by a load test's run folder; a UsageError if it has none to give. */
+export function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new UsageError(`--from ${folder}: no such folder (npm run load writes one under load-tests/results/).`);
   const usageFile = join(folder, 'usage.json');
@@ -170,7 +184,8 @@ function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable
     throw new UsageError(
       files.length === 0
         ? `--from ${folder} is empty: its run did not finish.`
-        : `--from ${folder} has no usage.json: only runs against the local target are metered (a deployed stack's usage is on its AWS bill).`,
+        : `--from ${folder} has no usage.json: only runs against the local target are metered ` +
+            "(a deployed stack's usage is on its AWS bill).",
     );
   }
   try {
@@ -186,14 +201,19 @@ function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable
   }
 }
 
-const { values } = parseCommandLine(SPEC);
-let input!: Parameters<typeof buildReport>[0];
-await runCommand(SPEC, () => {
+/** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
+export function reportInput(values: {
+  profile: string;
+  from?: string;
+  template?: string;
+  'vps-from'?: string;
+  'new-account': boolean;
+}): ReportInput {
   const profile = loadProfile(values.profile);
   const designStacks = loadDesigns();
   const { stack, source } = loadStack(values.template, designStacks);
   const run = values.from ? loadMeasured(values.from) : undefined;
-  input = {
+  return {
     profile,
     stack,
     stackSource: source,
@@ -203,14 +223,27 @@ await runCommand(SPEC, () => {
     options: { newAccount: values['new-account'] },
     measured: run?.measured,
   };
-});
+}
 
-const report = buildReport(input);
-console.log(renderText(report));
-const out = resolve(values.out!);
-mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2));
-writeFileSync(join(out, 'chart.svg'), renderChart(report));
-writeFileSync(join(out, 'report.md'), renderMarkdown(report, 'chart.svg'));
-writeFileSync(join(out, 'report.html'), renderHtml(report));
-console.log(`\nReports: ${join(out, 'report.html')} (with the chart), report.md, report.json, chart.svg`);
+/** Writes report.json, chart.svg, report.md and report.html into `folder` (made if missing); returns its path. */
+export function writeReports(report: CostReport, folder: string): string {
+  const out = resolve(folder);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2));
+  writeFileSync(join(out, 'chart.svg'), renderChart(report));
+  writeFileSync(join(out, 'report.md'), renderMarkdown(report, 'chart.svg'));
+  writeFileSync(join(out, 'report.html'), renderHtml(report));
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseCommandLine(COST_COMMAND);
+  let input!: ReportInput;
+  await runCommand(COST_COMMAND, () => {
+    input = reportInput(values);
+  });
+  const report = buildReport(input);
+  console.log(renderText(report));
+  const out = writeReports(report, values.out);
+  console.log(`\nReports: ${join(out, 'report.html')} (with the chart), report.md, report.json, chart.svg`);
+}

@@ -34,8 +34,12 @@ export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): Desig
   );
 }
 
-/** `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load` and `npm run dlq` read. */
+/**
+ * `npm run deploy` rather than `npx cdk deploy`: it also writes cdk-outputs.json, which `npm run load`
+ * and `npm run dlq` read.
+ */
 export const DEPLOY_SCRIPT = 'npm run deploy';
+/** The command that deploys a design: npm run deploy with its -c flags. */
 export const deployCommand = (design: DesignSpec): string => {
   const flags = Object.entries(design.context)
     .map(([key, value]) => `-c ${key}=${value}`)

@@ -4,7 +4,7 @@
  * profile still sets the volumes; the run sets what each operation uses.
  */
 import { NamedError } from '../config/errors';
-import type { Usage } from '../local/metering';
+import type { TableUsage, Usage } from '../local/metering';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { FUNCTION_ROLES, functionRole, type FunctionRole } from './stack-config';
 
@@ -17,10 +17,17 @@ export interface Observed {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
+const BILLED_MS_CAVEAT = "(wall-clock on a shared machine with every function in one process: overstates Lambda's)";
+
+/** A run that cannot stand for per-operation figures (it queued no votes). */
 export class MeasuredRunError extends NamedError {
   override readonly name = 'MeasuredRunError';
 }
 
+/**
+ * A run's metered usage as per-operation figures over `base`, each marked measured where the run
+ * gave it; throws MeasuredRunError when the run queued no votes.
+ */
 export function unitCostsFromUsage(
   usage: Usage,
   label: string,
@@ -33,7 +40,8 @@ export function unitCostsFromUsage(
   const votes = sum(queues.map((q) => q.messagesSent));
   if (!(votes > 0))
     throw new MeasuredRunError(
-      `${label}: the run queued no votes, so there is nothing per vote to scale. Run a scenario that votes (e.g. npm run load -- vote-storm).`,
+      `${label}: the run queued no votes, so there is nothing per vote to scale. ` +
+        'Run a scenario that votes (e.g. npm run load -- vote-storm).',
     );
 
   const units: UnitCosts = structuredClone(base);
@@ -44,30 +52,15 @@ export function unitCostsFromUsage(
     if (f && f.invocations > 0) billedMs[role] = f.billedMs / f.invocations;
   }
   units.billedMs = billedMs;
-  units.sources.billedMs = `${measured} (wall-clock on a shared machine with every function in one process: overstates Lambda's)`;
+  units.sources.billedMs = `${measured} ${BILLED_MS_CAVEAT}`;
 
   const batches = fn('countVotes')?.invocations ?? 0;
   if (batches > 0) {
     units.votesPerBatch = votes / batches;
     units.sources.votesPerBatch = measured;
   }
-  const byAction = (action: string) => sum(tables.map((t) => t.unitsByAction?.[action] ?? 0));
-  const requests = (action: string) => sum(tables.map((t) => t.requests?.[action] ?? 0));
-  units.counterWriteUnitsPerVote = byAction('UpdateItem') / votes;
-  units.sources.counterWriteUnitsPerVote = measured;
   const creates = fn('createPoll')?.invocations ?? 0;
-  if (creates > 0 && requests('BatchWriteItem') > 0) {
-    units.writeUnitsPerCreate = byAction('BatchWriteItem') / requests('BatchWriteItem');
-    units.sources.writeUnitsPerCreate = measured;
-  }
-  if (requests('PutItem') > 0) {
-    units.writeUnitsPerVoterClaim = byAction('PutItem') / requests('PutItem');
-    units.sources.writeUnitsPerVoterClaim = measured;
-  }
-  if (requests('GetItem') > 0) {
-    units.readUnitsPerRead = byAction('GetItem') / requests('GetItem');
-    units.sources.readUnitsPerRead = measured;
-  }
+  measureTables(units, tables, votes, creates, measured);
   // What the results function's cache leaves to the table, from its own reads (metered per function).
   const resultsFn = fns.find(([name]) => functionRole(name) === 'getResults');
   const resultsReads =
@@ -83,4 +76,24 @@ export function unitCostsFromUsage(
   units.sources.sqsRequestsPerVote = measured;
 
   return { units, observed: { votes, creates, batches, apiRequests: usage.api?.requests ?? 0 } };
+}
+
+/** The table's figures per operation, from the capacity units each action consumed (sources in this order). */
+function measureTables(units: UnitCosts, tables: TableUsage[], votes: number, creates: number, measured: string) {
+  const byAction = (action: string) => sum(tables.map((t) => t.unitsByAction?.[action] ?? 0));
+  const requests = (action: string) => sum(tables.map((t) => t.requests?.[action] ?? 0));
+  units.counterWriteUnitsPerVote = byAction('UpdateItem') / votes;
+  units.sources.counterWriteUnitsPerVote = measured;
+  if (creates > 0 && requests('BatchWriteItem') > 0) {
+    units.writeUnitsPerCreate = byAction('BatchWriteItem') / requests('BatchWriteItem');
+    units.sources.writeUnitsPerCreate = measured;
+  }
+  if (requests('PutItem') > 0) {
+    units.writeUnitsPerVoterClaim = byAction('PutItem') / requests('PutItem');
+    units.sources.writeUnitsPerVoterClaim = measured;
+  }
+  if (requests('GetItem') > 0) {
+    units.readUnitsPerRead = byAction('GetItem') / requests('GetItem');
+    units.sources.readUnitsPerRead = measured;
+  }
 }

@@ -7,8 +7,9 @@ import { RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { refreshRequests } from '../config/results-refresh';
 import { PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
-import type { FunctionRole, StackConfig } from './stack-config';
+import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
 
+/** The month the model bills: 30 days, and its seconds. */
 export const DAYS_PER_MONTH = 30;
 export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
 
@@ -57,6 +58,7 @@ export interface UnitCosts {
   sources: Record<string, string>;
 }
 
+/** What each operation uses when no load test says otherwise, each figure with its source. */
 export const DEFAULT_UNIT_COSTS: UnitCosts = {
   billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
   coldStartShare: 0.005,
@@ -78,9 +80,11 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   storedBytesPerVoterClaim: 120,
   sources: {
     billedMs:
-      'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local)',
+      'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, ' +
+      'most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local)',
     readUnitsPerResultsRequest:
-      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
+      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; ' +
+      'on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
     votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
     counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
@@ -89,12 +93,16 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
     siteRequestsPerPageLoad:
-      'measured: the built page inlines its script, styles and config (npm run build:site; test/local/gateway-and-fidelity)',
+      'measured: the built page inlines its script, styles and config ' +
+      '(npm run build:site; test/local/gateway-and-fidelity)',
     metricLogBytesPerInvocation: 'measured: the consumer’s metrics line (Powertools Metrics, 4 counts) is 366 bytes',
   },
 };
 
-/** Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the origin once per cache period. */
+/**
+ * Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the
+ * origin once per cache period.
+ */
 export const CACHE_ORIGINS_PER_POLL = 13;
 /** With WebSocket push, the server sends an update this often while votes arrive (as fast as the page would ask). */
 const PUSH_INTERVAL_SECONDS = RESULTS_CACHE_SECONDS;
@@ -133,11 +141,204 @@ export interface MonthlyUsage {
   customMetrics: number;
 }
 
+/** The month's volumes, in the profile's terms: what every share of the usage is counted from. */
+export interface MonthVolumes {
+  polls: number;
+  votes: number;
+  /** Visits to the site: voters', watchers' who do not vote, and creators'. */
+  pageLoads: number;
+  /** People watching results, over all polls. */
+  viewers: number;
+  /** What viewers' pages ask for while watching (with push: the updates they would have asked for). */
+  resultsRequests: number;
+  preflights: number;
+}
+
+/** Lambda work: one function's invocations and the milliseconds each bills. */
+export interface LambdaWork {
+  role: FunctionRole;
+  invocations: number;
+  billedMs: number;
+}
+
+/**
+ * A share of the month's usage: what one part of the app (the pages and votes every design has,
+ * one results design, the API behind CloudFront) adds to each metered total. The month is the sum
+ * of its shares; a total a share leaves out, it adds nothing to.
+ */
+export interface UsageShare {
+  work?: LambdaWork[];
+  apiRequests?: number;
+  readUnits?: number;
+  writeUnits?: number;
+  cloudFrontRequests?: number;
+  cloudFrontBytes?: number;
+  /** Bytes sent to browsers by Lambda or a WebSocket API directly, not as API Gateway's answers. */
+  directBytes?: number;
+  /** What browsers send: the floor prices it (cost/designs.ts awsFloor). */
+  clientRequests?: number;
+  functionUrlRequests?: number;
+  webSocketMessages?: number;
+  webSocketConnectionMinutes?: number;
+}
+
+/** The numeric totals of a share, in the order a month adds them up. */
+const SHARE_TOTALS = [
+  'apiRequests',
+  'readUnits',
+  'writeUnits',
+  'cloudFrontRequests',
+  'cloudFrontBytes',
+  'directBytes',
+  'clientRequests',
+  'functionUrlRequests',
+  'webSocketMessages',
+  'webSocketConnectionMinutes',
+] as const;
+
+/** Shares added up, each total in the order the shares are given (floating-point sums depend on it). */
+export function sumShares(shares: UsageShare[]): Required<UsageShare> {
+  const totals = Object.fromEntries(
+    SHARE_TOTALS.map((total) => [total, shares.reduce((sum, share) => sum + (share[total] ?? 0), 0)]),
+  ) as Record<(typeof SHARE_TOTALS)[number], number>;
+  return { work: shares.flatMap((share) => share.work ?? []), ...totals };
+}
+
 /** Requests one results viewer makes while watching. */
 export function resultsRequestsPerViewer(profile: Pick<TrafficProfile, 'watchMinutes' | 'refresh'>): number {
   const windowMs = profile.watchMinutes * 60_000;
   if (typeof profile.refresh === 'number') return Math.ceil(windowMs / (profile.refresh * 1000));
   return refreshRequests(windowMs, profile.refresh);
+}
+
+/** The month's volumes for a profile; preflights only where the stack's API needs them. */
+export function monthVolumes(profile: TrafficProfile, stack: Pick<StackConfig, 'corsPreflight'>): MonthVolumes {
+  const polls = profile.pollsPerDay * DAYS_PER_MONTH;
+  const votes = polls * profile.votesPerPoll;
+  const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
+  const viewers = polls * profile.resultsViewersPerPoll;
+  return {
+    polls,
+    votes,
+    pageLoads: votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls,
+    viewers,
+    resultsRequests: viewers * resultsRequestsPerViewer(profile),
+    // Only POSTs (create, vote) need a CORS preflight; the browser caches it for two hours.
+    preflights: stack.corsPreflight ? votes + polls : 0,
+  };
+}
+
+/** What every design has: pages, creates, poll reads, votes and the consumer counting them. */
+export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+  const { polls, votes, pageLoads, preflights } = volumes;
+  const sitePages = pageLoads * units.siteRequestsPerPageLoad;
+  return {
+    work: [
+      { role: 'createPoll', invocations: polls, billedMs: units.billedMs.createPoll },
+      { role: 'getPoll', invocations: pageLoads - polls, billedMs: units.billedMs.getPoll },
+      { role: 'castVote', invocations: votes, billedMs: units.billedMs.castVote },
+      { role: 'countVotes', invocations: votes / units.votesPerBatch, billedMs: units.billedMs.countVotes },
+    ],
+    apiRequests: polls + (pageLoads - polls) + votes + preflights,
+    readUnits: (pageLoads - polls + votes) * units.readUnitsPerRead,
+    writeUnits:
+      polls * units.writeUnitsPerCreate +
+      votes * units.counterWriteUnitsPerVote +
+      (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0),
+    cloudFrontRequests: sitePages,
+    cloudFrontBytes: pageLoads * profile.pageBytes,
+    clientRequests: sitePages + pageLoads + votes + preflights,
+  };
+}
+
+/** The results function answering every results request. */
+const resultsWork = (invocations: number, units: UnitCosts): LambdaWork => ({
+  role: 'getResults',
+  invocations,
+  billedMs: units.billedMs.getResults,
+});
+
+/** results=api: every results request goes through API Gateway to the results function. */
+function apiResults({ resultsRequests }: MonthVolumes, _profile: TrafficProfile, units: UnitCosts): UsageShare {
+  return {
+    work: [resultsWork(resultsRequests, units)],
+    apiRequests: resultsRequests,
+    readUnits: resultsRequests * units.readUnitsPerResultsRequest,
+    clientRequests: resultsRequests,
+  };
+}
+
+/**
+ * results=function-url: only Lambda's own request and duration (no API Gateway request, and a GET
+ * with no custom header needs no preflight); its answers are Lambda's data transfer out.
+ */
+function functionUrlResults({ resultsRequests }: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+  return {
+    work: [resultsWork(resultsRequests, units)],
+    readUnits: resultsRequests * units.readUnitsPerResultsRequest,
+    directBytes: resultsRequests * profile.apiResponseBytes,
+    clientRequests: resultsRequests,
+    functionUrlRequests: resultsRequests,
+  };
+}
+
+/** results=cloudfront: viewers ask CloudFront; each regional cache asks the API at most once per cache period. */
+function cloudFrontResults(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+  const { polls, resultsRequests } = volumes;
+  const cachePeriods = Math.ceil((profile.watchMinutes * 60) / RESULTS_CACHE_SECONDS);
+  const originRequests = Math.min(resultsRequests, polls * CACHE_ORIGINS_PER_POLL * cachePeriods);
+  return {
+    work: [resultsWork(originRequests, units)],
+    apiRequests: originRequests,
+    readUnits: originRequests * units.readUnitsPerResultsRequest,
+    cloudFrontRequests: resultsRequests,
+    cloudFrontBytes: resultsRequests * profile.apiResponseBytes,
+    clientRequests: resultsRequests,
+  };
+}
+
+/**
+ * results=websocket (an estimate, not built): a connection per viewer, one broadcast per poll per
+ * push interval, one message per viewer per push; viewers send no results requests.
+ */
+function webSocketResults(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+  const { polls, viewers, resultsRequests: messages } = volumes;
+  const broadcasts = polls * Math.ceil((profile.watchMinutes * 60) / PUSH_INTERVAL_SECONDS);
+  // Each broadcast reads the counts and the connection list, then posts to every connection (~1 ms each).
+  const postsPerBroadcast = broadcasts > 0 ? messages / broadcasts : 0;
+  return {
+    work: [
+      { role: 'getResults', invocations: broadcasts, billedMs: units.billedMs.getResults + postsPerBroadcast },
+      // Connect and disconnect: an invocation and a 1-WRU write each.
+      resultsWork(2 * viewers, units),
+    ],
+    readUnits: broadcasts * units.readUnitsPerRead + messages * (100 / 4096),
+    writeUnits: 2 * viewers,
+    directBytes: messages * PUSH_MESSAGE_BYTES,
+    webSocketMessages: messages,
+    webSocketConnectionMinutes: viewers * profile.watchMinutes,
+  };
+}
+
+/** Each results design's share of the month: how viewers' results reach them, and what that uses. */
+export const RESULTS_SHARES: Record<
+  StackConfig['results'],
+  (volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts) => UsageShare
+> = {
+  api: apiResults,
+  'function-url': functionUrlResults,
+  cloudfront: cloudFrontResults,
+  websocket: webSocketResults,
+};
+
+/**
+ * With the API behind the site's distribution (results=cloudfront), creates, poll reads and votes
+ * pass through it uncached: a CloudFront request each, and their answers leave through CloudFront
+ * (its fetches from an AWS origin are free).
+ */
+export function throughCloudFrontShare({ pageLoads, votes }: MonthVolumes, profile: TrafficProfile): UsageShare {
+  const passedThrough = pageLoads + votes;
+  return { cloudFrontRequests: passedThrough, cloudFrontBytes: passedThrough * profile.apiResponseBytes };
 }
 
 /** X-Ray's default sampling: the first request each second, then 5% of the rest. */
@@ -146,151 +347,100 @@ function sampledTraces(requests: number): number {
   return reservoir + 0.05 * (requests - reservoir);
 }
 
-export function monthlyUsage(
-  profile: TrafficProfile,
+/** Lambda's part of the bill for the month's work, per function as the stack configures it. */
+function lambdaUsage(
+  work: LambdaWork[],
   stack: StackConfig,
-  units: UnitCosts = DEFAULT_UNIT_COSTS,
-): MonthlyUsage {
-  const polls = profile.pollsPerDay * DAYS_PER_MONTH;
-  const votes = polls * profile.votesPerPoll;
-  const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
-  const pageLoads = votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls;
-  const viewers = polls * profile.resultsViewersPerPoll;
-  const resultsRequests = viewers * resultsRequestsPerViewer(profile);
-  // Only POSTs (create, vote) need a CORS preflight; the browser caches it for two hours.
-  const preflights = stack.corsPreflight ? votes + polls : 0;
-  const batches = votes / units.votesPerBatch;
-
-  // Lambda work: invocations and billed ms each, per function.
-  const work: Array<{ role: FunctionRole; invocations: number; billedMs: number }> = [
-    { role: 'createPoll', invocations: polls, billedMs: units.billedMs.createPoll },
-    { role: 'getPoll', invocations: pageLoads - polls, billedMs: units.billedMs.getPoll },
-    { role: 'castVote', invocations: votes, billedMs: units.billedMs.castVote },
-    { role: 'countVotes', invocations: batches, billedMs: units.billedMs.countVotes },
-  ];
-  let apiRequests = polls + (pageLoads - polls) + votes + preflights;
-  let readUnits = (pageLoads - polls + votes) * units.readUnitsPerRead;
-  let writeUnits =
-    polls * units.writeUnitsPerCreate +
-    votes * units.counterWriteUnitsPerVote +
-    (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0);
-  let cloudFrontRequests = pageLoads * units.siteRequestsPerPageLoad;
-  let cloudFrontBytes = pageLoads * profile.pageBytes;
-  let apiBytes = 0;
-  /** Answers of a function URL: Lambda's data transfer out, at the EC2 internet rate. */
-  let functionUrlBytes = 0;
-  let webSocketMessages = 0;
-  let webSocketConnectionMinutes = 0;
-
-  const watchSeconds = profile.watchMinutes * 60;
-  if (stack.results === 'api') {
-    work.push({ role: 'getResults', invocations: resultsRequests, billedMs: units.billedMs.getResults });
-    apiRequests += resultsRequests;
-    readUnits += resultsRequests * units.readUnitsPerResultsRequest;
-  } else if (stack.results === 'function-url') {
-    // Only Lambda's own request and duration: no API Gateway request, and a GET with no custom header needs no preflight.
-    work.push({ role: 'getResults', invocations: resultsRequests, billedMs: units.billedMs.getResults });
-    readUnits += resultsRequests * units.readUnitsPerResultsRequest;
-    functionUrlBytes += resultsRequests * profile.apiResponseBytes;
-  } else if (stack.results === 'cloudfront') {
-    // Viewers ask CloudFront; each regional cache asks the API at most once per cache period.
-    const originRequests = Math.min(
-      resultsRequests,
-      polls * CACHE_ORIGINS_PER_POLL * Math.ceil(watchSeconds / RESULTS_CACHE_SECONDS),
-    );
-    work.push({ role: 'getResults', invocations: originRequests, billedMs: units.billedMs.getResults });
-    apiRequests += originRequests;
-    readUnits += originRequests * units.readUnitsPerResultsRequest;
-    cloudFrontRequests += resultsRequests;
-    cloudFrontBytes += resultsRequests * profile.apiResponseBytes;
-  } else {
-    // WebSocket: a connection per viewer, one broadcast per poll per push interval, one message per viewer per push.
-    const broadcasts = polls * Math.ceil(watchSeconds / PUSH_INTERVAL_SECONDS);
-    webSocketMessages = resultsRequests;
-    webSocketConnectionMinutes = viewers * profile.watchMinutes;
-    // Each broadcast reads the counts and the connection list, then posts to every connection (~1 ms each).
-    const postsPerBroadcast = broadcasts > 0 ? webSocketMessages / broadcasts : 0;
-    work.push({ role: 'getResults', invocations: broadcasts, billedMs: units.billedMs.getResults + postsPerBroadcast });
-    readUnits += broadcasts * units.readUnitsPerRead + webSocketMessages * (100 / 4096);
-    // Connect and disconnect: an invocation and a 1-WRU write each.
-    work.push({ role: 'getResults', invocations: 2 * viewers, billedMs: units.billedMs.getResults });
-    writeUnits += 2 * viewers;
-    apiBytes += webSocketMessages * PUSH_MESSAGE_BYTES;
-  }
-  if (stack.apiThroughCloudFront) {
-    // Creates, poll reads and votes pass through the distribution (uncached) to API Gateway: a
-    // CloudFront request each, and their answers leave through CloudFront (its fetches from an AWS origin are free).
-    const passedThrough = pageLoads + votes;
-    cloudFrontRequests += passedThrough;
-    cloudFrontBytes += passedThrough * profile.apiResponseBytes;
-    // Every answer reaches viewers through CloudFront, billed there (cloudFrontBytes); API Gateway to CloudFront is free.
-    apiBytes += functionUrlBytes;
-  } else apiBytes += apiRequests * profile.apiResponseBytes + functionUrlBytes;
-
-  const invocations = { createPoll: 0, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 } as Record<
-    FunctionRole,
-    number
-  >;
+  units: UnitCosts,
+): Pick<MonthlyUsage, 'invocations' | 'gbSeconds' | 'logsGb' | 'logsStoredGb' | 'xrayTraces'> {
+  const invocations: Record<FunctionRole, number> = {
+    createPoll: 0,
+    getPoll: 0,
+    castVote: 0,
+    getResults: 0,
+    countVotes: 0,
+  };
   const gbSeconds = { arm64: 0, x86_64: 0 };
   let logBytes = 0;
-  let tracedRequests = 0;
   let logsStoredGb = 0;
+  let tracedRequests = 0;
   for (const item of work) {
     const fn = stack.functions[item.role];
     invocations[item.role] += item.invocations;
     const seconds = (item.invocations * (item.billedMs + units.coldStartShare * units.initMs)) / 1000;
     gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
-    const platformLines = fn.logFormat === 'Text' || ['DEBUG', 'INFO'].includes(fn.systemLogLevel);
-    const appLines = item.role === 'countVotes' && ['DEBUG', 'INFO'].includes(fn.applicationLogLevel);
-    const metricLines = fn.customMetrics > 0;
-    const bytes =
-      item.invocations *
-      ((platformLines ? units.platformLogBytesPerInvocation : 0) +
-        (appLines ? units.appLogBytesPerBatch : 0) +
-        (metricLines ? units.metricLogBytesPerInvocation : 0));
+    const bytes = item.invocations * logBytesPerInvocation(item.role, fn, units);
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
     logsStoredGb += ((bytes / 1e9) * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
     if (fn.tracing) tracedRequests += item.invocations;
   }
+  const xrayTraces = tracedRequests > 0 ? sampledTraces(tracedRequests) : 0;
+  return { invocations, gbSeconds, logsGb: logBytes / 1e9, logsStoredGb, xrayTraces };
+}
 
-  // Polls and voter claims live from creation until a day after they close: about a day and a half.
+/** What one invocation writes to CloudWatch Logs: platform lines, the consumer's own line, a metrics line. */
+function logBytesPerInvocation(role: FunctionRole, fn: FunctionConfig, units: UnitCosts): number {
+  const platformLines = fn.logFormat === 'Text' || ['DEBUG', 'INFO'].includes(fn.systemLogLevel);
+  const appLines = role === 'countVotes' && ['DEBUG', 'INFO'].includes(fn.applicationLogLevel);
+  const metricLines = fn.customMetrics > 0;
+  return (
+    (platformLines ? units.platformLogBytesPerInvocation : 0) +
+    (appLines ? units.appLogBytesPerBatch : 0) +
+    (metricLines ? units.metricLogBytesPerInvocation : 0)
+  );
+}
+
+/** Polls and voter claims live from creation until a day after they close: about a day and a half. */
+function storedGb(profile: TrafficProfile, units: UnitCosts): number {
   const storedPolls = profile.pollsPerDay * 1.5;
-  const storedBytes =
-    storedPolls *
-    (units.storedBytesPerPoll + (profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0));
+  const claims = profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0;
+  return (storedPolls * (units.storedBytesPerPoll + claims)) / 1e9;
+}
 
+/** The month's usage: the app's share, the results design's share and, where it applies, CloudFront's. */
+export function monthlyUsage(
+  profile: TrafficProfile,
+  stack: StackConfig,
+  units: UnitCosts = DEFAULT_UNIT_COSTS,
+): MonthlyUsage {
+  const volumes = monthVolumes(profile, stack);
+  const { polls, votes, pageLoads, resultsRequests, preflights } = volumes;
+  const month = sumShares([
+    appShare(volumes, profile, units),
+    RESULTS_SHARES[stack.results](volumes, profile, units),
+    ...(stack.apiThroughCloudFront ? [throughCloudFrontShare(volumes, profile)] : []),
+  ]);
+  // Behind CloudFront, API Gateway's answers reach viewers through it, billed there; API Gateway to CloudFront is free.
+  const apiAnswerBytes = stack.apiThroughCloudFront ? 0 : month.apiRequests * profile.apiResponseBytes;
+  const sitePages = pageLoads * units.siteRequestsPerPageLoad;
+  const lambda = lambdaUsage(month.work, stack, units);
   return {
     polls,
     votes,
     pageLoads,
     resultsRequests,
     preflights,
-    apiRequests,
-    functionUrlRequests: stack.results === 'function-url' ? resultsRequests : 0,
-    clientRequests:
-      pageLoads * units.siteRequestsPerPageLoad +
-      pageLoads +
-      votes +
-      preflights +
-      (stack.results === 'websocket' ? 0 : resultsRequests),
-    invocations,
-    gbSeconds,
+    apiRequests: month.apiRequests,
+    functionUrlRequests: month.functionUrlRequests,
+    clientRequests: month.clientRequests,
+    invocations: lambda.invocations,
+    gbSeconds: lambda.gbSeconds,
     sqsRequests: votes * units.sqsRequestsPerVote + units.emptyReceivesPerMonth,
-    writeUnits,
-    readUnits,
-    storageGb: storedBytes / 1e9,
-    logsGb: logBytes / 1e9,
-    logsStoredGb,
-    xrayTraces: tracedRequests > 0 ? sampledTraces(tracedRequests) : 0,
-    cloudFrontRequests,
+    writeUnits: month.writeUnits,
+    readUnits: month.readUnits,
+    storageGb: storedGb(profile, units),
+    logsGb: lambda.logsGb,
+    logsStoredGb: lambda.logsStoredGb,
+    xrayTraces: lambda.xrayTraces,
+    cloudFrontRequests: month.cloudFrontRequests,
     // The router runs on the site's requests only (a results behavior, where there is one, has none).
-    cloudFrontFunctionInvocations: stack.siteRouter ? pageLoads * units.siteRequestsPerPageLoad : 0,
-    cloudFrontGb: cloudFrontBytes / 1e9,
-    s3Gets: pageLoads * units.siteRequestsPerPageLoad * units.siteOriginMissShare,
-    apiTransferGb: apiBytes / 1e9,
-    webSocketMessages,
-    webSocketConnectionMinutes,
+    cloudFrontFunctionInvocations: stack.siteRouter ? sitePages : 0,
+    cloudFrontGb: month.cloudFrontBytes / 1e9,
+    s3Gets: sitePages * units.siteOriginMissShare,
+    apiTransferGb: (apiAnswerBytes + month.directBytes) / 1e9,
+    webSocketMessages: month.webSocketMessages,
+    webSocketConnectionMinutes: month.webSocketConnectionMinutes,
     alarms: stack.alarms,
     customMetrics: Object.values(stack.functions).reduce((sum, fn) => sum + fn.customMetrics, 0),
   };
@@ -336,6 +486,13 @@ export interface BillOptions {
   newAccount?: boolean;
 }
 
+/** A price as the bill prints it: "$0.2 per 1M requests", "(tiered)" after it when it has tiers. */
+function unitPriceText(price: Price): string {
+  const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
+  return `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`;
+}
+
+/** A month's usage as a bill, line by line, free tiers taken off (a shared pool once across its lines). */
 export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
   const pools = new Map<string, number>();
   const line = (priceId: PriceId, amount: number): BillLine => {
@@ -355,7 +512,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
       billable,
       // "1M requests" -> "requests": usage is counted in raw units.
       unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: `$${price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '')} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
+      unitPrice: unitPriceText(price),
       usd: tieredCost(billable, price),
       assumption: price.assumption,
     };

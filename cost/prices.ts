@@ -5,10 +5,14 @@
  * that source did not confirm, and the report prints it as such.
  */
 
+/** The region the prices are for, and the day the sheet was last checked. */
 export const PRICE_SHEET_REGION = 'us-east-1';
 export const PRICE_SHEET_CHECKED = '2026-11-22';
 
-/** A tier: `price` per `per` units for usage up to `upTo` units in the month (cumulative); the last tier has no upTo. */
+/**
+ * A tier: `price` per `per` units for usage up to `upTo` units in the month (cumulative); the last
+ * tier has no upTo.
+ */
 export interface Tier {
   upTo?: number;
   price: number;
@@ -42,6 +46,7 @@ const M = 1e6;
 const CHECKED = '2026-11';
 const RESEARCH = 'docs/sources.md';
 
+/** Every price the bill uses, by id: its tiers, its free tier, its source and when it was checked. */
 export const PRICES = {
   httpApiRequests: {
     service: 'API Gateway',
@@ -109,7 +114,8 @@ export const PRICES = {
     source: 'AWS Price List (Lambda-GB-Second-ARM); AWS blog "tiered pricing for Lambda"',
     checked: CHECKED,
     assumption:
-      'arm64 tier boundaries (7.5 B, 18.75 B GB-s) scale the x86 ones by the arm64 discount; the research lists only the first',
+      'arm64 tier boundaries (7.5 B, 18.75 B GB-s) scale the x86 ones by the arm64 discount; ' +
+      'the research lists only the first',
   },
   lambdaX86GbSeconds: {
     service: 'Lambda',

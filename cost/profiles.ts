@@ -28,15 +28,21 @@ export interface TrafficProfile {
   apiResponseBytes: number;
 }
 
-/** pageBytes: the one page, gzipped (npm run build:site; a test keeps them equal); apiResponseBytes: a results answer with its headers. */
+/**
+ * pageBytes: the one page, gzipped (npm run build:site; a test keeps them equal); apiResponseBytes:
+ * a results answer with its headers.
+ */
 const DEFAULTS = { pageLoadsPerVoter: 1, pageBytes: 7_200, apiResponseBytes: 450 } as const;
 
+/** The presets --profile names. */
 export const PROFILES: Record<string, TrafficProfile> = {
   seed: {
     ...DEFAULTS,
     name: 'seed',
     description:
-      'The VPS poll platform’s claim: 100 polls a day with 5,000 votes (15 M votes a month). Each voter watches the results for 2 minutes while votes pour in, which gives the seed’s ~350 requests/s average; peaks of ~2,000 req/s.',
+      'The VPS poll platform’s claim: 100 polls a day with 5,000 votes (15 M votes a month). ' +
+      'Each voter watches the results for 2 minutes while votes pour in, ' +
+      'which gives the seed’s ~350 requests/s average; peaks of ~2,000 req/s.',
     pollsPerDay: 100,
     votesPerPoll: 5000,
     resultsViewersPerPoll: 5000,
@@ -61,7 +67,8 @@ export const PROFILES: Record<string, TrafficProfile> = {
     ...DEFAULTS,
     name: 'tv-show',
     description:
-      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, 500,000 viewers watching the bars move for those 10 minutes; peaks of 20,000 req/s.',
+      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, ' +
+      '500,000 viewers watching the bars move for those 10 minutes; peaks of 20,000 req/s.',
     pollsPerDay: 4 / 30,
     votesPerPoll: 2_000_000,
     resultsViewersPerPoll: 500_000,
@@ -72,6 +79,7 @@ export const PROFILES: Record<string, TrafficProfile> = {
   },
 };
 
+/** A profile that describes no month the model is meant for; `field` names the first bad field. */
 export class ProfileError extends Error {
   constructor(
     readonly field: string,
@@ -103,12 +111,13 @@ type NumberField = keyof typeof NUMBER_FIELDS;
 /** A month's votes, and a month's minutes of results on screen, at most: a trillion each. */
 export const MONTHLY_LIMIT = 1e12;
 
-/** A profile file's contents over a preset: it must be a JSON object of profile fields. */
+/** A profile file's contents over a preset; throws ProfileError unless it is a JSON object of valid fields. */
 export function profileFromJson(raw: unknown, name: string, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ProfileError(
       '(profile)',
-      `A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} (got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`,
+      'A profile file must hold a JSON object of profile fields, like {"votesPerPoll": 200} ' +
+        `(got ${Array.isArray(raw) ? 'an array' : JSON.stringify(raw)?.slice(0, 40)}).`,
     );
   }
   return validateProfile({ name, description: `from ${name}`, ...raw }, base);
@@ -118,7 +127,7 @@ export function profileFromJson(raw: unknown, name: string, base: TrafficProfile
 export const presetProfile = (name: string): TrafficProfile | undefined =>
   Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
 
-/** Checks a profile (e.g. from a JSON file, over a preset) and names the first bad field. */
+/** Checks a profile (e.g. from a JSON file, over a preset); throws ProfileError naming the first bad field. */
 export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.seed): TrafficProfile {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new ProfileError('(profile)', 'A profile must be a JSON object.');
@@ -144,7 +153,9 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
   ) {
     throw new ProfileError(
       'pollsPerDay',
-      `The profile adds up to more than a trillion votes, or minutes of results watched, a month (${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
+      'The profile adds up to more than a trillion votes, or minutes of results watched, a month ' +
+        `(${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): ` +
+        `the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
     );
   }
   if (profile.resultsViewersPerPoll > 0 && profile.watchMinutes === 0) {

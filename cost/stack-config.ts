@@ -33,15 +33,22 @@ export interface StackConfig {
   results: ResultsDelivery | 'websocket';
   /** The results function's reserved concurrency, when capped (no monthly cost: a ceiling). */
   resultsConcurrency?: number;
-  /** The site's distribution fronts the whole API (results=cloudfront): every API call is also a CloudFront request. */
+  /**
+   * The site's distribution fronts the whole API (results=cloudfront): every API call is also a
+   * CloudFront request.
+   */
   apiThroughCloudFront: boolean;
-  /** A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site request. */
+  /**
+   * A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site
+   * request.
+   */
   siteRouter: boolean;
   alarms: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
+/** Every function the bill prices, by its role. */
 export const FUNCTION_ROLES: readonly FunctionRole[] = [
   'createPoll',
   'getPoll',
@@ -54,11 +61,10 @@ export const FUNCTION_ROLES: readonly FunctionRole[] = [
 export const functionRole = (name: string): FunctionRole | undefined =>
   FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
 
-export function readStackConfig(template: Json): StackConfig {
-  if (!template?.Resources) throw new Error('Not a CloudFormation template: it has no Resources.');
-  const resources = Object.entries(template.Resources as Record<string, Json>);
-  const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
+type Resources = Array<[string, Json]>;
 
+/** Each function the template's metadata names, as the bill sees it, and its logical id. */
+function readFunctions(ofType: (type: string) => Resources) {
   const retentionByLogGroup = new Map(
     ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]),
   );
@@ -86,7 +92,29 @@ export function readStackConfig(template: Json): StackConfig {
     throw new Error(
       `The template has no function for ${missing.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata).`,
     );
+  return { functions: functions as Record<FunctionRole, FunctionConfig>, logicalIds };
+}
 
+/** How viewers get results: pushed over a WebSocket API, from the results function's URL, cached, or the API. */
+function resultsOf(
+  ofType: (type: string) => Resources,
+  resultsFunctionId: string | undefined,
+  cachesPath: (pattern: string) => boolean,
+): StackConfig['results'] {
+  if (ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET'))
+    return 'websocket';
+  const urlOfResults = ([, url]: [string, Json]) =>
+    url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === resultsFunctionId;
+  if (ofType('AWS::Lambda::Url').some(urlOfResults)) return 'function-url';
+  return cachesPath(RESULTS_PATH_PATTERN) ? 'cloudfront' : 'api';
+}
+
+/** The stack as the bill sees it, from its synthesized template; throws an Error naming what the template lacks. */
+export function readStackConfig(template: Json): StackConfig {
+  if (!template?.Resources) throw new Error('Not a CloudFormation template: it has no Resources.');
+  const resources = Object.entries(template.Resources as Record<string, Json>);
+  const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
+  const { functions, logicalIds } = readFunctions(ofType);
   const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
   if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');
   const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
@@ -100,20 +128,12 @@ export function readStackConfig(template: Json): StackConfig {
   return {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
     corsPreflight: httpApis.some(([, api]) => api.Properties?.CorsConfiguration) || restOptions,
-    functions: functions as Record<FunctionRole, FunctionConfig>,
+    functions,
     consumer: {
       batchSize: mapping.Properties.BatchSize ?? 10,
       maxBatchingWindowSeconds: mapping.Properties.MaximumBatchingWindowInSeconds ?? 0,
     },
-    results: ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET')
-      ? 'websocket'
-      : ofType('AWS::Lambda::Url').some(
-            ([, url]) => url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === logicalIds.getResults,
-          )
-        ? 'function-url'
-        : cachesPath(RESULTS_PATH_PATTERN)
-          ? 'cloudfront'
-          : 'api',
+    results: resultsOf(ofType, logicalIds.getResults, cachesPath),
     resultsConcurrency: template.Resources[logicalIds.getResults!]?.Properties?.ReservedConcurrentExecutions,
     apiThroughCloudFront: cachesPath(API_PATH_PATTERN),
     siteRouter: distributions.some(([, d]) =>

@@ -55,6 +55,7 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   checked: '2026-11',
 });
 
+/** The VPS tiers the report prices the month on, cheapest first. */
 export const VPS_TIERS: VpsTier[] = [
   droplet(6, 1, 1, 1),
   droplet(12, 1, 2, 2),
@@ -96,7 +97,10 @@ export const CAPACITY_REFERENCES = [
   },
 ] as const;
 
-/** How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one origin, no CORS preflights. */
+/**
+ * How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one
+ * origin, no CORS preflights.
+ */
 export interface RequestMix {
   pages: number;
   pollReads: number;
@@ -104,6 +108,7 @@ export interface RequestMix {
   results: number;
 }
 
+/** All the requests of a mix. */
 export const requestsOf = (mix: RequestMix): number => mix.pages + mix.pollReads + mix.votes + mix.results;
 
 /**

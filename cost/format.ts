@@ -1,0 +1,33 @@
+/**
+ * Figures as the report prints them: dollars, quantities with M and B, shares, and text made safe
+ * for HTML and SVG.
+ */
+
+/** Dollars with cents; an amount that rounds to nothing but is not nothing is "<$0.01". */
+export function usd(value: number): string {
+  if (value > 0 && value < 0.005) return '<$0.01';
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** Prices per million requests go well below a cent: keep three significant digits. */
+export const usdSmall = (value: number) => (value >= 0.1 ? usd(value) : `$${value.toPrecision(2)}`);
+
+/** A count as a person reads it: three significant digits with M or B, whole numbers from 100. */
+export function quantity(value: number): string {
+  const units: [number, string][] = [
+    [1e9, ' B'],
+    [1e6, ' M'],
+  ];
+  for (const [size, suffix] of units) if (value >= size) return `${(value / size).toPrecision(3)}${suffix}`;
+  if (value >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toPrecision(3).replace(/\.?0+$/, '');
+}
+
+/** A count of votes: "15.0 M votes". */
+export const votesLabel = (votes: number) => `${quantity(votes)} votes`;
+/** A share as a whole percentage; under one percent as "<1%". */
+export const percent = (share: number) => `${share < 0.01 ? '<1' : Math.round(share * 100)}%`;
+
+/** Text safe inside HTML and SVG elements and attributes. */
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

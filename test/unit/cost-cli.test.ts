@@ -1,0 +1,134 @@
+/**
+ * npm run cost (cost/cli.ts): what it reads and how it answers a mistake, called in this process,
+ * and one run of the command itself (the only process the fast tier starts for it): it prints
+ * the bill and writes the reports.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseCommandLine, runCommand } from '../../bin/command-line';
+import { COST_COMMAND, reportInput } from '../../cost/cli';
+import { httpTemplateFile, unwrapped } from '../support/cost';
+
+class Exited extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/** The command's reading of its arguments, as its entry point does it, with what it printed and its exit code. */
+async function command(...args: string[]) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  vi.spyOn(console, 'log').mockImplementation((line) => stdout.push(String(line)));
+  vi.spyOn(console, 'error').mockImplementation((line) => stderr.push(String(line)));
+  vi.spyOn(process, 'exit').mockImplementation((code) => {
+    throw new Exited(Number(code));
+  });
+  let code = 0;
+  try {
+    const { values } = parseCommandLine(COST_COMMAND, args);
+    await runCommand(COST_COMMAND, () => {
+      reportInput(values);
+    });
+  } catch (error) {
+    if (!(error instanceof Exited)) throw error;
+    code = error.code;
+  }
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('npm run cost, the command', () => {
+  it('prints the bill, the VPS comparison and writes the reports', () => {
+    const out = mkdtempSync(join(tmpdir(), 'cost-'));
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'cost/cli.ts', '--profile', 'club', '--out', out, '--template', httpTemplateFile()],
+      { encoding: 'utf8' },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(unwrapped(result.stdout)).toMatch(/Total\s+<?\$[\d.,]+/);
+    expect(result.stdout).toContain('Break-even');
+    expect(result.stdout).toContain(`Reports: ${join(out, 'report.html')} (with the chart)`);
+    // Prose is wrapped and tables are narrow enough for a terminal.
+    const widest = Math.max(...result.stdout.split('\n').map((line) => line.length));
+    expect(widest).toBeLessThanOrEqual(120);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.profile.name).toBe('club');
+    expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/^# Monthly AWS bill: profile "club"/);
+  });
+});
+
+describe('npm run cost, called in this process', () => {
+  it('answers --help, and a usage mistake in one line with exit code 2', async () => {
+    const help = await command('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run cost -- \[options\]/);
+    expect(help.stdout).toContain('--profile <name|file.json>');
+    const strayFile = mkdtempSync(join(tmpdir(), 'run-'));
+    writeFileSync(join(strayFile, 'summary.json'), '{}');
+    for (const [args, message] of [
+      [['--profile', 'missing.json'], /^--profile missing\.json: no such file\. Run npm run cost -- --help/],
+      [['--profile', 'nope'], /^Unknown profile "nope": use one of seed, club, tv-show/],
+      [['--bogus'], /^Unknown option '--bogus'\./],
+      [['--profile'], /argument missing/],
+      [['--from', strayFile], /has no usage\.json: only runs against the local target are metered/],
+    ] as const) {
+      const result = await command(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('takes a bench file or a VPS load test for --vps-from, and refuses other folders and failed runs', async () => {
+    const template = httpTemplateFile();
+    expect((await command('--vps-from', 'cost/vps-capacity.json', '--template', template)).code).toBe(0);
+    expect((await command('--vps-from', 'test/fixtures/vps-load-run', '--template', template)).code).toBe(0);
+    const wrong = await command('--vps-from', 'test/fixtures/load-run');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/is not a load test of the VPS edition/);
+    const failedRun = mkdtempSync(join(tmpdir(), 'vps-run-'));
+    const summary = JSON.parse(readFileSync('test/fixtures/vps-load-run/summary.json', 'utf8'));
+    writeFileSync(join(failedRun, 'summary.json'), JSON.stringify({ ...summary, artilleryExitCode: 1 }));
+    const failed = await command('--vps-from', failedRun);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/is a failed run \(see its summary\.json\): it shows nothing about the box\./);
+  });
+});
+
+describe('what npm run cost reads', () => {
+  it('reads what it is given: a load test of a VPS beside the bench file, a measured run’s figures', () => {
+    const template = httpTemplateFile();
+    const beside = reportInput({
+      profile: 'seed',
+      'vps-from': 'test/fixtures/vps-load-run',
+      template,
+      'new-account': false,
+    });
+    expect(beside.vpsCapacity.source).toBe('cost/vps-capacity.json');
+    expect(beside.vpsCapacity.observed).toMatchObject({ ratePerSecond: 80, p99Ms: 6, scenario: 'vote-storm' });
+    const measured = reportInput({ profile: 'club', from: 'test/fixtures/load-run', template, 'new-account': true });
+    expect(measured.measured).toMatchObject({ label: 'test/fixtures/load-run', votes: 100 });
+    expect(measured.units.sources.counterWriteUnitsPerVote).toBe('measured: test/fixtures/load-run');
+    expect(measured).toMatchObject({ profile: { name: 'club' }, options: { newAccount: true }, stackSource: template });
+  });
+});
+
+describe('a profile file', () => {
+  it('names the bad field of a profile file and exits 2', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'profile-')), 'bad.json');
+    writeFileSync(file, JSON.stringify({ watchMinutes: 'ten' }));
+    const result = await command('--profile', file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('watchMinutes must be a number');
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The estimate as a person reads it (cost/report.ts), built and rendered by importing it: the
+ * answer first, the idle cost, what a measured run or a load test of a VPS adds, and the same
+ * report as text, Markdown and HTML.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderChart } from '../../cost/chart';
+import { renderHtml, renderMarkdown, renderText } from '../../cost/report';
+import { costReport, unwrapped } from '../support/cost';
+
+/** One pattern from parts written on lines of their own (flags on the whole). */
+const joined = (flags: string, ...parts: RegExp[]) => new RegExp(parts.map((part) => part.source).join(''), flags);
+
+const seed = costReport();
+const text = unwrapped(renderText(seed));
+
+describe('the text report', () => {
+  it('opens with the cheapest design and how to deploy it, the AWS floor, and the VPS at measured capacity', () => {
+    // After the profile's name and a blank line.
+    const [first, second, third] = text.split('\n').slice(2, 5);
+    expect(first).toMatch(
+      joined(
+        '',
+        /^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* /,
+        /Deploy it: npm run deploy -- -c results=function-url$/,
+      ),
+    );
+    expect(second).toMatch(
+      /^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/,
+    );
+    expect(third).toMatch(
+      joined(
+        '',
+        /^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): /,
+        /one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s /,
+        /\(npm run bench:vps on \d{4}-\d\d-\d\d/,
+      ),
+    );
+    expect(text).toMatch(/results via the HTTP API \(textbook\) ←/);
+    expect(text).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
+  });
+
+  it('fits a terminal: prose wrapped, tables no wider than 120 columns', () => {
+    const widest = Math.max(
+      ...renderText(seed)
+        .split('\n')
+        .map((line) => line.length),
+    );
+    expect(widest).toBeLessThanOrEqual(120);
+    expect(text).toMatch(/^Total\s+\$[\d.,]+ {3}\(\$[\d.,]+ per million votes\)$/m);
+  });
+});
+
+describe('what the text report adds', () => {
+  it('says what the stack costs idle, and that a small measured run is rough', () => {
+    const measured = unwrapped(renderText(costReport({ from: 'test/fixtures/load-run' })));
+    expect(measured).toMatch(
+      /Idle, with no traffic at all: \$0\.00 a month \(SQS FIFO requests .*inside the free tier/,
+    );
+    expect(measured).toMatch(/measured from only 100 vote\(s\) .* are rough, and are scaled here to 15\.0 M/);
+    expect(measured).toMatch(/^Per-operation usage measured by test\/fixtures\/load-run \(100 votes, /m);
+    // The default figures are no measured run: nothing is called rough.
+    expect(text).not.toMatch(/are rough/);
+  });
+
+  it('sets a load test of a VPS beside the profile as a floor, never as its capacity', () => {
+    const load = unwrapped(renderText(costReport({ 'vps-from': 'test/fixtures/vps-load-run' })));
+    // Sized from the benchmark as without the load test: $6 at a few percent, not dozens of boxes.
+    expect(load).toMatch(/^On a VPS: \$6\.00 a month on DO \$6/m);
+    expect(load).toMatch(
+      joined(
+        'm',
+        /^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): /,
+        /served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 2,000 req\/s/,
+      ),
+    );
+    expect(text).not.toMatch(/^Your VPS/m);
+  });
+});
+
+describe('the report in Markdown and HTML', () => {
+  it('gives the same answer in Markdown, and in HTML with the chart drawn in it', () => {
+    const md = renderMarkdown(seed, 'chart.svg');
+    expect(md).toMatch(
+      joined(
+        '',
+        /^# Monthly AWS bill: profile "seed"\n\n/,
+        /- \*\*Cheapest AWS design you can deploy for this profile:\*\* results from a function URL/,
+      ),
+    );
+    expect(md).toContain('![Monthly cost against monthly votes](chart.svg)');
+    for (const design of seed.designs) expect(md).toContain(`| ${design.name}`);
+    const html = renderHtml(seed);
+    expect(html).toMatch(/^<!doctype html><html lang="en"><head>.*<title>Cost: seed<\/title>/);
+    expect(html).toContain(renderChart(seed));
+    expect(html).toContain('<b>Cheapest AWS design you can deploy for this profile:</b>');
+    // Every Markdown table became a table, and no Markdown is left over.
+    expect(html.match(/<table>/g)).toHaveLength(md.match(/^\| ---/gm)!.length);
+    expect(html).not.toMatch(/^\|/m);
+    expect(html).not.toContain('**');
+  });
+});
