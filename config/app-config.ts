@@ -125,6 +125,15 @@ export const IDEMPOTENCY = {
 } as const;
 
 /**
+ * What a browser on the site may send to the API on another origin, and read of its answers: the
+ * ballot's key, and when a refused request may be tried again.
+ */
+export const API_CORS = {
+  allowHeaders: ['content-type', IDEMPOTENCY.header],
+  exposeHeaders: ['retry-after'],
+} as const;
+
+/**
  * How the page retries a vote whose answer it did not get (a network error, a 5xx, a 429), with
  * the ballot's key: doubling waits with jitter, all tries well inside the idempotency window.
  */
