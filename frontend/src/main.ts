@@ -341,7 +341,7 @@ async function castBallot(api: Api, poll: PublicPoll, ballot: Ballot, reopen: ()
   const voted = await sendBallot(ballot, (b) => api.vote(b.pollId, b.option, b.key));
   if (!voted.ok && (voted.kind !== 'client' || voted.status === 429)) {
     // No answer after every try: it may have counted, so the way on is the same ballot again.
-    const message = `${voted.message} Your vote may have been counted: trying again sends the same vote, never a second.`;
+    const message = `${voted.message} Your vote may have counted: trying again sends the same vote, never a second.`;
     return showFailure({ ...voted, message }, 'Your vote is not confirmed', () => votePage(api, poll, ballot));
   }
   forgetPending(poll.id);

@@ -276,7 +276,9 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     });
   const statuses = (page: Page) => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
 
-  it('retries by itself, under the ballot’s key, a vote whose answer was lost after it was queued: counted once', async () => {
+  it('retries by itself, under the ballot’s key, a vote whose answer was lost after queueing: counted once', {
+    timeout: 60_000,
+  }, async () => {
     const poll = await api(runtime).createPoll({ title: 'Lost answer', options: ['A', 'B'] });
     const page = await newVisitor();
     const keys: string[] = [];

@@ -58,7 +58,7 @@ describe('the API round trip', () => {
     expect((await client.results(poll.id)).json.counts).toEqual([1, 0, 0]);
   });
 
-  it('keeps the ballot in a voter claim: its retry is its own, another ballot is refused, and only it releases', async () => {
+  it('keeps the ballot in a voter claim: its retry is its own, another is refused, only it releases', async () => {
     const table = new PollTable(
       runtime.resources.tableName,
       new DynamoDBClient(emulatorClientConfig(runtime.resources.dynamoEndpoint)),

@@ -40,7 +40,7 @@ describe.each(EDITIONS)('idempotent votes, %s edition', (name) => {
     return (await client().results(pollId)).json.counts;
   };
 
-  it('counts one key sent 5 times in a row and 5 at once as 1 vote, 10 other keys as 10, a keyless vote as 1', async () => {
+  it('counts one key sent 5 times in a row and 5 at once as 1, 10 other keys as 10, a keyless vote as 1', async () => {
     const poll = await client().createPoll();
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await client().vote(poll.id, 0, 'same-ballot'));
@@ -108,7 +108,7 @@ describe('a vote whose answer is lost after it was queued (serverless edition)',
   });
   afterAll(async () => edition?.stop());
 
-  it('is answered with the gateway’s timeout; its retry by key gets 202 and the same vote id: counted once', async () => {
+  it('is answered with the gateway’s timeout; its retry by key gets 202 and the same id: counted once', async () => {
     const poll = await api(edition).createPoll();
     edition.runtime!.faults.timeOutAfterVotes = 1;
     const lost = await api(edition).vote(poll.id, 1, 'lost-answer');

@@ -98,7 +98,9 @@ describe('the VPS edition', () => {
     expect((await api(await start(dir)).results(poll.id)).json.counts).toEqual([200, 200, 200]);
   });
 
-  it('remembers a ballot’s key for its window, across a restart: a retry is that vote, another option a 409', async () => {
+  it('remembers a ballot’s key for its window, across a restart: a retry is that vote; another option: 409', {
+    timeout: 60_000,
+  }, async () => {
     const dir = dataDir();
     let now = Date.now();
     const first = await start(dir, { clock: () => now });
