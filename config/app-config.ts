@@ -113,6 +113,40 @@ export const VOTE_QUEUE = {
 } as const;
 
 /**
+ * A client names each ballot with a key (the `Idempotency-Key` header on a vote), and a retry
+ * with the same key is the same vote: it is counted once. The window is SQS FIFO's deduplication
+ * interval (fixed by AWS at 5 minutes); the VPS edition keeps keys exactly as long. README: "How
+ * a vote is counted exactly once".
+ */
+export const IDEMPOTENCY = {
+  header: 'idempotency-key',
+  maxLength: 64,
+  windowSeconds: 5 * 60,
+} as const;
+
+/**
+ * What a browser on the site may send to the API on another origin, and read of its answers: the
+ * ballot's key, and when a refused request may be tried again.
+ */
+export const API_CORS = {
+  allowHeaders: ['content-type', IDEMPOTENCY.header],
+  exposeHeaders: ['retry-after'],
+} as const;
+
+/**
+ * How the page retries a vote whose answer it did not get (a network error, a 5xx, a 429), with
+ * the ballot's key: doubling waits with jitter, all tries well inside the idempotency window.
+ */
+export const VOTE_RETRY = {
+  /** Tries in all, the first included. */
+  attempts: 6,
+  firstDelayMs: 500,
+  maxDelayMs: 8_000,
+  /** A Retry-After longer than this is not waited out: the page says so and offers to send again. */
+  maxRetryAfterSeconds: 30,
+} as const;
+
+/**
  * What the vote consumer reports as CloudWatch metrics (embedded metric format: written with its
  * log line, no API calls). Each name is one custom metric; `DeadLettered` is one per verdict, and
  * exists only in hours a letter is sent. The cost model prices them from the template.

@@ -9,7 +9,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { API_THROTTLE, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { API_CORS, API_THROTTLE, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
 import { acknowledge } from './nag';
 
 /**
@@ -18,7 +18,7 @@ import { acknowledge } from './nag';
  */
 const REST_STAGE = 'prod';
 
-const CORS = { methods: ['GET', 'POST'] as const, headers: ['content-type'], maxAge: Duration.hours(2) };
+const CORS = { methods: ['GET', 'POST'] as const, maxAge: Duration.hours(2) };
 
 export interface PollApiProps {
   kind: ApiKind;
@@ -66,7 +66,8 @@ export class PollApi extends Construct {
         ? {
             allowOrigins: [siteOrigin],
             allowMethods: CORS.methods.map((m) => CorsHttpMethod[m]),
-            allowHeaders: CORS.headers,
+            allowHeaders: [...API_CORS.allowHeaders],
+            exposeHeaders: [...API_CORS.exposeHeaders],
             maxAge: CORS.maxAge,
           }
         : undefined,
@@ -103,7 +104,7 @@ export class PollApi extends Construct {
         ? {
             allowOrigins: [siteOrigin],
             allowMethods: [...CORS.methods],
-            allowHeaders: CORS.headers,
+            allowHeaders: [...API_CORS.allowHeaders],
             maxAge: CORS.maxAge,
           }
         : undefined,

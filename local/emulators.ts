@@ -123,7 +123,10 @@ export async function startEmulators(
 ): Promise<Emulators> {
   await patchFauxqs(options.projectRoot);
   const dynamo = await startDynamo(options);
-  const sqs = await startSqs(options);
+  const sqs = await startSqs({
+    ...options,
+    dedupePerGroup: new Set(model.queues.filter((q) => q.dedupePerGroup).map((q) => q.name)),
+  });
   const queueName = (logicalId: string) => model.queues.find((q) => q.logicalId === logicalId)!.name;
   const queueUrl = (logicalId: string) => `${sqs.endpoint}/${ACCOUNT}/${queueName(logicalId)}`;
   const queueArn = (logicalId: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${queueName(logicalId)}`;
@@ -177,8 +180,20 @@ async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: F
   return { server, port, proxy, endpoint: `http://${LOOPBACK}:${(proxy.address() as AddressInfo).port}` };
 }
 
-/** fauxqs, behind a proxy that meters billed requests and can drop sends; clients get queue URLs on the proxy. */
-async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
+/**
+ * fauxqs, behind a proxy that meters billed requests, can drop sends, and scopes deduplication ids
+ * by message group where the queue says so (fauxqs scopes them by queue); clients get queue URLs
+ * on the proxy.
+ */
+async function startSqs({
+  meter,
+  faults,
+  dedupePerGroup,
+}: {
+  meter: Meter;
+  faults: Faults;
+  dedupePerGroup: Set<string>;
+}) {
   const fauxqs = await startFauxqs({ port: 0, host: LOOPBACK, logger: false, defaultRegion: REGION });
   // fauxqs knows queues by the URL it made.
   const urls = new Map<string, string>();
@@ -200,6 +215,7 @@ async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
         urls.set(name, real);
         body.QueueUrl = real;
       }
+      if (dedupePerGroup.has(name) && action.startsWith('SendMessage')) scopeToGroup(action, body);
     },
     (action, request, _status, response) => {
       const queue =
@@ -215,6 +231,15 @@ async function startSqs({ meter, faults }: { meter: Meter; faults: Faults }) {
     },
   );
   return { fauxqs, urls, proxy, endpoint: `http://${LOOPBACK}:${(proxy.address() as AddressInfo).port}` };
+}
+
+/** A deduplication id counts within its message group only: fauxqs keeps them per queue, so each is given its group. */
+function scopeToGroup(action: string, body: any): void {
+  const entries: any[] = action === 'SendMessageBatch' ? (body.Entries ?? []) : [body];
+  for (const entry of entries) {
+    if (entry.MessageDeduplicationId)
+      entry.MessageDeduplicationId = `${entry.MessageGroupId}/${entry.MessageDeduplicationId}`;
+  }
 }
 
 /** The template's queues with their settings; dead-letter queues first, so redrive policies can point at them. */

@@ -14,6 +14,12 @@ export interface Faults {
    * Only for proving that the load tests' conservation check catches a loss.
    */
   dropSends?: number;
+  /**
+   * The next this-many votes the vote function accepts (a 202) are answered as if it had timed out
+   * after queueing them (API Gateway's timeout answer): the vote counts, its answer is lost. A count,
+   * not a chance, so a test knows which tries fail.
+   */
+  timeOutAfterVotes?: number;
   /** Fraction of DynamoDB UpdateItem calls answered with a throttling error. */
   throttleUpdates?: number;
   /** Random source, replaceable for deterministic tests. */
@@ -22,3 +28,11 @@ export interface Faults {
 
 export const chance = (faults: Faults, probability: number | undefined): boolean =>
   !!probability && (faults.random ?? Math.random)() < probability;
+
+/** Uses up one of a counted fault: true while any are left. */
+export function takeOne(faults: Faults, name: 'timeOutAfterVotes'): boolean {
+  const left = faults[name] ?? 0;
+  if (left <= 0) return false;
+  faults[name] = left - 1;
+  return true;
+}

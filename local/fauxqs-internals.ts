@@ -7,8 +7,9 @@
  *   order, before moving to the next group (fauxqs takes one per group);
  * - messages that become visible again go back in sequence order (fauxqs
  *   puts them back reversed when several expire together).
- * And a snapshot and restore of a queue's messages, sequence numbers included, so that
- * `--data-dir` keeps queued votes across a restart (fauxqs 1.9.2 has no persistence).
+ * And a snapshot and restore of a queue's messages, sequence numbers included, and of the
+ * deduplication ids it still remembers, so that `--data-dir` keeps queued votes across a restart
+ * and a vote retried after it is still dropped (fauxqs 1.9.2 has no persistence).
  *
  * Pinned to fauxqs 1.9.2 (package.json); test/local/gateway-and-fidelity.test.ts checks
  * the receive order over the SQS API and test/local/restart.test.ts the restore, so an
@@ -31,8 +32,19 @@ interface FifoMessage {
   approximateFirstReceiveTimestamp?: number;
 }
 
+/** toad-cache's FifoMap, as fauxqs keeps deduplication ids in it: each with its expiry (ms since the epoch). */
+interface DeduplicationCache {
+  items: Map<string, { value: Deduplicated; expiry: number }>;
+  set(id: string, value: Deduplicated): void;
+}
+interface Deduplicated {
+  messageId: string;
+  sequenceNumber?: string;
+}
+
 interface FauxqsQueue {
   attributes: Record<string, string>;
+  deduplicationCache: DeduplicationCache;
   sequenceCounter: number;
   messages: FifoMessage[];
   fifoDelayed: Map<string, FifoMessage[]>;
@@ -146,6 +158,8 @@ const QUEUE = Symbol('fauxqs queue');
 export interface QueueSnapshot {
   sequenceCounter: number;
   messages: FifoMessage[];
+  /** Deduplication ids still in their window, with when each expires (absent in a file from before). */
+  deduplication?: Array<[id: string, value: Deduplicated, expiry: number]>;
 }
 
 function queueOf(fauxqs: FauxqsServer, name: string): FauxqsQueue {
@@ -166,7 +180,11 @@ export function snapshotQueue(fauxqs: FauxqsServer, name: string): QueueSnapshot
     ...[...queue.fifoDelayed.values()].flat(),
     ...[...queue.inflightMessages.values()].map((entry) => entry.message),
   ];
-  return structuredClone({ sequenceCounter: queue.sequenceCounter, messages });
+  const now = Date.now();
+  const deduplication = [...queue.deduplicationCache.items]
+    .filter(([, item]) => item.expiry > now)
+    .map(([id, item]): [string, Deduplicated, number] => [id, item.value, item.expiry]);
+  return structuredClone({ sequenceCounter: queue.sequenceCounter, messages, deduplication });
 }
 
 /** Puts a snapshot back: in-flight messages come back visible, as after their visibility timeout. */
@@ -175,4 +193,9 @@ export function restoreQueue(fauxqs: FauxqsServer, name: string, snapshot: Queue
   queue.sequenceCounter = Math.max(queue.sequenceCounter, snapshot.sequenceCounter);
   for (const message of snapshot.messages) queue.enqueue(message);
   if (queue.isFifo()) sortGroups(queue);
+  for (const [id, value, expiry] of snapshot.deduplication ?? []) {
+    queue.deduplicationCache.set(id, value);
+    // Its window runs from the first send, not from the restart.
+    queue.deduplicationCache.items.get(id)!.expiry = expiry;
+  }
 }

@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ApiKind } from '../config/app-config';
+import { ROUTES, type ApiKind } from '../config/app-config';
 import { routeMatcher } from '../lambdas/handlers/http';
+import { takeOne, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import { functionUrlEvent, httpApiEvent, restApiEvent, type ReceivedRequest } from './lambda-events';
 import type { RouteModel } from './template-model';
@@ -125,10 +126,13 @@ export interface Gateway {
   respond(request: IncomingRequest): Promise<{ routeKey: string; response: LocalResponse }>;
 }
 
+const VOTE_ROUTE = ROUTES.find((route) => route.fn === 'castVote')!;
+
 export function createGateway(options: {
   kind: ApiKind;
   routes: RouteModel[];
   functions: Map<string, LoadedFunction>;
+  faults: Faults;
 }): Gateway {
   const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
@@ -150,6 +154,8 @@ export function createGateway(options: {
       if (outcome.outcome === 'timeout') return { routeKey, response: gatewayError(errors.timeout) };
       // A throttled function, like a failed one, is a 5xx from API Gateway: it does not pass Lambda's 429 on.
       const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
+      if (response?.status === 202 && route.path === VOTE_ROUTE.path && takeOne(options.faults, 'timeOutAfterVotes'))
+        return { routeKey, response: gatewayError(errors.timeout) };
       return { routeKey, response: response ?? gatewayError(errors.failed) };
     },
   };

@@ -166,6 +166,7 @@ async function assemble(
       functions,
       meter,
       siteConfig,
+      faults,
       localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources },
     }),
   );
@@ -418,10 +419,16 @@ function router(parts: {
   functions: Map<string, LoadedFunction>;
   meter: Meter;
   siteConfig: SiteConfig;
+  faults: Faults;
   localEndpoints: Record<string, () => unknown>;
 }): Router {
   const { model, meter } = parts;
-  const gateway = createGateway({ kind: model.apiKind, routes: model.routes, functions: parts.functions });
+  const gateway = createGateway({
+    kind: model.apiKind,
+    routes: model.routes,
+    functions: parts.functions,
+    faults: parts.faults,
+  });
   const cdn = cdnCache(model.apiCacheBehaviors);
   const serveSite = siteServer(buildSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));
   return (req, res) => {

@@ -28,6 +28,8 @@ export interface QueueModel {
   /** The queue name the emulator uses: the logical id, with `.fifo` for FIFO queues. */
   name: string;
   fifo: boolean;
+  /** A FIFO queue that deduplicates per message group (DeduplicationScope messageGroup), not per queue. */
+  dedupePerGroup: boolean;
   visibilityTimeoutSeconds: number;
   redrive?: { deadLetterLogicalId: string; maxReceiveCount: number };
 }
@@ -207,6 +209,7 @@ export function readTemplate(template: Template): AppModel {
       logicalId,
       name: fifo ? `${logicalId}.fifo` : logicalId,
       fifo,
+      dedupePerGroup: queue.Properties.DeduplicationScope === 'messageGroup',
       visibilityTimeoutSeconds: Number(queue.Properties.VisibilityTimeout ?? 30),
       redrive: redrive
         ? {

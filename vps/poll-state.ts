@@ -4,20 +4,27 @@
  * the VoteSink the handlers use (lambdas/domain/ports.ts), as DynamoDB and SQS are on AWS.
  * A vote is counted when its record is on disk: no queue, no consumer, no carpool needed.
  */
+import { IDEMPOTENCY } from '../config/app-config';
+import { PollError } from '../lambdas/domain/errors';
 import { isExpired, type Poll } from '../lambdas/domain/poll';
-import type { PollStore, VoteSink } from '../lambdas/domain/ports';
+import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';
 import type { PollCounts } from '../lambdas/domain/results';
 import type { VoteMessage } from '../lambdas/domain/vote';
 
 /** What the log holds. Short keys: there is one `vote` line per vote. */
 export type StateRecord =
   | { k: 'poll'; poll: Poll }
-  /** A vote counted for option `o` of poll `p`, cast at `at`. */
-  | { k: 'vote'; p: string; o: number; at: string }
-  | { k: 'claim'; p: string; h: string }
+  /** A vote counted for option `o` of poll `p`, cast at `at`; `id`: its vote id, if it came with an idempotency key. */
+  | { k: 'vote'; p: string; o: number; at: string; id?: string }
+  /** A keyed vote still in its window, already in its poll's counts: what a compacted log keeps of it. */
+  | { k: 'ballot'; p: string; o: number; at: string; id: string }
+  /** A voter claim; `b` is the vote id of the keyed ballot that made it. */
+  | { k: 'claim'; p: string; h: string; b?: string }
   | { k: 'release'; p: string; h: string }
   /** A compacted poll's counts (the votes it replaces). */
   | { k: 'counts'; p: string; c: number[]; at: string };
+
+const optional = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
 export function isStateRecord(value: unknown): value is StateRecord {
   if (typeof value !== 'object' || value === null) return false;
@@ -31,8 +38,11 @@ export function isStateRecord(value: unknown): value is StateRecord {
         Array.isArray((r.poll as Poll).options)
       );
     case 'vote':
-      return typeof r.p === 'string' && Number.isInteger(r.o) && typeof r.at === 'string';
+      return typeof r.p === 'string' && Number.isInteger(r.o) && typeof r.at === 'string' && optional(r.id);
+    case 'ballot':
+      return typeof r.p === 'string' && Number.isInteger(r.o) && typeof r.at === 'string' && typeof r.id === 'string';
     case 'claim':
+      return typeof r.p === 'string' && typeof r.h === 'string' && optional(r.b);
     case 'release':
       return typeof r.p === 'string' && typeof r.h === 'string';
     case 'counts':
@@ -46,17 +56,30 @@ interface Entry {
   poll: Poll;
   counts: number[];
   updatedAt: string;
-  /** Voter claims that are on disk. */
-  voters: Set<string>;
+  /** Voter claims that are on disk, each with the ballot that made it (none for a vote without a key). */
+  voters: Map<string, string | undefined>;
 }
+
+/** A keyed vote, remembered for the idempotency window (as SQS remembers its deduplication id). */
+interface Ballot {
+  pollId: string;
+  option: number;
+  castAt: string;
+  /** Settles when its record is on disk (or could not be written). */
+  written: Promise<void>;
+}
+
+const WINDOW_MS = IDEMPOTENCY.windowSeconds * 1000;
 
 /** Where records are made durable before they are applied: the journal. */
 export type Persist = (record: StateRecord, apply: () => void) => Promise<void>;
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
-  /** Claims on their way to disk: a second claim for the same voter must wait for none. */
-  private readonly claiming = new Set<string>();
+  /** Claims on their way to disk: a second claim for the same voter waits for the first. */
+  private readonly claiming = new Map<string, Promise<void>>();
+  /** Keyed votes by vote id, for the idempotency window. */
+  private readonly ballots = new Map<string, Ballot>();
 
   /** Until the log is replayed, changes are only applied: they are the log's own. */
   private persist: Persist = async (_record, apply) => apply();
@@ -73,7 +96,7 @@ export class PollState implements PollStore, VoteSink {
         poll: record.poll,
         counts: record.poll.options.map(() => 0),
         updatedAt: record.poll.createdAt,
-        voters: new Set(),
+        voters: new Map(),
       });
       return;
     }
@@ -85,8 +108,16 @@ export class PollState implements PollStore, VoteSink {
     } else if (record.k === 'counts') {
       entry.counts = entry.poll.options.map((_, i) => record.c[i] ?? 0);
       entry.updatedAt = record.at;
-    } else if (record.k === 'claim') entry.voters.add(record.h);
-    else entry.voters.delete(record.h);
+    } else if (record.k === 'claim') entry.voters.set(record.h, record.b);
+    else if (record.k === 'release') entry.voters.delete(record.h);
+    if ((record.k === 'vote' || record.k === 'ballot') && record.id !== undefined) {
+      this.ballots.set(record.id, {
+        pollId: record.p,
+        option: record.o,
+        castAt: record.at,
+        written: Promise.resolve(),
+      });
+    }
   }
 
   async putNewPoll(poll: Poll): Promise<void> {
@@ -111,33 +142,67 @@ export class PollState implements PollStore, VoteSink {
     };
   }
 
-  async claimVoter(pollId: string, voter: string): Promise<boolean> {
+  async claimVoter(pollId: string, voter: string, expiresAt: number, ballot?: string): Promise<VoterClaim> {
     const entry = this.polls.get(pollId);
+    if (!entry) return 'taken';
     const key = `${pollId}#${voter}`;
-    if (!entry || entry.voters.has(voter) || this.claiming.has(key)) return false;
-    this.claiming.add(key);
+    const pending = this.claiming.get(key);
+    if (pending) {
+      await pending.catch(() => undefined);
+      return this.claimVoter(pollId, voter, expiresAt, ballot);
+    }
+    if (entry.voters.has(voter))
+      return ballot !== undefined && entry.voters.get(voter) === ballot ? 'retried' : 'taken';
+    const record: StateRecord = { k: 'claim', p: pollId, h: voter, ...(ballot === undefined ? {} : { b: ballot }) };
+    const written = this.persist(record, () => this.apply(record));
+    this.claiming.set(key, written);
     try {
-      const record: StateRecord = { k: 'claim', p: pollId, h: voter };
-      await this.persist(record, () => this.apply(record));
-      return true;
+      await written;
+      return 'claimed';
     } finally {
       this.claiming.delete(key);
     }
   }
 
-  async releaseVoter(pollId: string, voter: string): Promise<void> {
+  async releaseVoter(pollId: string, voter: string, ballot?: string): Promise<void> {
+    if (ballot !== undefined && this.polls.get(pollId)?.voters.get(voter) !== ballot) return;
     const record: StateRecord = { k: 'release', p: pollId, h: voter };
     await this.persist(record, () => this.apply(record));
   }
 
-  /** The VoteSink: once this resolves, the vote is on disk and counted. */
-  async send(vote: VoteMessage): Promise<void> {
-    const record: StateRecord = { k: 'vote', p: vote.pollId, o: vote.option, at: vote.castAt };
-    await this.persist(record, () => this.apply(record));
+  /**
+   * The VoteSink: once this resolves, the vote is on disk and counted. A keyed vote whose id was
+   * seen within the window is that vote again: it resolves when the first is on disk, or is refused
+   * if it names another option (a key reused for a different ballot).
+   */
+  async send(vote: VoteMessage, keyed = false): Promise<void> {
+    const earlier = keyed ? this.ballots.get(vote.voteId) : undefined;
+    if (earlier && Date.parse(vote.castAt) - Date.parse(earlier.castAt) < WINDOW_MS) {
+      if (earlier.option !== vote.option) {
+        throw new PollError('idempotency_key_reused', 'This Idempotency-Key was sent with another option.');
+      }
+      return earlier.written;
+    }
+    const { voteId, pollId, option, castAt } = vote;
+    const record: StateRecord = { k: 'vote', p: pollId, o: option, at: castAt, ...(keyed ? { id: voteId } : {}) };
+    const written = this.persist(record, () => this.apply(record));
+    if (keyed) {
+      this.ballots.set(voteId, { pollId, option, castAt, written });
+      written.catch(() => {
+        // Not on disk, so not a vote: a retry writes it again.
+        if (this.ballots.get(voteId)?.written === written) this.ballots.delete(voteId);
+      });
+    }
+    await written;
   }
 
-  /** Forgets polls past their expiry, as DynamoDB's TTL deletes them (the next compaction drops them from disk). */
+  /**
+   * Forgets keyed votes past the idempotency window, and polls past their expiry as DynamoDB's TTL
+   * deletes them (the next compaction drops both from disk).
+   */
   sweep(nowMs: number): number {
+    for (const [id, ballot] of this.ballots)
+      if (nowMs - Date.parse(ballot.castAt) >= WINDOW_MS) this.ballots.delete(id);
     let removed = 0;
     for (const [id, entry] of this.polls) {
       if (isExpired(entry.poll, nowMs)) {
@@ -150,11 +215,15 @@ export class PollState implements PollStore, VoteSink {
 
   /** The whole state as records: what a compacted log holds. */
   snapshot(): StateRecord[] {
-    return [...this.polls.values()].flatMap((entry): StateRecord[] => [
+    const polls = [...this.polls.values()].flatMap((entry): StateRecord[] => [
       { k: 'poll', poll: entry.poll },
       { k: 'counts', p: entry.poll.id, c: entry.counts, at: entry.updatedAt },
-      ...[...entry.voters].map((h): StateRecord => ({ k: 'claim', p: entry.poll.id, h })),
+      ...[...entry.voters].map(([h, b]): StateRecord => ({ k: 'claim', p: entry.poll.id, h, ...(b ? { b } : {}) })),
     ]);
+    const ballots = [...this.ballots]
+      .filter(([, ballot]) => this.polls.has(ballot.pollId))
+      .map(([id, { pollId, option, castAt }]): StateRecord => ({ k: 'ballot', p: pollId, o: option, at: castAt, id }));
+    return [...polls, ...ballots];
   }
 
   get size(): { polls: number; votes: number } {

@@ -1,14 +1,23 @@
 /** The poll API as the page sees it: every failure becomes one of a few kinds the page can explain. */
 import type { PublicPoll } from '../../lambdas/domain/poll';
 import type { PublicResults } from '../../lambdas/domain/results';
-import type { SiteConfig } from '../../config/app-config';
+import { IDEMPOTENCY, type SiteConfig } from '../../config/app-config';
 
 export type { PublicPoll, PublicResults };
 
+/** `retryAfterSeconds`: what the answer's Retry-After said, if anything. */
 export type Failure =
   | { kind: 'network'; message: string }
-  | { kind: 'server'; status: number; message: string }
-  | { kind: 'client'; status: number; code: string; message: string };
+  | { kind: 'server'; status: number; message: string; retryAfterSeconds?: number }
+  | { kind: 'client'; status: number; code: string; message: string; retryAfterSeconds?: number };
+
+/** The API's answer to an accepted vote. */
+export interface VoteAccepted {
+  voteId: string;
+  option: number;
+  /** When the API took it (its clock): the results include it once they are as new. */
+  castAt: string;
+}
 
 export type Outcome<T> = { ok: true; status: number; data: T } | ({ ok: false } & Failure);
 
@@ -37,12 +46,13 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
     path: string,
     body?: unknown,
     base = config.apiUrl,
+    headers: Record<string, string> = {},
   ): Promise<Outcome<T>> {
     let response: Response;
     try {
       response = await fetch(base.replace(/\/$/, '') + path, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
@@ -56,6 +66,8 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       | { error?: { code?: string; message?: string } }
       | undefined;
     if (response.ok) return { ok: true, status: response.status, data: json as T };
+    const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+    const retryAfterSeconds = Number.isFinite(retryAfter) ? retryAfter : undefined;
     if (response.status === 429 && !json?.error) {
       // Not our rate limit (that has our error shape): the results function URL at its concurrency cap.
       return {
@@ -63,6 +75,7 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
         kind: 'server',
         status: 429,
         message: 'Many people are watching: results will catch up in a moment.',
+        retryAfterSeconds,
       };
     }
     if (response.status >= 500 || !json?.error) {
@@ -71,6 +84,7 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
         kind: 'server',
         status: response.status,
         message: `The server had a problem (${response.status}). Try again in a moment.`,
+        retryAfterSeconds,
       };
     }
     return {
@@ -79,6 +93,7 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       status: response.status,
       code: json.error.code ?? 'error',
       message: json.error.message ?? 'Request refused.',
+      retryAfterSeconds,
     };
   }
 
@@ -108,9 +123,13 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       return body ? call<PublicPoll>('POST', '/api/poll', body) : captchaFailure;
     },
     getPoll: (id: string) => call<PublicPoll>('GET', `/api/poll/${encodeURIComponent(id)}`),
-    vote: async (id: string, option: number) => {
+    /** One try of a ballot; `key` makes a retry of it the same vote (frontend/src/ballot.ts retries). */
+    vote: async (id: string, option: number, key: string) => {
+      // A token per try: a CAPTCHA token is good for one verification.
       const body = await withToken('vote', { option });
-      return body ? call<{ voteId: string }>('POST', `/api/poll/${encodeURIComponent(id)}/vote`, body) : captchaFailure;
+      if (!body) return captchaFailure;
+      const path = `/api/poll/${encodeURIComponent(id)}/vote`;
+      return call<VoteAccepted>('POST', path, body, config.apiUrl, { [IDEMPOTENCY.header]: key });
     },
     // From a function URL when the site has one (results=function-url), else from the API.
     results: (id: string) =>

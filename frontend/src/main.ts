@@ -8,6 +8,16 @@ import { PollError } from '../../lambdas/domain/errors';
 import { decodeSegment, isPollId } from '../../lambdas/domain/ids';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import { createApi, loadConfig, type Api, type Failure, type PublicPoll, type PublicResults } from './api';
+import {
+  canResend,
+  forgetPending,
+  keepPending,
+  newBallot,
+  OWN_VOTE_SHOWN_MS,
+  pendingBallot,
+  sendBallot,
+  type Ballot,
+} from './ballot';
 import { captchaTokens } from './captcha';
 import { nextRefreshDelay } from '../../config/results-refresh';
 import './app.css';
@@ -273,6 +283,12 @@ function showShareLink(poll: PublicPoll): void {
 const votedKey = (id: string) => `voted:${id}`;
 const CLOSED = 'This poll is closed. These are the final results.';
 
+/** The poll's rule, in the terms of what the API does with another vote from the same person. */
+const ruleLine = (poll: PublicPoll): string =>
+  poll.oneVotePerVoter
+    ? 'One vote per voter in this poll.'
+    : 'This poll counts every vote sent, so you can vote again.';
+
 async function pollPage(api: Api, id: string): Promise<void> {
   if (!isPollId(id)) return showNotFound();
   say('Loading…');
@@ -286,54 +302,50 @@ async function pollPage(api: Api, id: string): Promise<void> {
   document.title = `${poll.title} · Poll`;
   const remembered = localStorage.getItem(votedKey(id));
   if (poll.closed) return resultsPage(api, poll, CLOSED);
-  if (remembered !== null) return resultsPage(api, poll, `You voted for “${poll.options[Number(remembered)] ?? '?'}”.`);
-  votePage(api, poll);
+  // A ballot sent before a reload, never answered: it is sent again under its key, never cast anew.
+  const pending = pendingBallot(id);
+  if (pending) return votePage(api, poll, pending);
+  if (remembered === null) return votePage(api, poll);
+  const choice = poll.options[Number(remembered)] ?? '?';
+  resultsPage(api, poll, `You voted for “${choice}” from this browser. ${ruleLine(poll)}`, 'info', {
+    voteLabel: poll.oneVotePerVoter ? undefined : 'Vote again',
+  });
 }
 
-function votePage(api: Api, poll: PublicPoll): void {
+/** `sending`: a ballot on its way, shown chosen while it is sent (again) under its key. */
+function votePage(api: Api, poll: PublicPoll, sending?: Ballot): void {
   const choices = poll.options.map((option, i) =>
     h(
       'label',
       { className: 'choice' },
-      h('input', { type: 'radio', name: 'option', value: String(i), required: true }),
+      h('input', { type: 'radio', name: 'option', value: String(i), required: true, checked: sending?.option === i }),
       h('span', {}, option),
     ),
   );
+  const fieldset = h('fieldset', {}, h('legend', { className: 'visually-hidden' }, 'Choose one option'), ...choices);
   const submit = h('button', { type: 'submit' }, 'Vote');
-  const form = h(
-    'form',
-    {},
-    h('fieldset', {}, h('legend', { className: 'visually-hidden' }, 'Choose one option'), ...choices),
-    h(
-      'div',
-      { className: 'row' },
-      submit,
-      h(
-        'button',
-        { type: 'button', className: 'secondary', onclick: () => resultsPage(api, poll, '', 'info', true) },
-        'See results',
-      ),
-    ),
+  const seeResults = h(
+    'button',
+    {
+      type: 'button',
+      className: 'secondary',
+      onclick: () => resultsPage(api, poll, '', 'info', { voteLabel: 'Back to voting' }),
+    },
+    'See results',
   );
-  form.onsubmit = async (event) => {
+  const form = h('form', {}, fieldset, h('div', { className: 'row' }, submit, seeResults));
+  const busy = (on: boolean) => {
+    for (const control of [fieldset, submit, seeResults]) control.disabled = on;
+  };
+  const cast = (ballot: Ballot) => {
+    busy(true);
+    void castBallot(api, poll, ballot, () => busy(false));
+  };
+  form.onsubmit = (event) => {
     event.preventDefault();
     const picked = form.querySelector<HTMLInputElement>('input[name=option]:checked');
     if (!picked) return say('Choose an option first.', 'error');
-    const option = Number(picked.value);
-    submit.disabled = true;
-    say('Sending your vote…');
-    const voted = await api.vote(poll.id, option);
-    submit.disabled = false;
-    if (voted.ok) {
-      localStorage.setItem(votedKey(poll.id), String(option));
-      return resultsPage(api, poll, `Thanks! Your vote for “${poll.options[option]}” was recorded.`, 'success');
-    }
-    if (voted.kind === 'client' && voted.status === 409)
-      return resultsPage(api, poll, 'You have already voted in this poll.', 'error');
-    if (voted.kind === 'client' && voted.status === 410)
-      return resultsPage(api, poll, 'This poll closed before your vote arrived.', 'error');
-    if (voted.kind === 'client' && voted.status === 404) return showNotFound();
-    say(voted.message, 'error');
+    cast(newBallot(poll.id, Number(picked.value)));
   };
   const closes = h('p', { className: 'closes' });
   render(h('h1', { tabIndex: -1 }, poll.title), closes, form);
@@ -341,15 +353,61 @@ function votePage(api: Api, poll: PublicPoll): void {
   closingClock(closes, poll, () => {
     if (!submit.disabled) resultsPage(api, { ...poll, closed: true }, CLOSED);
   });
+  if (sending) cast(sending);
 }
 
-/** `canVote`: the reader came from the vote form without voting, so the page offers the way back. */
+/**
+ * Sends a ballot until the API answers it (retrying by its key), then shows the outcome. `reopen`
+ * gives the form back after a refusal that counted nothing.
+ */
+async function castBallot(api: Api, poll: PublicPoll, ballot: Ballot, reopen: () => void): Promise<void> {
+  keepPending(ballot);
+  if (!canResend(ballot)) {
+    // Past its window a retry would be a second vote.
+    forgetPending(poll.id);
+    return resultsPage(api, poll, 'Your vote may have been counted: see the results before you vote again.', 'error', {
+      voteLabel: 'Back to voting',
+    });
+  }
+  say('Sending your vote…');
+  const voted = await sendBallot(ballot, (b) => api.vote(b.pollId, b.option, b.key));
+  if (!voted.ok && (voted.kind !== 'client' || voted.status === 429)) {
+    // No answer after every try: it may have counted, so the way on is the same ballot again.
+    const message = `${voted.message} Your vote may have counted: trying again sends the same vote, never a second.`;
+    return showFailure({ ...voted, message }, 'Your vote is not confirmed', () => votePage(api, poll, ballot));
+  }
+  forgetPending(poll.id);
+  if (voted.ok) {
+    localStorage.setItem(votedKey(poll.id), String(ballot.option));
+    const thanks = `Thanks! Your vote for “${poll.options[ballot.option]}” was recorded. ${ruleLine(poll)}`;
+    return resultsPage(api, poll, thanks, 'success', {
+      voteLabel: poll.oneVotePerVoter ? undefined : 'Vote again',
+      own: { option: ballot.option, castAt: voted.data.castAt },
+    });
+  }
+  if (voted.status === 409) return resultsPage(api, poll, 'You have already voted in this poll.', 'error');
+  if (voted.status === 410) return resultsPage(api, poll, 'This poll closed before your vote arrived.', 'error');
+  if (voted.status === 404) return showNotFound();
+  reopen();
+  say(voted.message, 'error');
+}
+
+/** The voter's own vote as the API acknowledged it, shown in the results until they include it. */
+interface OwnVote {
+  option: number;
+  castAt: string;
+}
+
+/**
+ * `voteLabel`: a button back to the vote form (none when the reader may not vote again);
+ * `own`: the vote just acknowledged, added to results older than it (a cached answer).
+ */
 function resultsPage(
   api: Api,
   poll: PublicPoll,
   message: string,
   tone: 'info' | 'success' | 'error' = 'info',
-  canVote = false,
+  options: { voteLabel?: string; own?: OwnVote } = {},
 ): void {
   // Rows exist from the start with fixed heights, so live updates never move the layout.
   const rows = poll.options.map((option) => {
@@ -366,7 +424,7 @@ function resultsPage(
   const total = h('p', { className: 'total' }, ' ');
   const liveness = h('p', { className: 'liveness' }, ' ');
   const closes = h('p', { className: 'closes' });
-  const backToVoting = h('button', { type: 'button', className: 'secondary' }, 'Back to voting');
+  const backToVoting = h('button', { type: 'button', className: 'secondary' }, options.voteLabel ?? '');
   render(
     h('h1', { tabIndex: -1 }, poll.title),
     closes,
@@ -376,7 +434,7 @@ function resultsPage(
     h(
       'p',
       { className: 'actions' },
-      ...(canVote && !poll.closed ? [backToVoting] : []),
+      ...(options.voteLabel && !poll.closed ? [backToVoting] : []),
       h('a', { href: '/' }, 'Create your own poll'),
     ),
   );
@@ -390,6 +448,17 @@ function resultsPage(
       rows[i].figures.textContent = `${count} · ${share}%`;
     });
     total.textContent = `${results.total} vote${results.total === 1 ? '' : 's'}`;
+  };
+  // The voter's own vote is added to results older than it (a cached answer, or counting under way),
+  // so it shows at once without another request; dropped once they include it, or after a while.
+  const acknowledgedAt = Date.now();
+  let own = options.own;
+  const withOwnVote = (results: PublicResults): PublicResults => {
+    const included = own && Date.parse(results.updatedAt) >= Date.parse(own.castAt);
+    if (included || Date.now() - acknowledgedAt > OWN_VOTE_SHOWN_MS) own = undefined;
+    if (!own) return results;
+    const { option } = own;
+    return { ...results, counts: results.counts.map((n, i) => (i === option ? n + 1 : n)), total: results.total + 1 };
   };
 
   // Adaptive refresh: fast while votes arrive, backing off when quiet, paused while hidden, stopped when closed.
@@ -406,14 +475,16 @@ function resultsPage(
       liveness.textContent = `${fetched.message}`;
       delay = nextRefreshDelay(delay, false);
     } else {
-      show(fetched.data);
+      show(withOwnVote(fetched.data));
       if (fetched.data.closed) {
         closeNow();
         return stop('Final results: the poll is closed.');
       }
       delay = nextRefreshDelay(delay, fetched.data.total !== lastTotal);
       lastTotal = fetched.data.total;
-      liveness.textContent = `Live · updated ${new Date().toLocaleTimeString()}`;
+      liveness.textContent = own
+        ? 'Your vote is being counted: it is shown already.'
+        : `Live · updated ${new Date().toLocaleTimeString()}`;
     }
     if (!document.hidden) timer = setTimeout(refresh, delay);
   };

@@ -5,7 +5,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { RouteSpec } from '../../config/app-config';
+import { API_CORS, type RouteSpec } from '../../config/app-config';
 import { PollError } from '../domain/errors';
 import {
   answer,
@@ -89,7 +89,10 @@ export function apiGatewayHandler(
   options: { logger: Logger; routes: readonly RouteSpec[]; siteOrigin?: string },
 ) {
   const corsHeaders: Record<string, string> = options.siteOrigin
-    ? { 'access-control-allow-origin': options.siteOrigin }
+    ? {
+        'access-control-allow-origin': options.siteOrigin,
+        'access-control-expose-headers': API_CORS.exposeHeaders.join(', '),
+      }
     : {};
   const match = routeMatcher(options.routes);
   return async (event: ApiEvent, context: Context): Promise<APIGatewayProxyResult> => {

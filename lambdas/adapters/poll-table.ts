@@ -11,7 +11,7 @@ import {
 import { TABLE } from '../../config/app-config';
 import type { CountGuards } from '../domain/dead-letter';
 import type { Poll } from '../domain/poll';
-import type { ApplyOutcome, CountStore, PollStore } from '../domain/ports';
+import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../domain/ports';
 import { zeroCounts, type PollCounts } from '../domain/results';
 import type { PollTally, RedrivenVote } from '../domain/tally';
 
@@ -74,24 +74,42 @@ export class PollTable implements PollStore, CountStore {
     return (await this.getItem(countsKey(id))) as PollCounts | undefined;
   }
 
-  async claimVoter(pollId: string, voter: string, expiresAt: number): Promise<boolean> {
+  /**
+   * One conditional put: free, or held by the same ballot (a retry). The old item, returned at no
+   * read cost, tells a retry from a first claim.
+   */
+  async claimVoter(pollId: string, voter: string, expiresAt: number, ballot?: string): Promise<VoterClaim> {
     try {
-      await this.doc.send(
+      const out = await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...voterItemKey(pollId, voter), expiresAt },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Item: { ...voterItemKey(pollId, voter), expiresAt, ...(ballot ? { ballot } : {}) },
+          ConditionExpression: ballot ? 'attribute_not_exists(pk) OR ballot = :ballot' : 'attribute_not_exists(pk)',
+          ExpressionAttributeValues: ballot ? { ':ballot': ballot } : undefined,
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      return true;
+      return out.Attributes ? 'retried' : 'claimed';
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return 'taken';
       throw error;
     }
   }
 
-  async releaseVoter(pollId: string, voter: string): Promise<void> {
-    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: voterItemKey(pollId, voter) }));
+  async releaseVoter(pollId: string, voter: string, ballot?: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: voterItemKey(pollId, voter),
+          ConditionExpression: ballot ? 'ballot = :ballot' : undefined,
+          ExpressionAttributeValues: ballot ? { ':ballot': ballot } : undefined,
+        }),
+      );
+    } catch (error) {
+      // Another ballot's claim (or none): not this request's to release.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   /**

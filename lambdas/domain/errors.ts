@@ -16,12 +16,15 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'body_too_large'
   | 'invalid_path'
+  | 'invalid_idempotency_key'
   | 'not_found'
   | 'method_not_allowed'
   // The poll and the voter
   | 'poll_not_found'
   | 'poll_closed'
   | 'already_voted'
+  /** The VPS edition: a key sent again, within its window, with another option. */
+  | 'idempotency_key_reused'
   // Abuse controls
   | 'rate_limited'
   | 'captcha_required'

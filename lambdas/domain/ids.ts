@@ -4,10 +4,13 @@ import { POLL_LIMITS } from '../../config/app-config';
 const ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
 
 /** A random url-safe id (21 chars = 126 bits): unguessable, fine in a URL path. */
-export function newId(length: number = POLL_LIMITS.idLength): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
+export const newId = (length: number = POLL_LIMITS.idLength): string =>
+  idOf(crypto.getRandomValues(new Uint8Array(length)));
+
+/** An id of that shape from bytes that are already random (a hash): one character per byte, 6 bits each. */
+export function idOf(bytes: Uint8Array, length: number = POLL_LIMITS.idLength): string {
   let id = '';
-  for (const byte of bytes) id += ALPHABET[byte & 63];
+  for (const byte of bytes.subarray(0, length)) id += ALPHABET[byte & 63];
   return id;
 }
 

@@ -17,15 +17,25 @@ export interface PollStore {
   putNewPoll(poll: Poll): Promise<void>;
   getPoll(id: string): Promise<Poll | undefined>;
   getCounts(id: string): Promise<PollCounts | undefined>;
-  /** One vote per voter: claims the voter for this poll; false if already claimed. */
-  claimVoter(pollId: string, voter: string, expiresAt: number): Promise<boolean>;
-  /** Undoes a claim whose vote could not be accepted, so the voter may try again. */
-  releaseVoter(pollId: string, voter: string): Promise<void>;
+  /**
+   * One vote per voter: claims the voter for this poll. `ballot` (the id of a vote sent with an
+   * idempotency key) is kept with the claim, so a retry of that ballot finds it its own.
+   */
+  claimVoter(pollId: string, voter: string, expiresAt: number, ballot?: string): Promise<VoterClaim>;
+  /** Undoes a claim whose vote could not be accepted, so the voter may try again; only this ballot's claim. */
+  releaseVoter(pollId: string, voter: string, ballot?: string): Promise<void>;
 }
+
+/** `claimed`: by this request; `retried`: by an earlier try of the same ballot; `taken`: by another vote. */
+export type VoterClaim = 'claimed' | 'retried' | 'taken';
 
 /** Where an accepted vote goes; once `send` resolves, the vote must never be lost. */
 export interface VoteSink {
-  send(vote: VoteMessage): Promise<void>;
+  /**
+   * `keyed`: the vote came with an idempotency key, so a vote with its id within the window is
+   * the same vote, counted once (SQS drops it by its deduplication id; the VPS edition remembers it).
+   */
+  send(vote: VoteMessage, keyed?: boolean): Promise<void>;
 }
 
 export type ApplyOutcome =

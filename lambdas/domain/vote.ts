@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { VOTE_QUEUE } from '../../config/app-config';
+import { createHash, createHmac } from 'node:crypto';
+import { IDEMPOTENCY, VOTE_QUEUE } from '../../config/app-config';
 import { invalid, PollError } from './errors';
+import { idOf, newId } from './ids';
 import { isClosed, type Poll } from './poll';
 
 /** What the vote function puts on the queue; the consumer trusts nothing else. */
@@ -44,13 +45,34 @@ export function chooseOption(input: unknown, poll: Poll, nowMs: number): number 
 export const voterKey = (salt: string, sourceIp: string): string =>
   createHmac('sha256', salt).update(sourceIp).digest('base64url');
 
-/**
- * Votes of one poll are spread over a few FIFO message groups: a group is
- * delivered in order (which exact counting relies on) but one batch at a time.
- */
-export function messageGroupId(pollId: string, random: number = Math.random()): string {
-  return `${pollId}.${Math.floor(random * VOTE_QUEUE.groupsPerPoll)}`;
+const KEY_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${IDEMPOTENCY.maxLength}}$`);
+
+/** A vote request's idempotency key (its header's value), checked; undefined when it sent none. */
+export function idempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined || KEY_PATTERN.test(header)) return header;
+  throw invalid(
+    'invalid_idempotency_key',
+    `Idempotency-Key must be 1 to ${IDEMPOTENCY.maxLength} characters of A-Z, a-z, 0-9, _ and -.`,
+  );
 }
+
+/**
+ * A vote's id: random without a key; with one, derived from the poll and the key (keys are scoped
+ * to their poll), so every retry of a ballot carries the id of its first try. The id is the
+ * queue's deduplication id, which is how a retry is dropped: no lookup, no write of its own.
+ */
+export const voteIdFor = (pollId: string, key: string | undefined): string =>
+  key === undefined ? newId() : idOf(createHash('sha256').update(`${pollId}/${key}`).digest());
+
+/**
+ * Votes of one poll are spread over a few FIFO message groups: a group is delivered in order
+ * (which exact counting relies on) but one batch at a time. A vote's shard comes from its id, so
+ * a retry lands in the group of its first try: SQS deduplicates within a group.
+ */
+export const shardOfVote = (voteId: string): number =>
+  createHash('sha256').update(voteId).digest().readUInt32BE(0) % VOTE_QUEUE.groupsPerPoll;
+
+export const messageGroupId = (pollId: string, shard: number): string => `${pollId}.${shard}`;
 
 /** The group's shard within its poll, or null if the id is not one of ours. */
 export function shardOfGroup(groupId: string | undefined, pollId: string): string | null {

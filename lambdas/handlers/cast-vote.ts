@@ -1,11 +1,12 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
 import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
-import { isPollId, newId } from '../domain/ids';
+import { IDEMPOTENCY } from '../../config/app-config';
+import { isPollId } from '../domain/ids';
 import { isExpired } from '../domain/poll';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
-import { chooseOption, voterKey, type VoteMessage } from '../domain/vote';
+import { chooseOption, idempotencyKey, voteIdFor, voterKey, type VoteMessage } from '../domain/vote';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CastVotePorts {
@@ -26,32 +27,46 @@ export function castVoteHandler({
   captcha = noCaptcha,
 }: CastVotePorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
+
+  /** Sends the vote; if it is not accepted, `release` frees the voter claim this request made for it. */
+  async function queue(vote: VoteMessage, keyed: boolean, release?: () => Promise<void>): Promise<void> {
+    try {
+      await votes.send(vote, keyed);
+    } catch (error) {
+      await release?.().catch((e) => log.error('could not release voter claim', e as Error));
+      if (error instanceof PollError) throw error;
+      log.error('could not queue vote', error as Error);
+      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.', { cause: error });
+    }
+  }
+
   return async (request) => {
     const nowMs = clock();
     checkRate(request, nowMs);
     const id = request.pathParameters.id;
     if (!isPollId(id)) throw pollNotFound();
+    // Checked before anything is read or verified: a malformed key costs nothing.
+    const key = idempotencyKey(request.headers[IDEMPOTENCY.header]);
     // Verified before any read, so a bot without a token costs no read.
     const body = await captcha(jsonBody(request), request.sourceIp, 'vote');
     const poll = await polls.getPoll(id);
     if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
     const option = chooseOption(body, poll, nowMs);
+    const castAt = new Date(nowMs).toISOString();
+    const vote: VoteMessage = { v: 1, voteId: voteIdFor(id, key), pollId: id, option, castAt };
 
+    // A keyed ballot's claim carries its vote id, so a retry of it is not taken for a second vote.
+    const ballot = key === undefined ? undefined : vote.voteId;
     const voter = poll.oneVotePerVoter ? voterKey(poll.voterSalt, request.sourceIp) : undefined;
-    if (voter && !(await polls.claimVoter(id, voter, poll.expiresAt))) {
-      throw new PollError('already_voted', 'You have already voted in this poll.');
-    }
-
-    const vote: VoteMessage = { v: 1, voteId: newId(), pollId: id, option, castAt: new Date(nowMs).toISOString() };
-    try {
-      await votes.send(vote);
-    } catch (error) {
-      // Not accepted, so not counted: free the claim so the voter can retry.
-      if (voter)
-        await polls.releaseVoter(id, voter).catch((e) => log.error('could not release voter claim', e as Error));
-      log.error('could not queue vote', error as Error);
-      throw new PollError('vote_not_queued', 'Your vote could not be recorded; please try again.', { cause: error });
-    }
-    return { status: 202, body: { voteId: vote.voteId, pollId: id, option }, headers: { 'cache-control': 'no-store' } };
+    const claim = voter ? await polls.claimVoter(id, voter, poll.expiresAt, ballot) : undefined;
+    if (claim === 'taken') throw new PollError('already_voted', 'You have already voted in this poll.');
+    // Not accepted, so not counted: the voter may try again. A claim an earlier try made stays (it may be queued).
+    const release = voter && claim === 'claimed' ? () => polls.releaseVoter(id, voter, ballot) : undefined;
+    await queue(vote, key !== undefined, release);
+    return {
+      status: 202,
+      body: { voteId: vote.voteId, pollId: id, option, castAt },
+      headers: { 'cache-control': 'no-store' },
+    };
   };
 }

@@ -175,6 +175,18 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await creator.getByRole('button', { name: 'Vote' }).click();
     await expect.poll(() => creator.locator('#status').textContent()).toContain('recorded');
     expect(await creator.getByRole('button', { name: 'Back to voting' }).count()).toBe(0);
+
+    // The poll takes more votes from the same person, as the API does: the page says so, after a reload too.
+    await creator.reload();
+    await expect
+      .poll(() => creator.locator('#status').textContent())
+      .toBe('You voted for “Sushi” from this browser. This poll counts every vote sent, so you can vote again.');
+    await creator.getByRole('button', { name: 'Vote again' }).click();
+    await creator.getByRole('radio', { name: 'Pizza' }).check();
+    await creator.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => creator.locator('#status').textContent()).toContain('Your vote for “Pizza” was recorded');
+    // Read where this design serves results: from a cache of up to 2 s in one of them.
+    await expect.poll(() => server.counts(link.split('/').pop()!), { timeout: 15_000 }).toEqual([1, 1]);
   });
 
   it('answers an address that is no page with a 404 page, also with a malformed escape in a poll link', async () => {
@@ -193,7 +205,12 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await first.goto(`/poll/${poll.id}`);
     await first.getByRole('radio', { name: 'Yes' }).check();
     await first.getByRole('button', { name: 'Vote' }).click();
-    await expect.poll(() => first.locator('#status').textContent()).toContain('recorded');
+    await expect.poll(() => first.locator('#status').textContent()).toContain('One vote per voter in this poll.');
+    await first.reload();
+    await expect
+      .poll(() => first.locator('#status').textContent())
+      .toBe('You voted for “Yes” from this browser. One vote per voter in this poll.');
+    expect(await first.getByRole('button', { name: 'Vote again' }).count()).toBe(0);
 
     // Same network address, fresh browser storage: the server, not the browser, remembers the vote.
     const again = await newVisitor();
@@ -269,6 +286,79 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     expect(await voter.locator('#status').textContent()).toBe('This poll is closed. These are the final results.');
     expect(await voter.getByRole('button', { name: 'Vote' }).count()).toBe(0);
     expect(await watcher.getByRole('button', { name: 'Back to voting' }).count()).toBe(0);
+  });
+
+  /** Every text the page's status line shows from now on, to read after the fact. */
+  const recordStatus = (page: Page) =>
+    page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      const status = document.querySelector('#status')!;
+      new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+  const statuses = (page: Page) => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+
+  it('retries by itself, under the ballot’s key, a vote whose answer was lost after queueing: counted once', {
+    timeout: 60_000,
+  }, async () => {
+    const poll = await api(runtime).createPoll({ title: 'Lost answer', options: ['A', 'B'] });
+    const page = await newVisitor();
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/vote')) keys.push(request.headers()['idempotency-key']);
+    });
+    await page.goto(`/poll/${poll.id}`);
+    await page.getByRole('radio', { name: 'B' }).check();
+    await recordStatus(page);
+    runtime.faults.timeOutAfterVotes = 1;
+    await page.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('Your vote for “B” was recorded');
+    expect(runtime.faults.timeOutAfterVotes).toBe(0);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    const seen = await statuses(page);
+    expect(seen[0]).toBe('Sending your vote…');
+    expect(seen.join(' ')).not.toMatch(/could not|try again/i);
+    expect(await server.counts(poll.id)).toEqual([0, 1]);
+  });
+
+  it('shows the voter’s vote at once, being counted, while the results it reads are older than the vote', async () => {
+    const poll = await api(runtime).createPoll({ title: 'Cached', options: ['A', 'B'] });
+    const page = await newVisitor();
+    // A cached answer from before the vote, as a 2-second cache can give.
+    const stale = { id: poll.id, counts: [0, 0], total: 0, updatedAt: new Date(0).toISOString(), closed: false };
+    await page.route('**/results', (route) => route.fulfill({ status: 200, json: stale }));
+    await page.goto(`/poll/${poll.id}`);
+    await page.getByRole('radio', { name: 'A' }).check();
+    await page.getByRole('button', { name: 'Vote' }).click();
+    await expect.poll(() => page.locator('.total').textContent()).toBe('1 vote');
+    expect(await page.locator('.results li').nth(0).locator('.figures').textContent()).toBe('1 · 100%');
+    expect(await page.locator('.liveness').textContent()).toMatch(/being counted/);
+    await shot(page, '10-own-vote-being-counted');
+
+    // Results that include it: shown as they are.
+    await page.unroute('**/results');
+    await expect.poll(() => page.locator('.liveness').textContent(), { timeout: 15_000 }).toMatch(/^Live/);
+    expect(await page.locator('.total').textContent()).toBe('1 vote');
+  });
+
+  it('sends a ballot left unanswered before a reload again under its key, never as a new vote', async () => {
+    const poll = await api(runtime).createPoll({ title: 'Reloaded', options: ['A', 'B'] });
+    // The first try landed, its answer did not: the browser kept the ballot.
+    const ballot = { pollId: poll.id, option: 1, key: 'kept-by-the-browser', firstSentAt: Date.now() };
+    expect((await api(runtime).vote(poll.id, 1, ballot.key)).status).toBe(202);
+    const page = await newVisitor();
+    await page.goto('/');
+    await page.evaluate((b) => localStorage.setItem(`ballot:${b.pollId}`, JSON.stringify(b)), ballot);
+    await page.goto(`/poll/${poll.id}`);
+    await expect.poll(() => page.locator('#status').textContent()).toContain('Your vote for “B” was recorded');
+    expect(await page.evaluate((id) => localStorage.getItem(`ballot:${id}`), poll.id)).toBeNull();
+    expect(await server.counts(poll.id)).toEqual([0, 1]);
   });
 
   it('loads no third-party script when no CAPTCHA is configured', async () => {

@@ -37,12 +37,13 @@ async function storedPoll(input: Record<string, unknown> = {}) {
   return poll;
 }
 
-const voteRequest = (id: string, option: unknown, sourceIp = '192.0.2.1') => ({
+const voteRequest = (id: string, option: unknown, sourceIp = '192.0.2.1', key?: string) => ({
   method: 'POST',
   route: '/api/poll/{id}/vote',
   pathParameters: { id },
   body: JSON.stringify({ option }),
   sourceIp,
+  headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
 });
 
 describe('creating a poll', () => {
@@ -90,10 +91,11 @@ describe('creating a poll', () => {
 });
 
 describe('casting a vote', () => {
-  it('hands the vote to the sink and answers 202 with its id', async () => {
+  it('hands the vote to the sink and answers 202 with its id and when it was cast', async () => {
     const poll = await storedPoll();
     const answered = await call(castVoteHandler({ polls, votes, log, clock }), voteRequest(poll.id, 2));
     expect(answered.status).toBe(202);
+    expect(answered.body).toMatchObject({ pollId: poll.id, option: 2, castAt: new Date(NOW).toISOString() });
     expect(votes.sent).toEqual([
       {
         v: 1,
@@ -127,7 +129,7 @@ describe('casting a vote', () => {
       body: { error: { code: 'already_voted' } },
     });
     expect((await call(cast, voteRequest(poll.id, 1, '198.51.100.8'))).status).toBe(202);
-    expect([...polls.voters].join()).not.toContain('198.51.100');
+    expect(JSON.stringify([...polls.voters])).not.toContain('198.51.100');
   });
 
   it('refuses votes after the poll closes with 410, and after it expires with 404', async () => {
@@ -152,6 +154,56 @@ describe('casting a vote', () => {
     });
     expect(answered.status).toBe(status);
     expect(votes.sent).toEqual([]);
+  });
+
+  it('gives every try of a keyed ballot the same vote id, so the queue drops the copies', async () => {
+    const poll = await storedPoll();
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await call(cast, voteRequest(poll.id, 1, '192.0.2.1', 'ballot-1')));
+    const other = await call(cast, voteRequest(poll.id, 1, '192.0.2.1', 'ballot-2'));
+    const ids = answers.map((a) => (a.body as { voteId: string }).voteId);
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    expect(new Set(ids).size).toBe(1);
+    expect((other.body as { voteId: string }).voteId).not.toBe(ids[0]);
+    expect(votes.sent.map((v) => v.voteId)).toEqual([...ids, (other.body as { voteId: string }).voteId]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['65 characters', 'k'.repeat(65)],
+    ['other characters', 'ballot#1'],
+  ])('refuses an Idempotency-Key that is %s with 400, before reading or queueing anything', async (_, key) => {
+    const poll = await storedPoll();
+    const answered = await call(castVoteHandler({ polls, votes, log, clock }), voteRequest(poll.id, 0, undefined, key));
+    expect(answered).toMatchObject({ status: 400, body: { error: { code: 'invalid_idempotency_key' } } });
+    expect(votes.sent).toEqual([]);
+  });
+
+  it('takes a retry of a ballot for that ballot, not a second vote, on a one-vote-per-voter poll', async () => {
+    const poll = await storedPoll({ oneVotePerVoter: true });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    const first = await call(cast, voteRequest(poll.id, 0, '198.51.100.7', 'ballot-1'));
+    const retry = await call(cast, voteRequest(poll.id, 0, '198.51.100.7', 'ballot-1'));
+    expect([first.status, retry.status]).toEqual([202, 202]);
+    expect(retry.body).toMatchObject({ voteId: (first.body as { voteId: string }).voteId });
+    for (const key of ['ballot-2', undefined]) {
+      expect(await call(cast, voteRequest(poll.id, 1, '198.51.100.7', key))).toMatchObject({
+        status: 409,
+        body: { error: { code: 'already_voted' } },
+      });
+    }
+  });
+
+  it('keeps the claim of an earlier try when a retry is not queued (that try may be), and frees its own', async () => {
+    const poll = await storedPoll({ oneVotePerVoter: true });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    expect((await call(cast, voteRequest(poll.id, 0, '198.51.100.7', 'ballot-1'))).status).toBe(202);
+    votes.failWith = new Error('SQS unreachable');
+    expect((await call(cast, voteRequest(poll.id, 0, '198.51.100.7', 'ballot-1'))).status).toBe(503);
+    expect(polls.voters.size).toBe(1);
+    expect((await call(cast, voteRequest(poll.id, 0, '198.51.100.8', 'ballot-2'))).status).toBe(503);
+    expect(polls.voters.size).toBe(1);
   });
 
   it('answers an unexpected failure with a 500 that says nothing of the cause, and logs it', async () => {

@@ -74,6 +74,7 @@ describe('HTTP events', () => {
       statusCode: 200,
       headers: {
         'access-control-allow-origin': 'https://d111.cloudfront.net',
+        'access-control-expose-headers': 'retry-after',
         'content-type': 'application/json; charset=utf-8',
       },
     });

@@ -3,9 +3,12 @@
  * the AWS SDK: the API round trip, carpooled counting, exactly-once on
  * redelivery, and bad input that must change nothing.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLL_LIMITS } from '../../config/app-config';
+import { PollTable } from '../../lambdas/adapters/poll-table';
+import { emulatorClientConfig } from '../../local/endpoints';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { voteRecord } from '../support/factories';
 import { api, clients, scanTable } from '../support/local';
@@ -53,6 +56,25 @@ describe('the API round trip', () => {
     expect(second.json.error.code).toBe('already_voted');
     await runtime.waitForDrain();
     expect((await client.results(poll.id)).json.counts).toEqual([1, 0, 0]);
+  });
+
+  it('keeps the ballot in a voter claim: its retry is its own, another is refused, only it releases', async () => {
+    const table = new PollTable(
+      runtime.resources.tableName,
+      new DynamoDBClient(emulatorClientConfig(runtime.resources.dynamoEndpoint)),
+    );
+    const [poll, expires] = ['claimspoll00000000000', Math.floor(Date.now() / 1000) + 3600];
+    expect(await table.claimVoter(poll, 'voter-a', expires, 'ballot-1')).toBe('claimed');
+    expect(await table.claimVoter(poll, 'voter-a', expires, 'ballot-1')).toBe('retried');
+    expect(await table.claimVoter(poll, 'voter-a', expires, 'ballot-2')).toBe('taken');
+    expect(await table.claimVoter(poll, 'voter-a', expires)).toBe('taken');
+    await table.releaseVoter(poll, 'voter-a', 'ballot-2'); // not its claim: stays
+    expect(await table.claimVoter(poll, 'voter-a', expires, 'ballot-2')).toBe('taken');
+    await table.releaseVoter(poll, 'voter-a', 'ballot-1');
+    expect(await table.claimVoter(poll, 'voter-a', expires, 'ballot-2')).toBe('claimed');
+    // Without a key, as before: one claim, no retry.
+    expect(await table.claimVoter(poll, 'voter-b', expires)).toBe('claimed');
+    expect(await table.claimVoter(poll, 'voter-b', expires)).toBe('taken');
   });
 
   it('treats a poll past its expiry as gone even while DynamoDB has not deleted it yet', async () => {

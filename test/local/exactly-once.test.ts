@@ -65,16 +65,20 @@ describe('exactly once, end to end', () => {
   it('meters what AWS would bill for its own votes', async () => {
     const queueName = file.runtime.resources.voteQueueUrl.split('/').pop()!;
     const before = file.runtime.usage();
+    const triesBefore = file.check.tries();
     const poll = await file.check.client.createPoll();
     const accepted = await file.check.castVotes(poll.id, 50, 3);
     await file.check.expectExactCounts(poll.id, accepted);
     const after = file.runtime.usage();
     const grew = (read: (u: typeof after) => number | undefined) => (read(after) ?? 0) - (read(before) ?? 0);
-    expect(grew((u) => u.functions.CastVote?.invocations)).toBe(50);
-    expect(grew((u) => u.queues[queueName]?.messagesSent)).toBe(50);
+    // 50 ballots; a retry (a vote timed out on a busy machine) is one more request of each kind.
+    const tries = file.check.tries() - triesBefore;
+    expect(grew((u) => u.functions.CastVote?.invocations)).toBe(tries);
+    expect(grew((u) => u.queues[queueName]?.messagesSent)).toBe(tries);
     expect(grew((u) => u.functions.CountVotes?.billedMs)).toBeGreaterThan(0);
     expect(grew((u) => u.tables[file.runtime.resources.tableName]?.writeUnits)).toBeGreaterThan(0);
-    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBe(25); // 50 eventually consistent poll reads
+    // One eventually consistent poll read a try.
+    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBe(tries / 2);
     expect(grew((u) => u.queues[queueName]?.requests.ReceiveMessage)).toBeGreaterThan(0);
     expect(grew((u) => u.api.bytesOut)).toBeGreaterThan(0);
     const served = await fetch(`${file.runtime.url}/_local/usage`).then((r) => r.json());

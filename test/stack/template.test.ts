@@ -317,14 +317,21 @@ describe('the site', () => {
     },
   );
 
-  it('lets browsers call the API from the site origin only', () => {
-    http.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: { AllowOrigins: [siteOrigin()] } });
+  it('lets browsers call the API from the site origin only, with a ballot’s key, and read Retry-After', () => {
+    http.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: [siteOrigin()],
+        AllowHeaders: ['content-type', 'idempotency-key'],
+        ExposeHeaders: ['retry-after'],
+      },
+    });
     const options = resources('AWS::ApiGateway::Method', 'rest').filter(
       ([, m]) => m.Properties.HttpMethod === 'OPTIONS',
     );
     expect(options.length).toBeGreaterThan(0);
     for (const [, method] of options) {
       const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
+      expect(headers['method.response.header.Access-Control-Allow-Headers']).toBe("'content-type,idempotency-key'");
       expect(headers['method.response.header.Access-Control-Allow-Origin']).toEqual({
         'Fn::Join': [
           '',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { redrive } from '../../dlq/dead-letters';
 import type { Faults } from '../../local/faults';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
-import { api, clients, pool } from './local';
+import { api, clients, pool, voteUntilAnswered } from './local';
 
 /** A runtime for fault campaigns: redeliveries after 1 s instead of 60 s, and 2 SDK attempts per call (the backoff only waits). */
 export const CAMPAIGN_RUNTIME = {
@@ -29,13 +29,18 @@ export function useCampaignRuntime(): { runtime: LocalRuntime; check: ReturnType
 
 export function campaign(runtime: LocalRuntime) {
   const client = api(runtime);
-  /** Casts `count` votes with bounded concurrency; returns the accepted (202) count per option. */
+  let tries = 0;
+  /**
+   * Casts `count` ballots with bounded concurrency, each retried under its key until answered (a busy
+   * machine may time a vote out after it was queued); returns the accepted (202) count per option.
+   */
   async function castVotes(pollId: string, count: number, options: number): Promise<number[]> {
     const accepted = new Array(3).fill(0); // test polls have 3 options; votes go to the first `options`
     await pool(count, 50, async (i) => {
-      const res = await client.vote(pollId, i % options);
+      const res = await voteUntilAnswered(() => runtime, { pollId, option: i % options, key: `ballot-${i}` });
+      tries += res.tries;
       if (res.status === 202) accepted[i % options]++;
-      else throw new Error(`vote refused: ${res.status} ${res.text}`);
+      else throw new Error(`vote refused: ${res.status} ${JSON.stringify(res.json)}`);
     });
     return accepted;
   }
@@ -122,5 +127,15 @@ export function campaign(runtime: LocalRuntime) {
     }
   }
 
-  return { client, castVotes, deadLettered, expectConserved, expectExactCounts, expectExactAfterRedrive, withFaults };
+  return {
+    client,
+    castVotes,
+    /** Vote requests sent so far, retries included (what the runtime meters). */
+    tries: () => tries,
+    deadLettered,
+    expectConserved,
+    expectExactCounts,
+    expectExactAfterRedrive,
+    withFaults,
+  };
 }

@@ -11,6 +11,7 @@ import type {
   DeadLetterSink,
   Log,
   PollStore,
+  VoterClaim,
   VoteSink,
 } from '../../lambdas/domain/ports';
 import { zeroCounts, type PollCounts } from '../../lambdas/domain/results';
@@ -20,7 +21,8 @@ import type { VoteMessage } from '../../lambdas/domain/vote';
 export class FakePollStore implements PollStore {
   readonly polls = new Map<string, Poll>();
   readonly counts = new Map<string, PollCounts>();
-  readonly voters = new Set<string>();
+  /** Voter claims: `<poll>#<voter>` to the ballot that holds it (none for a vote sent without a key). */
+  readonly voters = new Map<string, string | undefined>();
   /** Reads of counts, to see what a cache saves. */
   countReads = 0;
 
@@ -36,14 +38,17 @@ export class FakePollStore implements PollStore {
     const counts = this.counts.get(id);
     return counts && structuredClone(counts);
   }
-  async claimVoter(pollId: string, voter: string): Promise<boolean> {
+  async claimVoter(pollId: string, voter: string, _expiresAt: number, ballot?: string): Promise<VoterClaim> {
     const key = `${pollId}#${voter}`;
-    if (this.voters.has(key)) return false;
-    this.voters.add(key);
-    return true;
+    if (!this.voters.has(key)) {
+      this.voters.set(key, ballot);
+      return 'claimed';
+    }
+    return ballot !== undefined && this.voters.get(key) === ballot ? 'retried' : 'taken';
   }
-  async releaseVoter(pollId: string, voter: string): Promise<void> {
-    this.voters.delete(`${pollId}#${voter}`);
+  async releaseVoter(pollId: string, voter: string, ballot?: string): Promise<void> {
+    const key = `${pollId}#${voter}`;
+    if (ballot === undefined || this.voters.get(key) === ballot) this.voters.delete(key);
   }
   /** What the consumer would do: add to a poll's counts. */
   count(pollId: string, option: number): void {

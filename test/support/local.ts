@@ -2,6 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { IDEMPOTENCY } from '../../config/app-config';
 import { emulatorClientConfig } from '../../local/endpoints';
 import type { LocalRuntime } from '../../local/runtime';
 
@@ -51,10 +52,33 @@ export function api(server: { url: string }) {
       if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
       return res.json as { id: string; options: string[] };
     },
-    vote: (id: string, option: number) => call('POST', `/api/poll/${id}/vote`, { option }),
+    /** `key`: the ballot's Idempotency-Key; a retry with it is the same vote. */
+    vote: (id: string, option: number, key?: string) =>
+      call('POST', `/api/poll/${id}/vote`, { option }, key === undefined ? {} : { [IDEMPOTENCY.header]: key }),
     // Tests want the counts as they are, not as a 2-second cache last saw them.
     results: (id: string) => call('GET', `/api/poll/${id}/results`, undefined, { 'cache-control': 'no-cache' }),
   };
+}
+
+/**
+ * Sends one ballot under its idempotency key until it is answered (anything but a network error, a
+ * 5xx or a 429), as the page does: a retry of a vote that was queued is that vote. `target` is
+ * asked again before each try, so a retry can wait for a server that is restarting.
+ */
+export async function voteUntilAnswered(
+  target: () => { url: string } | Promise<{ url: string }>,
+  ballot: { pollId: string; option: number; key: string },
+  maxTries = 20,
+): Promise<{ status: number; json: any; tries: number }> {
+  for (let tries = 1; ; tries++) {
+    const res = await api(await target())
+      .vote(ballot.pollId, ballot.option, ballot.key)
+      .catch(() => undefined);
+    if (res && res.status < 500 && res.status !== 429) return { status: res.status, json: res.json, tries };
+    if (tries >= maxTries) throw new Error(`ballot ${ballot.key} unanswered after ${tries} tries (${res?.status})`);
+    // A short back-off, as a client's: the server that failed is busy.
+    await new Promise((resolve) => setTimeout(resolve, 20 * tries));
+  }
 }
 
 /** Runs async tasks with at most `limit` at once (bounded load). */

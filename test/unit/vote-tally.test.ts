@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
 import { createPoll } from '../../lambdas/domain/poll';
 import { padSequence, planBatch, withoutApplied } from '../../lambdas/domain/tally';
-import { chooseOption, messageGroupId, parseVoteMessage, shardOfGroup } from '../../lambdas/domain/vote';
+import {
+  chooseOption,
+  idempotencyKey,
+  messageGroupId,
+  parseVoteMessage,
+  shardOfGroup,
+  shardOfVote,
+  voteIdFor,
+} from '../../lambdas/domain/vote';
 import { queuedVote } from '../support/factories';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -30,10 +38,44 @@ describe('chooseOption', () => {
   });
 });
 
+describe('idempotency keys', () => {
+  it.each([
+    ['a UUID', '123e4567-e89b-12d3-a456-426614174000'],
+    ['one character', 'a'],
+    ['64 characters', 'x'.repeat(64)],
+    ['a poll-id-like key', 'useandom-26T198340PX_'],
+  ])('accepts %s', (_, key) => {
+    expect(idempotencyKey(key)).toBe(key);
+  });
+  it.each([
+    ['empty', ''],
+    ['65 characters', 'x'.repeat(65)],
+    ['a space', 'a b'],
+    ['two values joined (a header sent twice)', 'a, b'],
+    ['a dot', 'a.b'],
+    ['non-ASCII', 'clé'],
+  ])('refuses %s', (_, key) => {
+    expect(() => idempotencyKey(key)).toThrow(expect.objectContaining({ code: 'invalid_idempotency_key' }));
+  });
+  it('is optional', () => {
+    expect(idempotencyKey(undefined)).toBeUndefined();
+  });
+  it('names one vote id per poll and key, shaped like a random one; without a key every id is new', () => {
+    const id = voteIdFor(poll.id, 'k1');
+    expect(voteIdFor(poll.id, 'k1')).toBe(id);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(voteIdFor(poll.id, 'k2')).not.toBe(id);
+    expect(voteIdFor('another-poll-id-000000', 'k1')).not.toBe(id);
+    expect(voteIdFor(poll.id, undefined)).not.toBe(voteIdFor(poll.id, undefined));
+  });
+});
+
 describe('message groups', () => {
-  it('spread a poll over its configured shards and parse back', () => {
-    const groups = new Set(Array.from({ length: 200 }, (_, i) => messageGroupId(poll.id, i / 200)));
+  it('spread a poll over its configured shards, a vote always in the same one, and parse back', () => {
+    const voteIds = Array.from({ length: 200 }, () => voteIdFor(poll.id, undefined));
+    const groups = new Set(voteIds.map((id) => messageGroupId(poll.id, shardOfVote(id))));
     expect(groups.size).toBe(VOTE_QUEUE.groupsPerPoll);
+    expect(voteIds.map(shardOfVote)).toEqual(voteIds.map(shardOfVote));
     for (const group of groups) expect(shardOfGroup(group, poll.id)).toMatch(/^\d+$/);
     expect(shardOfGroup(`${poll.id}.x`, poll.id)).toBeNull();
     expect(shardOfGroup('other.1', poll.id)).toBeNull();

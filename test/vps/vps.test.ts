@@ -1,14 +1,17 @@
 /**
  * The VPS edition's own promises: what it acknowledged survives a restart and a crash, counted
- * once; a torn or corrupt log is loaded as far as it is intact, with a count of what was not;
- * many requests share one flush; compaction and expiry keep the log small.
+ * once, and so does a ballot's key (its retry after a crash is that vote); a torn or corrupt log
+ * is loaded as far as it is intact, with a count of what was not; many requests share one flush;
+ * compaction and expiry keep the log small.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY } from '../../config/app-config';
 import { buildSite } from '../../frontend/build';
+import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';
@@ -93,6 +96,31 @@ describe('the VPS edition', () => {
     expect(statSync(join(dir, LOG_FILE)).size).toBeLessThan(600 * 90);
     await server.stop();
     expect((await api(await start(dir)).results(poll.id)).json.counts).toEqual([200, 200, 200]);
+  });
+
+  it('remembers a ballot’s key for its window, across a restart: a retry is that vote; another option: 409', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = dataDir();
+    let now = Date.now();
+    const first = await start(dir, { clock: () => now });
+    const poll = await api(first).createPoll();
+    const voteId = voteIdFor(poll.id, 'ballot-1');
+    expect((await api(first).vote(poll.id, 1, 'ballot-1')).json).toMatchObject({ voteId });
+    const reused = await api(first).vote(poll.id, 2, 'ballot-1');
+    expect(reused).toMatchObject({ status: 409, json: { error: { code: 'idempotency_key_reused' } } });
+    await first.stop();
+    // Each start compacts the log: the key is kept as a ballot record beside the counts, and read back.
+    await (await start(dir, { clock: () => now })).stop();
+
+    now += IDEMPOTENCY.windowSeconds * 1000 - 1000;
+    const second = await start(dir, { clock: () => now });
+    expect(await api(second).vote(poll.id, 1, 'ballot-1')).toMatchObject({ status: 202, json: { voteId } });
+    expect((await api(second).results(poll.id)).json.counts).toEqual([0, 1, 0]);
+    // Past the window the key names a new vote, as SQS forgets a deduplication id after 5 minutes.
+    now += 2000;
+    expect((await api(second).vote(poll.id, 1, 'ballot-1')).status).toBe(202);
+    expect((await api(second).results(poll.id)).json.counts).toEqual([0, 2, 0]);
   });
 
   it('treats an expired poll as gone, and drops it from disk at the next start', async () => {
@@ -184,6 +212,22 @@ describe('a crash', () => {
       expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
       expect(n, `option ${option}`).toBeLessThanOrEqual(acknowledged[option] + unanswered[option]);
     });
+  });
+
+  it('SIGKILLed after a vote is on disk and before it is answered: its retry by key after the restart is that vote', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = dataDir();
+    const crashing = await runProcess(['--import', 'tsx', 'test/vps/kill-after-vote-write.ts', dir]);
+    const poll = await api(crashing).createPoll();
+    const killed = new Promise((resolve) => child!.once('exit', (_code, signal) => resolve(signal)));
+    await expect(api(crashing).vote(poll.id, 1, 'ballot-1')).rejects.toThrow();
+    expect(await killed).toBe('SIGKILL');
+
+    const { url } = await runVps(dir);
+    const retry = await api({ url }).vote(poll.id, 1, 'ballot-1');
+    expect(retry).toMatchObject({ status: 202, json: { voteId: voteIdFor(poll.id, 'ballot-1') } });
+    expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
   });
 
   it('starts on a log whose end was torn, and says how many lines it skipped', { timeout: 60_000 }, async () => {
