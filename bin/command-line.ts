@@ -43,7 +43,9 @@ type Values<O extends Record<string, OptionSpec>> = {
 
 export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
   const rows = Object.entries(spec.options).map(([name, option]) => {
-    const flag = `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? '<value>'}` : ''}`;
+    const short = option.short ? `-${option.short}, ` : '';
+    const value = option.type === 'string' ? ` ${option.value ?? '<value>'}` : '';
+    const flag = `${short}--${name}${value}`;
     const fallback = option.default !== undefined && option.default !== false ? ` (default: ${option.default})` : '';
     return [flag, option.description + fallback];
   });
@@ -100,17 +102,22 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
     });
     return { values: parsed.values as Values<O>, positionals: parsed.positionals };
   } catch (error) {
-    // parseArgs says what is wrong in one sentence (unknown option, missing value, stray argument) and adds its own hints.
+    // parseArgs says what is wrong in one sentence (unknown option, missing value, stray argument)
+    // and adds its own hints.
     const [first] = (error as Error).message.split('\n');
     const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous\.$/.exec(first);
     const message = ambiguous
-      ? `${ambiguous[1]} needs a value, and what follows it starts with a dash (write ${ambiguous[1]}=<value> if that is the value).`
+      ? `${ambiguous[1]} needs a value, and what follows it starts with a dash ` +
+        `(write ${ambiguous[1]}=<value> if that is the value).`
       : first.replace(/\. To specify a positional argument.*$/, '.');
     exitWithUsageError(spec, message);
   }
 }
 
-/** Runs a command's main part: a UsageError becomes the one-line answer and exit 2, a CommandFailure its line and exit 1. */
+/**
+ * Runs a command's main part: a UsageError becomes the one-line answer and exit 2, a CommandFailure
+ * its line and exit 1.
+ */
 export async function runCommand(
   spec: Pick<CommandSpec<Record<string, OptionSpec>>, 'command'>,
   main: () => Promise<void> | void,

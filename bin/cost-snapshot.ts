@@ -12,7 +12,8 @@ import { parseCommandLine } from './command-line';
 parseCommandLine({
   command: 'npm run cost:snapshot --',
   summary:
-    'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, as the cost model reads it.',
+    'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, ' +
+    'as the cost model reads it.',
   options: {},
 });
 

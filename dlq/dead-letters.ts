@@ -189,7 +189,8 @@ export async function discard(
   const refused = verdicts.filter((v) => !DISCARDABLE.includes(v));
   if (refused.length > 0)
     throw new Error(
-      `Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): redrive unapplied votes instead.`,
+      `Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): ` +
+        'redrive unapplied votes instead.',
     );
   const limit = options.limit ?? DEFAULT_LIMIT;
   const discarded: JudgedLetter[] = [];

@@ -1,4 +1,7 @@
-/** The results function: GET /api/poll/{id}/results, behind the API or its own function URL (what it does: handlers/get-results.ts). */
+/**
+ * The results function: GET /api/poll/{id}/results, behind the API or its own function URL (what it
+ * does: handlers/get-results.ts).
+ */
 import { apiGatewayHandler } from './adapters/api-gateway';
 import { httpOptions, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';

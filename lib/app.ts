@@ -54,7 +54,8 @@ export function resultsFrom(value: unknown, target: DeployTarget = 'aws'): Resul
   const results = value ?? DEFAULT_RESULTS_DELIVERY;
   if (!RESULTS_DELIVERIES.includes(results as ResultsDelivery)) {
     throw new UsageError(
-      `results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${JSON.stringify(results)}); e.g. npx cdk synth -c results=function-url`,
+      `results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${JSON.stringify(results)}); ` +
+        'e.g. npx cdk synth -c results=function-url',
     );
   }
   if (target === 'localstack' && results === 'cloudfront')
@@ -86,7 +87,8 @@ function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettin
   const secretParameter = context('captchaSecretParameter');
   if (typeof secretParameter !== 'string' || !secretParameter.startsWith('/')) {
     throw new UsageError(
-      'captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret (the secret never goes in the template)',
+      'captcha needs -c captchaSecretParameter=/<name> of an SSM SecureString holding the secret ' +
+        '(the secret never goes in the template)',
     );
   }
   return { ...settings, secretParameter };

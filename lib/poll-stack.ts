@@ -157,7 +157,8 @@ export class PollStack extends Stack {
       acknowledge(
         table,
         ['AwsSolutions-DDB3'],
-        'Polls live minutes to days and the seed keeps them in memory: backups would cost more than the data is worth. -c retainData=true turns PITR on.',
+        'Polls live minutes to days and the seed keeps them in memory: ' +
+          'backups would cost more than the data is worth. -c retainData=true turns PITR on.',
       );
     }
 

@@ -181,8 +181,10 @@ export async function checkApi(url: string): Promise<Server> {
   }
   const body = (await response.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
   if (response.status !== 404 || body?.error?.code !== 'poll_not_found') {
+    const stage = /execute-api/.test(url) ? ' (with its stage, e.g. /prod, for a REST API)' : '';
     throw new LoadTestError(
-      `${url} answered ${response.status} to GET /api/poll/<id>/results, not this app's 404: is it the API's base URL${/execute-api/.test(url) ? ' (with its stage, e.g. /prod, for a REST API)' : ''}?`,
+      `${url} answered ${response.status} to GET /api/poll/<id>/results, not this app's 404: ` +
+        `is it the API's base URL${stage}?`,
     );
   }
   if (response.headers.get(EDITION_HEADER) === 'vps') return 'vps';
@@ -325,16 +327,24 @@ const RATE_LIMITS_OFF: Record<LoadTarget, string> = {
   local: 'Start npm start with --rate-limits off for the test (the runtime npm run load starts has them off).',
   vps: 'Start the VPS edition with --rate-limits off for the test, then again without it (README "The VPS edition").',
   localstack: 'Deploy with npm run localstack:deploy -- -c rateLimits=off to load-test (README "LocalStack").',
-  aws: 'Deploy with npm run deploy -- -c rateLimits=off (and your design\'s flags) to load-test, then deploy again without it (README "Deploy to AWS").',
+  aws:
+    "Deploy with npm run deploy -- -c rateLimits=off (and your design's flags) to load-test, " +
+    'then deploy again without it (README "Deploy to AWS").',
 };
 
 export function formatSummary(result: LoadRunResult): string {
   const { summary: s, conservation } = result;
+  const rate = `${s.requests} in ${s.durationSeconds.toFixed(1)} s = ${s.ratePerSecond.toFixed(0)}/s`;
+  const errors = Object.keys(s.errors).length ? `; errors ${JSON.stringify(s.errors)}` : '';
+  const { p50, p95, p99, max } = s.latencyMs;
+  const counted = conservation.ok
+    ? 'none lost, none counted twice'
+    : `${s.votes.lost} LOST, ${s.votes.extra} COUNTED TWICE`;
   const lines = [
     `${s.scenario} on ${s.target} (${s.url})`,
-    `  requests   ${s.requests} in ${s.durationSeconds.toFixed(1)} s = ${s.ratePerSecond.toFixed(0)}/s; status ${JSON.stringify(s.codes)}${Object.keys(s.errors).length ? `; errors ${JSON.stringify(s.errors)}` : ''}`,
-    `  latency    p50 ${s.latencyMs.p50} ms, p95 ${s.latencyMs.p95} ms, p99 ${s.latencyMs.p99} ms (max ${s.latencyMs.max} ms)`,
-    `  votes      ${s.votes.accepted} accepted (202), ${s.votes.counted} counted: ${conservation.ok ? 'none lost, none counted twice' : `${s.votes.lost} LOST, ${s.votes.extra} COUNTED TWICE`}`,
+    `  requests   ${rate}; status ${JSON.stringify(s.codes)}${errors}`,
+    `  latency    p50 ${p50} ms, p95 ${p95} ms, p99 ${p99} ms (max ${max} ms)`,
+    `  votes      ${s.votes.accepted} accepted (202), ${s.votes.counted} counted: ${counted}`,
   ];
   for (const poll of conservation.polls.filter((p) => p.difference.some((d) => d !== 0))) {
     lines.push(
@@ -347,11 +357,13 @@ export function formatSummary(result: LoadRunResult): string {
   const limited = s.codes['429'] ?? 0;
   if (limited > 0.1 * s.requests)
     lines.push(
-      `  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ${RATE_LIMITS_OFF[s.target]}`,
+      `  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ` +
+        RATE_LIMITS_OFF[s.target],
     );
   if (s.artilleryExitCode !== 0)
     lines.push(
-      `  artillery exited ${s.artilleryExitCode}: a check or threshold failed (artillery's output says which; --quiet hides most of it)`,
+      `  artillery exited ${s.artilleryExitCode}: a check or threshold failed ` +
+        "(artillery's output says which; --quiet hides most of it)",
     );
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
@@ -380,7 +392,8 @@ const SPEC = {
   },
   details: [
     `Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`,
-    'Results go to load-tests/results/<scenario>-<target>-<time>/; npm run cost -- --from <that folder> prices a local run.',
+    'Results go to load-tests/results/<scenario>-<target>-<time>/; ' +
+      'npm run cost -- --from <that folder> prices a local run.',
   ],
 } as const;
 

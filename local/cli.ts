@@ -23,7 +23,8 @@ const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILE
 const SPEC = {
   command: 'npm start --',
   summary:
-    'The whole app on this machine: the synthesized stack served with emulated DynamoDB, SQS and API Gateway, and the site, on one origin.',
+    'The whole app on this machine: the synthesized stack served with emulated DynamoDB, SQS and API Gateway, ' +
+    'and the site, on one origin.',
   options: {
     port: {
       type: 'string',
@@ -104,8 +105,10 @@ await runCommand(SPEC, () => {
 const started = performance.now();
 const runtime = await startOrExit(() => startLocalRuntime(chosen));
 
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `Poll platform (local, ${runtime.model.apiKind.toUpperCase()} API emulation, results=${chosen.results}) ` +
+    `ready in ${seconds} s`,
 );
 console.log(`  open ${runtime.url} in a browser to create a poll`);
 console.log(`  rate limits ${chosen.rateLimits ? 'on (--rate-limits off to try things out)' : 'OFF'}`);

@@ -101,7 +101,8 @@ type Router = (req: IncomingMessage, res: ServerResponse) => void;
 const CAPTCHA_PARAMETER = '/poll-local/captcha-secret';
 
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
-  // Listen first: a taken port fails in milliseconds, and the site's origin (which the functions' environment names) is known.
+  // Listen first: a taken port fails in milliseconds, and the site's origin (which the functions'
+  // environment names) is known.
   let route: Router | undefined;
   const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', (req, res) => {
     if (route) route(req, res);

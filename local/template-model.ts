@@ -145,7 +145,10 @@ function getIntegrationId(target: Json): string | undefined {
   return Array.isArray(parts) ? parts.map(refTarget).find(Boolean) : undefined;
 }
 
-/** Functions that only serve CloudFormation custom resources (site upload, bucket cleanup): deployment machinery, not the app. */
+/**
+ * Functions that only serve CloudFormation custom resources (site upload, bucket cleanup): deployment
+ * machinery, not the app.
+ */
 function customResourceProviders(template: Template): Set<string> {
   return new Set(
     Object.values(template.Resources)
@@ -187,7 +190,8 @@ export function readTemplate(template: Template): AppModel {
       const entry = fn.Metadata?.[FUNCTION_METADATA.entry];
       if (!entry)
         throw new Error(
-          `Function ${logicalId} has no ${FUNCTION_METADATA.entry} metadata: make it with lib/functions.ts appFunction().`,
+          `Function ${logicalId} has no ${FUNCTION_METADATA.entry} metadata: ` +
+            'make it with lib/functions.ts appFunction().',
         );
       const [, handler] = String(fn.Properties.Handler).split('.');
       return {

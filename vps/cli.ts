@@ -22,7 +22,8 @@ export const VPS_PORT = 3081;
 const SPEC = {
   command: BUNDLED ? 'node poll-vps.mjs' : 'npm run vps --',
   summary:
-    'The VPS edition: the same API and site as the serverless edition, as one Node process, every acknowledged change on disk before it is acknowledged.',
+    'The VPS edition: the same API and site as the serverless edition, as one Node process, ' +
+    'every acknowledged change on disk before it is acknowledged.',
   options: {
     port: { type: 'string', default: String(VPS_PORT), value: '<port>', description: '0 picks a free port' },
     host: {
@@ -35,7 +36,9 @@ const SPEC = {
       type: 'string',
       default: '.vps-data',
       value: '<dir>',
-      description: `where the log (${LOG_FILE}) lives, from the current folder; restart with the same one and every poll and vote is back`,
+      description:
+        `where the log (${LOG_FILE}) lives, from the current folder; ` +
+        'restart with the same one and every poll and vote is back',
     },
     ...RATE_LIMITS_OPTIONS,
     'trust-proxy': {
@@ -78,18 +81,19 @@ console.log(
 );
 if (loaded.skipped > 0)
   console.warn(
-    `  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) and were skipped; the rest is loaded.`,
+    `  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) ` +
+      'and were skipped; the rest is loaded.',
   );
-console.log(
-  `  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${chosen.trustProxy ? ', client addresses from X-Forwarded-For' : ''}. Ctrl-C to stop.`,
-);
+const proxied = chosen.trustProxy ? ', client addresses from X-Forwarded-For' : '';
+console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${proxied}. Ctrl-C to stop.`);
 
 stopOnSignals(async () => {
   await server.stop();
   const { flushes, records, flushMs } = server.store.journal.stats;
   console.log(
     flushes > 0
-      ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
+      ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ` +
+          `${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
       : '\nStopped. Nothing was written.',
   );
 });

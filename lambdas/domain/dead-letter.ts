@@ -85,7 +85,10 @@ export function judgeLetter(letter: Letter): JudgedLetter {
 export interface RedrivePlan {
   /** One letter per unapplied vote, to put back on the vote queue. */
   redrive: JudgedLetter[];
-  /** Other copies of those votes (e.g. SQS's own copy when the consumer crashed after dead-lettering one): deleted with them. */
+  /**
+   * Other copies of those votes (e.g. SQS's own copy when the consumer crashed after dead-lettering
+   * one): deleted with them.
+   */
   duplicates: JudgedLetter[];
   /** Everything else stays in the queue for a person. */
   keep: JudgedLetter[];

@@ -90,7 +90,8 @@ export function createPoll(input: unknown, nowMs: number): Poll {
   ) {
     throw invalid(
       'invalid_field',
-      `lifetimeMinutes must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} to ${POLL_LIMITS.maxLifetimeMinutes}.`,
+      `lifetimeMinutes must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} ` +
+        `to ${POLL_LIMITS.maxLifetimeMinutes}.`,
     );
   }
 

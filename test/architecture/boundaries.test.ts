@@ -94,7 +94,10 @@ export function importsOf(source: string): Import[] {
   return found;
 }
 
-/** Where an import points: a project path (`lambdas/adapters/x`) for a relative one, else the package name as written. */
+/**
+ * Where an import points: a project path (`lambdas/adapters/x`) for a relative one, else the package
+ * name as written.
+ */
 export function target(file: string, specifier: string): string {
   return specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), specifier)) : specifier;
 }
@@ -142,7 +145,7 @@ describe('import boundaries', () => {
     expect(violations(files)).toEqual([]);
   });
 
-  it('catch a forbidden import of each kind, and let through a type-only one where types are allowed and an exception', () => {
+  it('catch a forbidden import of each kind, and let through a type-only one where allowed and an exception', () => {
     const found = violations([
       { path: 'lambdas/domain/poll.ts', source: "import { PollTable } from '../adapters/poll-table';" },
       { path: 'lambdas/domain/vote.ts', source: "import type { SQSEvent } from 'aws-lambda';" },
@@ -156,12 +159,14 @@ describe('import boundaries', () => {
       { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../lambdas/domain/poll';" },
     ]);
     expect(found).toEqual([
-      'lambdas/domain/poll.ts imports ../adapters/poll-table (the domain is plain TypeScript: no AWS, no HTTP, no files)',
+      'lambdas/domain/poll.ts imports ../adapters/poll-table ' +
+        '(the domain is plain TypeScript: no AWS, no HTTP, no files)',
       'lambdas/domain/vote.ts imports aws-lambda (the domain is plain TypeScript: no AWS, no HTTP, no files)',
       'lambdas/handlers/cast-vote.ts imports @aws-sdk/client-sqs (handlers get AWS through their ports)',
       'cost/model.ts imports ../lib/app (the cost model reads data, not the stack, the runtime or the page)',
       'lib/poll-stack.ts imports ../lambdas/adapters/poll-table (a synth must not load Lambda code)',
-      'lib/app.ts imports ../bin/command-line (the CDK app depends on no command line: its errors and settings come from config/)',
+      'lib/app.ts imports ../bin/command-line ' +
+        '(the CDK app depends on no command line: its errors and settings come from config/)',
       'vps/server.ts imports ../lambdas/adapters/poll-table (the VPS edition runs without AWS)',
     ]);
   });

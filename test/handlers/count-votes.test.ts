@@ -49,7 +49,7 @@ describe('the consumer', () => {
     expect(metrics.totals).toMatchObject({ VotesCounted: 1, RecordsFailed: 2 });
   });
 
-  it('fails the invocation when every record failed, so Lambda’s Errors metric and the alarm see it, and still publishes its metrics', async () => {
+  it('fails the invocation if every record failed, so the Errors alarm sees it; still publishes metrics', async () => {
     counts.script.set(A, ['throw']);
     const junk = sqsRecord('{"not":"a vote"}', { groupId: `${A}.0` });
     const votes = [voteRecord(A, 0), voteRecord(A, 1)];
@@ -98,7 +98,7 @@ describe('a record’s last delivery', () => {
     expect(metrics.totals).toMatchObject({ 'DeadLettered:unapplied': 1, RecordsFailed: 0 });
   });
 
-  it('is dead-lettered as unknown when the marks cannot be read, and stays failed when the letter cannot be sent', async () => {
+  it('is dead-lettered as unknown if its marks are unreadable; stays failed if the letter cannot be sent', async () => {
     counts.script.set(A, ['throw', 'throw']);
     counts.guards.set(A, 'throw');
     const record = voteRecord(A, 0, { receiveCount: LAST });

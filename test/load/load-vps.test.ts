@@ -28,7 +28,8 @@ describe('npm run load --url <a VPS edition>', () => {
       const run = runLoadTest({ scenario: 'smoke', target: 'local', url: vps.url, resultsRoot, quiet: true });
       await expect(run).rejects.toThrow(LoadTestError);
       await expect(run).rejects.toThrow(
-        /is the VPS edition \(npm run vps\), not the local runtime \(npm start\): use --target vps, with npm run vps -- --rate-limits off/,
+        'is the VPS edition (npm run vps), not the local runtime (npm start): ' +
+          'use --target vps, with npm run vps -- --rate-limits off',
       );
     } finally {
       await vps.stop();
