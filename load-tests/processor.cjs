@@ -15,14 +15,21 @@ function pickPoll(context, _events, next) {
   next();
 }
 
-/**
- * Counts every accepted vote (202) per poll and option as a custom counter in the
- * report: the vote-conservation check compares these with the counts the API reports.
- */
-function recordVote(_requestParams, response, context, events, next) {
-  if (response.statusCode === 202)
-    events.emit('counter', `votes.accepted.${context.vars.pollId}.${context.vars.option}`, 1);
+/** Counts every vote sent, per poll and option: no more than these may be counted. */
+function countSent(_requestParams, context, events, next) {
+  events.emit('counter', `votes.sent.${context.vars.pollId}.${context.vars.option}`, 1);
   next();
 }
 
-module.exports = { pickOption, pickPoll, recordVote };
+/**
+ * Counts every accepted vote (202) per poll and option, and every refused one (4xx: nothing is
+ * stored), as custom counters in the report: the vote-conservation check compares them with the
+ * counts the API reports. A vote with no answer or a 5xx may or may not have been counted.
+ */
+function recordVote(_requestParams, response, context, events, next) {
+  const kind = response.statusCode === 202 ? 'accepted' : response.statusCode < 500 ? 'refused' : undefined;
+  if (kind) events.emit('counter', `votes.${kind}.${context.vars.pollId}.${context.vars.option}`, 1);
+  next();
+}
+
+module.exports = { countSent, pickOption, pickPoll, recordVote };

@@ -23,7 +23,7 @@ import type { DeployTarget } from '../config/app-config';
 import { type LocalResources, RESOURCES_PATH } from '../local/endpoints';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
-import { acceptedVotes, compareTallies, type Conservation, type Tally } from './conservation';
+import { compareTallies, voteTallies, type Conservation, type Tally, type VoteTallies } from './conservation';
 
 const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(LOAD_DIR, '..');
@@ -70,7 +70,7 @@ export interface Summary {
   errors: Record<string, number>;
   vusersFailed: number;
   artilleryExitCode: number;
-  votes: Pick<Conservation, 'accepted' | 'counted' | 'lost' | 'extra' | 'ok'>;
+  votes: Pick<Conservation, 'accepted' | 'unanswered' | 'counted' | 'lost' | 'extra' | 'ok'>;
 }
 
 export interface LoadRunOptions {
@@ -115,16 +115,16 @@ function runArtillery(args: string[], quiet: boolean): Promise<number> {
   });
 }
 
-/** Counts as the API reports them; remote targets are polled until they stop moving toward the accepted votes. */
-async function countedVotes(url: string, accepted: Tally, waitMs: number): Promise<Tally> {
+/** Counts as the API reports them; remote targets are polled until the accepted votes are counted. */
+async function countedVotes(url: string, { accepted, possible }: VoteTallies, waitMs: number): Promise<Tally> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const counted: Tally = new Map();
-    for (const pollId of accepted.keys()) {
+    for (const pollId of possible.keys()) {
       const response = await fetch(`${url}/api/poll/${pollId}/results`, { headers: { 'cache-control': 'no-cache' } });
       counted.set(pollId, response.ok ? ((await response.json()) as { counts: number[] }).counts : []);
     }
-    if (compareTallies(accepted, counted).ok || Date.now() > deadline) return counted;
+    if (compareTallies(accepted, counted, possible).ok || Date.now() > deadline) return counted;
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
@@ -256,11 +256,12 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     const aggregate = report.aggregate ?? {};
     const counters: Record<string, number> = aggregate.counters ?? {};
 
-    const accepted = acceptedVotes(counters);
+    const tallies = voteTallies(counters);
     if (runtime) await runtime.waitForDrain(options.drainTimeoutMs ?? 60_000);
     // The VPS edition counts a vote before it answers; a deployed stack counts through its queue, a little later.
     const settleMs = runtime || target === 'vps' ? 0 : (options.drainTimeoutMs ?? 60_000);
-    const conservation = compareTallies(accepted, await countedVotes(url, accepted, settleMs));
+    const counted = await countedVotes(url, tallies, settleMs);
+    const conservation = compareTallies(tallies.accepted, counted, tallies.possible);
     if (runtime) writeFileSync(join(dir, 'usage.json'), JSON.stringify(runtime.usage(), null, 2));
 
     const latency = aggregate.summaries?.['http.response_time'] ?? {};
@@ -289,6 +290,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
       artilleryExitCode: exitCode,
       votes: {
         accepted: conservation.accepted,
+        unanswered: conservation.unanswered,
         counted: conservation.counted,
         lost: conservation.lost,
         extra: conservation.extra,
@@ -340,11 +342,13 @@ export function formatSummary(result: LoadRunResult): string {
   const counted = conservation.ok
     ? 'none lost, none counted twice'
     : `${s.votes.lost} LOST, ${s.votes.extra} COUNTED TWICE`;
+  // Votes with no answer (or a 5xx) may be counted or not, as for any client that lost the answer.
+  const unanswered = s.votes.unanswered > 0 ? `, ${s.votes.unanswered} unanswered (each may count)` : '';
   const lines = [
     `${s.scenario} on ${s.target} (${s.url})`,
     `  requests   ${rate}; status ${JSON.stringify(s.codes)}${errors}`,
     `  latency    p50 ${p50} ms, p95 ${p95} ms, p99 ${p99} ms (max ${max} ms)`,
-    `  votes      ${s.votes.accepted} accepted (202), ${s.votes.counted} counted: ${counted}`,
+    `  votes      ${s.votes.accepted} accepted (202)${unanswered}, ${s.votes.counted} counted: ${counted}`,
   ];
   for (const poll of conservation.polls.filter((p) => p.difference.some((d) => d !== 0))) {
     lines.push(

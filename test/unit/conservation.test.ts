@@ -2,7 +2,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acceptedVotes, compareTallies } from '../../load-tests/conservation';
+import { acceptedVotes, compareTallies, voteTallies } from '../../load-tests/conservation';
 import { apiUrlFromOutputs, formatSummary, LoadTestError, type Summary } from '../../load-tests/run';
 
 const A = 'AAAAAAAAAAAAAAAAAAAAA';
@@ -58,6 +58,43 @@ describe('vote conservation', () => {
     ).toMatchObject({ ok: false, lost: 0, extra: 1 });
     // A poll that vanished.
     expect(compareTallies(accepted, new Map([[A, [3, 0, 1]]]))).toMatchObject({ ok: false, lost: 5 });
+  });
+});
+
+describe('votes with no answer', () => {
+  // Poll A: 6 sent for option 0, 1 refused (429), 3 accepted; so 2 got no answer or a 5xx.
+  const counters = {
+    [`votes.sent.${A}.0`]: 6,
+    [`votes.refused.${A}.0`]: 1,
+    [`votes.accepted.${A}.0`]: 3,
+  };
+
+  it('may each be counted or not: counted must lie between the accepted and the sent less the refused', () => {
+    const { accepted, possible } = voteTallies(counters);
+    expect(possible).toEqual(new Map([[A, [5]]]));
+    for (const n of [3, 4, 5])
+      expect(compareTallies(accepted, new Map([[A, [n]]]), possible)).toMatchObject({ ok: true, unanswered: 2 });
+    expect(compareTallies(accepted, new Map([[A, [2]]]), possible)).toMatchObject({ ok: false, lost: 1, extra: 0 });
+    expect(compareTallies(accepted, new Map([[A, [6]]]), possible)).toMatchObject({ ok: false, lost: 0, extra: 1 });
+  });
+
+  it('are none when the report counted no sends (an older run): exactly the accepted votes must count', () => {
+    const { accepted, possible } = voteTallies({ [`votes.accepted.${A}.0`]: 3 });
+    expect(possible).toEqual(accepted);
+    expect(compareTallies(accepted, new Map([[A, [4]]]), possible)).toMatchObject({ ok: false, extra: 1 });
+  });
+
+  it('are named in the summary', () => {
+    const { accepted, possible } = voteTallies(counters);
+    const conservation = compareTallies(accepted, new Map([[A, [4]]]), possible);
+    const summary = {
+      ...{ scenario: 'smoke', target: 'local' as const, url: 'http://x', requests: 6, durationSeconds: 1 },
+      ...{ ratePerSecond: 6, latencyMs: { p50: 1, p95: 2, p99: 3, max: 4 }, codes: { 202: 3, 429: 1, 504: 2 } },
+      ...{ errors: {}, vusersFailed: 0, artilleryExitCode: 0, votes: conservation },
+    };
+    expect(formatSummary({ dir: '/tmp/run', summary, conservation, ok: true })).toContain(
+      'votes      3 accepted (202), 2 unanswered (each may count), 4 counted: none lost, none counted twice',
+    );
   });
 });
 
