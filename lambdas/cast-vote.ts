@@ -1,4 +1,7 @@
-/** The vote function: POST /api/poll/{id}/vote onto the FIFO vote queue (what it does: handlers/cast-vote.ts; who counts: count-votes.ts). */
+/**
+ * The vote function: POST /api/poll/{id}/vote onto the FIFO vote queue (what it does:
+ * handlers/cast-vote.ts; who counts: count-votes.ts).
+ */
 import { apiGatewayHandler } from './adapters/api-gateway';
 import { captchaSetting, httpOptions, rateLimitSetting, requireEnv } from './adapters/lambda-settings';
 import { logger } from './adapters/logger';

@@ -152,7 +152,10 @@ export async function startEmulators(
   };
 }
 
-/** dynalite, behind a proxy that asks for (and meters) consumed capacity, per calling function, and can throttle writes. */
+/**
+ * dynalite, behind a proxy that asks for (and meters) consumed capacity, per calling function,
+ * and can throttle writes.
+ */
 async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: Faults; dataDir?: string }) {
   const server: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: dataDir });
   const port = await listen(server);

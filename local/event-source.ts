@@ -38,7 +38,10 @@ export interface EventSourceOptions {
   holdWhileProcessingSeconds?: number;
 }
 
-/** A received message as its record in the function's event; its attributes are all there (receiveBatch asks for All). */
+/**
+ * A received message as its record in the function's event; its attributes are all there
+ * (receiveBatch asks for All).
+ */
 const toRecord = (message: Message, queueArn: string): SQSRecord =>
   sqsRecord(
     {
@@ -103,7 +106,10 @@ async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, sign
   return batch;
 }
 
-/** Extends the batch's visibility every half timeout until the returned function is called (holdWhileProcessingSeconds). */
+/**
+ * Extends the batch's visibility every half timeout until the returned function is called
+ * (holdWhileProcessingSeconds).
+ */
 function holdInvisible(
   { sqs, queueUrl, holdWhileProcessingSeconds: seconds }: EventSourceOptions,
   messages: Message[],
@@ -149,7 +155,10 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
   options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
 }
 
-/** Injected failures before applying; a failed FIFO record fails the rest of its group in the batch too (order must hold), as Lambda expects. */
+/**
+ * Injected failures before applying; a failed FIFO record fails the rest of its group in the
+ * batch too (order must hold), as Lambda expects.
+ */
 function withheldByFaults(faults: Faults, records: SQSRecord[]): Set<string> {
   const failedGroups = new Set<string>();
   const withheld = new Set<string>();

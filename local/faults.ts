@@ -5,9 +5,15 @@ export interface Faults {
    * on a FIFO queue the rest of the record's message group in that batch is withheld with it.
    */
   failBeforeApply?: number;
-  /** Fraction of consumer records reported failed after the handler applied them (redelivered, must not double count). Never on a record's last delivery. */
+  /**
+   * Fraction of consumer records reported failed after the handler applied them (redelivered,
+   * must not double count). Never on a record's last delivery.
+   */
   failAfterApply?: number;
-  /** Probability that a consumer invocation "crashes" after its writes: its response is lost, the whole batch is redelivered. Never on a batch holding a record's last delivery. */
+  /**
+   * Probability that a consumer invocation "crashes" after its writes: its response is lost, the
+   * whole batch is redelivered. Never on a batch holding a record's last delivery.
+   */
   crashAfterWrites?: number;
   /**
    * Fraction of SendMessage calls acknowledged but never enqueued: a vote lost after its 202.

@@ -44,7 +44,10 @@ export function readLog<R>(path: string, isRecord: (value: unknown) => value is 
   return { records, skipped };
 }
 
-/** Writes records as a whole new log, durably: a temporary file, fsync, rename over the old one, fsync of the folder. */
+/**
+ * Writes records as a whole new log, durably: a temporary file, fsync, rename over the old one,
+ * fsync of the folder.
+ */
 export function writeLog(path: string, records: readonly unknown[]): number {
   const temporary = `${path}.tmp`;
   const fd = openSync(temporary, 'w');

@@ -82,7 +82,8 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
       : h(
           'p',
           { className: 'lead', dataset: { state: 'not-found' } },
-          'There is no page at this address. A poll’s link looks like /poll/ followed by 21 characters (letters, digits, - and _).',
+          'There is no page at this address. ' +
+            'A poll’s link looks like /poll/ followed by 21 characters (letters, digits, - and _).',
         ),
     h('a', { href: '/', className: 'button' }, 'Create a new poll'),
   );
@@ -184,12 +185,14 @@ function createPage(api: Api): void {
       h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label),
     ),
   );
-  // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier) counts as one voter.
+  // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier)
+  // counts as one voter.
   const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
   const oneVoteNote = h(
     'p',
     { className: 'hint', id: 'one-vote-note', hidden: true },
-    'A voter is a network address: people sharing one (a school, an office, some phone networks) can vote only once between them.',
+    'A voter is a network address: people sharing one (a school, an office, some phone networks) ' +
+      'can vote only once between them.',
   );
   oneVote.setAttribute('aria-describedby', 'one-vote-note');
   oneVote.onchange = () => {

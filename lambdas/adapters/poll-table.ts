@@ -1,4 +1,7 @@
-/** DynamoDB access for polls, counts and voter claims: the PollStore and CountStore ports. One table, keys from config. */
+/**
+ * DynamoDB access for polls, counts and voter claims: the PollStore and CountStore ports. One
+ * table, keys from config.
+ */
 import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,

@@ -94,7 +94,7 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
   });
   afterAll(async () => server?.stop());
 
-  it('creates a poll, shares its link, votes from a second browser, and the first sees the results change', async () => {
+  it('creates a poll, shares its link, votes from a second browser; the first sees results change', async () => {
     const creator = await newVisitor();
     await creator.goto('/');
     await creator.getByLabel('Question').fill('Best editor?');
@@ -147,7 +147,7 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     expect(new Set(resultsRequests)).toEqual(new Set([server.resultsOrigin]));
   });
 
-  it('keeps the poll’s link in the address bar, says when it closes and what a voter is, and leads from results back to voting', async () => {
+  it('keeps the poll’s link, says when it closes and what a voter is, leads from results to voting', async () => {
     const creator = await newVisitor();
     await creator.goto('/');
     // Off by default, as in the API; on, the page says what counts as a voter.

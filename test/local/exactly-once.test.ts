@@ -42,7 +42,7 @@ describe('exactly once, end to end', () => {
     });
   });
 
-  it('moves a poison message to the dead-letter queue, where the alarm sees it, and keeps counting the rest', async () => {
+  it('moves a poison message to the dead-letter queue, where the alarm sees it; counts the rest', async () => {
     const poll = await file.check.client.createPoll();
     const { sqs } = clients(file.runtime);
     await sqs.send(

@@ -8,7 +8,10 @@ import type { Faults } from '../../local/faults';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients, pool, voteUntilAnswered } from './local';
 
-/** A runtime for fault campaigns: redeliveries after 1 s instead of 60 s, and 2 SDK attempts per call (the backoff only waits). */
+/**
+ * A runtime for fault campaigns: redeliveries after 1 s instead of 60 s, and 2 SDK attempts per
+ * call (the backoff only waits).
+ */
 export const CAMPAIGN_RUNTIME = {
   visibilityTimeoutSeconds: 1,
   sdkMaxAttempts: 2,
@@ -61,7 +64,10 @@ export function campaign(runtime: LocalRuntime) {
     return held;
   }
 
-  /** Every accepted vote is counted once, or (after maxReceiveCount failures) kept in the DLQ; never lost, never doubled. */
+  /**
+   * Every accepted vote is counted once, or (after maxReceiveCount failures) kept in the DLQ;
+   * never lost, never doubled.
+   */
   async function expectConserved(pollId: string, accepted: number[]): Promise<{ counted: number[]; held: number[] }> {
     await runtime.waitForDrain(90_000);
     const results = (await client.results(pollId)).json;
@@ -100,7 +106,9 @@ export function campaign(runtime: LocalRuntime) {
     const held = await deadLettered(pollId);
     const kept = result.kept.filter((j) => j.vote?.pollId === pollId).map((j) => j.verdict);
     console.log(
-      `${label}: accepted ${accepted}, dead-lettered ${heldBefore}, after the redrive counted ${counted} and left ${held} (${kept.length} ${[...new Set(kept)].join('/') || 'letters'})`,
+      `${label}: accepted ${accepted}, dead-lettered ${heldBefore}, ` +
+        `after the redrive counted ${counted} and left ${held} ` +
+        `(${kept.length} ${[...new Set(kept)].join('/') || 'letters'})`,
     );
     expect(kept.filter((verdict) => verdict !== 'unknown')).toEqual([]);
     if (exact) {

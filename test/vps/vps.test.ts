@@ -206,7 +206,8 @@ describe('a crash', () => {
     const restarted = await runVps(dir);
     const counted = (await api({ url: restarted.url }).results(poll.id)).json.counts as number[];
     console.log(
-      `crash: ${acknowledged} acknowledged before SIGKILL, ${unanswered} unanswered, ${counted} counted after the restart`,
+      `crash: ${acknowledged} acknowledged before SIGKILL, ${unanswered} unanswered, ` +
+        `${counted} counted after the restart`,
     );
     counted.forEach((n, option) => {
       expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
