@@ -3,10 +3,11 @@
  * baseline. `npm run cost -- --help` for the options. The only file of cost/ that touches files:
  * each reader is exported (the tests call them), and the command runs only as the entry point.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { makeFolder } from '../bin/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './measured';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
@@ -227,8 +228,7 @@ export function reportInput(values: {
 
 /** Writes report.json, chart.svg, report.md and report.html into `folder` (made if missing); returns its path. */
 export function writeReports(report: CostReport, folder: string): string {
-  const out = resolve(folder);
-  mkdirSync(out, { recursive: true });
+  const out = makeFolder(folder);
   writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2));
   writeFileSync(join(out, 'chart.svg'), renderChart(report));
   writeFileSync(join(out, 'report.md'), renderMarkdown(report, 'chart.svg'));
@@ -241,6 +241,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   let input!: ReportInput;
   await runCommand(COST_COMMAND, () => {
     input = reportInput(values);
+    // Before the report is printed: a folder it cannot write to is one line, not a report and a trace.
+    makeFolder(values.out);
   });
   const report = buildReport(input);
   console.log(renderText(report));

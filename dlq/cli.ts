@@ -11,7 +11,7 @@ import { DEPLOY_COMMANDS, OUTPUTS_FILES, stackOutputs, TARGETS, type Target } fr
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
-import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, type Queues } from './dead-letters';
+import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, refusedDiscard, type Queues } from './dead-letters';
 
 const SPEC = {
   command: 'npm run dlq --',
@@ -151,6 +151,10 @@ async function main(): Promise<void> {
   const verdicts = (values.verdict ?? '').split(',').filter(Boolean) as Verdict[];
   if (command === 'discard' && verdicts.length === 0)
     throw new UsageError(`discard needs --verdict (one or more of ${DISCARDABLE.join(', ')}).`);
+  const refused = command === 'discard' ? refusedDiscard(verdicts) : undefined;
+  if (refused) throw new UsageError(refused);
+  if (target === 'local' && !URL.canParse(values.url!))
+    throw new UsageError(`--url ${values.url} is not a URL: give the local runtime's, e.g. http://127.0.0.1:3000.`);
 
   const queues = await queuesOf(target, values.url!);
   const print = (json: unknown, text: string) => console.log(values.json ? JSON.stringify(json, null, 2) : text);

@@ -180,18 +180,24 @@ export async function redrive(queues: Queues, options: ReadOptions = {}): Promis
 /** Verdicts a person may discard; `unapplied` votes are redriven, never discarded. */
 export const DISCARDABLE: readonly Verdict[] = ['unknown', 'poll-missing', 'malformed'];
 
+/** Why a discard of these verdicts is refused (some may be counted by a redrive), or undefined. */
+export function refusedDiscard(verdicts: readonly Verdict[]): string | undefined {
+  const refused = verdicts.filter((v) => !DISCARDABLE.includes(v));
+  if (refused.length === 0) return undefined;
+  return (
+    `Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): ` +
+    'redrive unapplied votes instead.'
+  );
+}
+
 /** Deletes the letters with the given verdicts (a person's decision); returns them. */
 export async function discard(
   queues: Queues,
   verdicts: readonly Verdict[],
   options: ReadOptions = {},
 ): Promise<JudgedLetter[]> {
-  const refused = verdicts.filter((v) => !DISCARDABLE.includes(v));
-  if (refused.length > 0)
-    throw new Error(
-      `Only ${DISCARDABLE.join(', ')} letters can be discarded (not ${refused.join(', ')}): ` +
-        'redrive unapplied votes instead.',
-    );
+  const refused = refusedDiscard(verdicts);
+  if (refused) throw new Error(refused);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const discarded: JudgedLetter[] = [];
   const others: JudgedLetter[] = [];

@@ -358,8 +358,9 @@ export function formatSummary(result: LoadRunResult): string {
   // A deployed stack keeps what it could not count: the local target's runtime is gone with the run.
   if (s.votes.lost > 0 && s.target !== 'local')
     lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
+  // Any 429 means the limits are on: even a few fail a scenario's checks.
   const limited = s.codes['429'] ?? 0;
-  if (limited > 0.1 * s.requests)
+  if (limited > 0)
     lines.push(
       `  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ` +
         RATE_LIMITS_OFF[s.target],

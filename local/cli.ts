@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { makeFolder } from '../bin/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
@@ -91,7 +92,7 @@ function options() {
     logLevel,
     apiKind,
     results,
-    dataDir: values['data-dir'] ? resolve(values['data-dir']) : undefined,
+    dataDir: values['data-dir'] ? makeFolder(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: serverCaptchaFrom(values),
   };

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand } from '../bin/command-line';
+import { makeFolder } from '../bin/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
@@ -60,7 +61,7 @@ function options(): Omit<VpsOptions, 'site'> {
   return {
     port,
     host: values.host,
-    dataDir: resolve(values['data-dir']),
+    dataDir: makeFolder(values['data-dir']),
     rateLimits: rateLimitsFrom(values['rate-limits']),
     trustProxy: values['trust-proxy'],
     captcha: serverCaptchaFrom(values),

@@ -3,7 +3,7 @@
  * usage and exit 0, and a usage mistake with one line and exit 2, never a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -118,6 +118,18 @@ describe('mistakes people make', () => {
       ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
       '-c takes key=value (got "rateLimits"). Run npm run localstack:deploy -- --help for the usage.',
     ],
+    [
+      'a discard of votes a redrive would count',
+      ['dlq/cli.ts', 'discard', '--verdict', 'unapplied'],
+      'Only unknown, poll-missing, malformed letters can be discarded (not unapplied): ' +
+        'redrive unapplied votes instead. Run npm run dlq -- --help for the usage.',
+    ],
+    [
+      'a local runtime URL that is not one',
+      ['dlq/cli.ts', 'inspect', '--url', 'not-a-url'],
+      "--url not-a-url is not a URL: give the local runtime's, e.g. http://127.0.0.1:3000. " +
+        'Run npm run dlq -- --help for the usage.',
+    ],
   ])('%s: one line, exit 2', async (_name, args, expected) => {
     const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }).then(
       () => ({ code: 0, stderr: '' }),
@@ -129,6 +141,24 @@ describe('mistakes people make', () => {
 });
 
 describe('a command called right that cannot do its work', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'not-a-folder-')), 'file');
+  writeFileSync(file, '');
+  it.each([
+    ['npm start', 'tsx local/cli.ts', ['--port', '0', '--data-dir', file], file],
+    ['npm run vps', 'tsx vps/cli.ts', ['--port', '0', '--data-dir', file], file],
+    ['npm run cost', 'tsx cost/cli.ts', ['--out', join(file, 'sub')], file],
+    // A plain mkdir answers at once where Node 20's recursive one spins forever.
+    ['npm run cost', 'tsx cost/cli.ts', ['--out', '/proc/no-such-folder/sub'], undefined],
+  ])('%s with a folder it cannot make: one line, exit 1 (%#)', async (_name, command, args, isFile) => {
+    const result = await run(command, args);
+    expect(result.code).toBe(1);
+    expect(ours(result.stderr).split('\n')).toEqual([
+      isFile
+        ? `Cannot use ${args.at(-1)} as a folder: ${isFile} is a file`
+        : expect.stringMatching(/^Cannot use \/proc\/no-such-folder\/sub as a folder: ENOENT/),
+    ]);
+  });
+
   it.each([
     ['with a target', ['--target', 'aws']],
     // --url alone is that URL: the run does not start a runtime of its own and test that instead.

@@ -95,6 +95,10 @@ describe('votes with no answer', () => {
     expect(formatSummary({ dir: '/tmp/run', summary, conservation, ok: true })).toContain(
       'votes      3 accepted (202), 2 unanswered (each may count), 4 counted: none lost, none counted twice',
     );
+    // Even one 429 fails a scenario's checks: the summary says the limits are on.
+    expect(formatSummary({ dir: '/tmp/run', summary, conservation, ok: true })).toContain(
+      '1 of 6 requests were refused 429: the per-address rate limits are on.',
+    );
   });
 });
 

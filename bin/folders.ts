@@ -1,0 +1,29 @@
+/**
+ * Making the folder a command writes to, failing fast and in one line. Node 20's
+ * `mkdirSync(path, { recursive: true })` spins forever where a plain mkdir answers ENOENT at
+ * once (under /proc), so the missing levels are made one at a time.
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CommandFailure } from '../config/errors';
+
+/** Makes `path` and any missing parents; throws CommandFailure saying why when it cannot. */
+export function makeFolder(path: string): string {
+  const folder = resolve(path);
+  try {
+    makeLevels(folder);
+  } catch (error) {
+    throw new CommandFailure(`Cannot use ${path} as a folder: ${(error as Error).message}`, { cause: error });
+  }
+  return folder;
+}
+
+function makeLevels(folder: string): void {
+  if (existsSync(folder)) {
+    if (!statSync(folder).isDirectory()) throw new Error(`${folder} is a file`);
+    return;
+  }
+  const parent = dirname(folder);
+  if (parent !== folder) makeLevels(parent);
+  mkdirSync(folder);
+}
