@@ -7,13 +7,24 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { RESULTS_URL } from '../config/app-config';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
 import type { LambdaEvent } from './lambda-events';
 import type { Meter } from './metering';
 import type { FunctionModel } from './template-model';
+
+/** BUNDLING in esbuild's terms: how a function is bundled outside CDK (here, and the bundle-size test). */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: BUNDLING.format,
+  target: BUNDLING.target,
+  minify: BUNDLING.minify,
+  external: [...BUNDLING.externalModules],
+  logLevel: 'error',
+} as const satisfies BuildOptions;
 
 export interface InvokeResult {
   /** `throttled`: refused before it ran, past its reserved concurrency (nothing billed). */
@@ -38,13 +49,7 @@ export async function loadFunctions(
   await build({
     entryPoints: Object.fromEntries(functions.map((fn) => [fn.logicalId, join(options.projectRoot, fn.entry)])),
     outdir,
-    bundle: true,
-    platform: 'node',
-    format: BUNDLING.format,
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    external: [...BUNDLING.externalModules],
-    logLevel: 'error',
+    ...ESBUILD_OPTIONS,
   });
 
   const require = createRequire(join(outdir, 'index.js'));

@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_METADATA, RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
 import { apiKindFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
-import { BUNDLING } from '../../lib/functions';
+import { ESBUILD_OPTIONS } from '../../local/functions';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -539,14 +539,8 @@ describe('the function bundles', () => {
     const result = await build({
       entryPoints: entries,
       outdir: 'out',
-      bundle: true,
       write: false,
-      platform: 'node',
-      format: BUNDLING.format,
-      target: BUNDLING.target,
-      minify: BUNDLING.minify,
-      external: [...BUNDLING.externalModules],
-      logLevel: 'error',
+      ...ESBUILD_OPTIONS,
     });
     return Object.fromEntries(
       result.outputFiles.map((file) => [file.path.replace(/^.*\/(\w+)\.js$/, '$1'), file.contents.length / 1024]),
