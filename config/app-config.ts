@@ -163,7 +163,14 @@ export type ConsumerMetricName = (typeof CONSUMER_METRICS.always)[number];
 /** The consumer's failures alarm: every 1-minute period of this many in a row with a failed invocation. */
 export const CONSUMER_FAILURE_ALARM = { periodMinutes: 1, evaluationPeriods: 5 } as const;
 
-/** API Gateway stage throttling (steady rate, burst). */
+/**
+ * How the stack tells the functions the vote path's size (cost/vote-path.ts): the vote function
+ * spreads a poll's votes over this many message groups, the consumer and the results function
+ * count them in this many counter items. Absent: the default size.
+ */
+export const VOTE_PATH_ENV = { groupsPerPoll: 'VOTE_GROUPS_PER_POLL', counterShards: 'COUNTER_SHARDS' } as const;
+
+/** API Gateway stage throttling (steady rate, burst): the default size (cost/vote-path.ts sizes it for a hot poll). */
 export const API_THROTTLE = {
   rateLimit: 2000,
   burstLimit: 1000,

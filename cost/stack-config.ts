@@ -3,7 +3,14 @@
  * memory, architecture, logging, tracing and custom metrics, the consumer's batching, alarms.
  * Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
-import { API_PATH_PATTERN, FUNCTION_METADATA, RESULTS_PATH_PATTERN, type ResultsDelivery } from '../config/app-config';
+import {
+  API_PATH_PATTERN,
+  FUNCTION_METADATA,
+  RESULTS_PATH_PATTERN,
+  VOTE_PATH_ENV,
+  type ResultsDelivery,
+} from '../config/app-config';
+import { DEFAULT_VOTE_PATH, type VotePath } from './vote-path';
 
 export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
 
@@ -44,6 +51,8 @@ export interface StackConfig {
    */
   siteRouter: boolean;
   alarms: number;
+  /** Message groups and counter items per poll, and the stage's throttle: what a hot poll meets. */
+  votePath: Omit<VotePath, 'hotPollVotesPerSecond'>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
@@ -142,5 +151,31 @@ export function readStackConfig(template: Json): StackConfig {
       ),
     ),
     alarms: ofType('AWS::CloudWatch::Alarm').length,
+    votePath: votePathOf(template.Resources, logicalIds, ofType),
+  };
+}
+
+/**
+ * The vote path as deployed: groups and shards from the functions' environment (absent: the
+ * default size), the throttle from the API's stage (HTTP API default route settings, REST method settings).
+ */
+function votePathOf(
+  resources: Json,
+  logicalIds: Partial<Record<FunctionRole, string>>,
+  ofType: (type: string) => Resources,
+): StackConfig['votePath'] {
+  const env = (role: FunctionRole, name: string) => {
+    const value = resources[logicalIds[role]!]?.Properties?.Environment?.Variables?.[name];
+    return value === undefined ? undefined : Number(value);
+  };
+  const [, stage] = [...ofType('AWS::ApiGatewayV2::Stage'), ...ofType('AWS::ApiGateway::Stage')].find(
+    ([, s]) => s.Properties?.DefaultRouteSettings || s.Properties?.MethodSettings,
+  ) ?? [undefined, undefined];
+  const throttle = stage?.Properties?.DefaultRouteSettings ?? stage?.Properties?.MethodSettings?.[0] ?? {};
+  return {
+    groupsPerPoll: env('castVote', VOTE_PATH_ENV.groupsPerPoll) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
+    counterShards: env('countVotes', VOTE_PATH_ENV.counterShards) ?? DEFAULT_VOTE_PATH.counterShards,
+    stageRateLimit: throttle.ThrottlingRateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
+    stageBurstLimit: throttle.ThrottlingBurstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
   };
 }
