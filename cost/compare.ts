@@ -3,12 +3,12 @@
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
 import { estimate, SECONDS_PER_MONTH, type Bill, type BillOptions, type UnitCosts } from './model';
+import { derivePeak } from './peaks';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
 import {
   PROCESSES_PER_BOX,
   processCapacity,
-  requestsOf,
   VPS_MAX_UTILISATION,
   type RequestMix,
   type VpsCapacity,
@@ -29,29 +29,22 @@ export interface VpsCost {
   usdPerMillionAtCeiling: number;
 }
 
-/**
- * Traffic follows the day: the busiest hour runs at about this multiple of the
- * month's average. The rate a VPS must carry is the larger of that and the
- * profile's own peak (one hot poll).
- */
-export const PEAK_TO_AVERAGE = 3;
-
 /** The month's requests as the VPS edition serves them: the site and the API on one origin, so no CORS preflights. */
 export function vpsMix(bill: Bill): RequestMix {
   const u = bill.usage;
   return { pages: u.pageLoads, pollReads: u.pageLoads - u.polls, votes: u.votes + u.polls, results: u.resultsRequests };
 }
 
-/** Requests per second the VPS setup must carry for this month. */
-export function designRps(profile: TrafficProfile, bill: Bill): number {
-  return Math.max(profile.peakRequestsPerSecond, (requestsOf(vpsMix(bill)) / SECONDS_PER_MONTH) * PEAK_TO_AVERAGE);
+/** Requests per second the VPS setup must carry for this month: the profile's busiest second (cost/peaks.ts). */
+export function designRps(profile: TrafficProfile): number {
+  return derivePeak(profile).requestsPerSecond;
 }
 
 /** Boxes for the design rate (at the utilisation ceiling), plus transfer beyond what they include. */
 export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost {
   const mix = vpsMix(bill);
   const capacityRps = processCapacity(capacity, mix) * PROCESSES_PER_BOX;
-  const rate = designRps(profile, bill);
+  const rate = designRps(profile);
   const boxes = Math.max(1, Math.ceil(rate / (capacityRps * VPS_MAX_UTILISATION)));
   // The VPS sends the same bytes: the page, and each API answer.
   const transferGb =

@@ -1,18 +1,28 @@
 /**
- * Traffic profiles: how a month of use looks, in the terms a poll owner knows.
- * Presets include the seed's own claim (15 M votes a month, ~350 req/s).
+ * Traffic profiles: how a month of use looks, in the terms a poll owner knows: how much happens,
+ * and when (the window a poll's votes arrive in, the busiest hour, the busiest minute), from which
+ * cost/peaks.ts derives the busiest second. Every field is defined once (PROFILE_FIELDS): the
+ * validator, `npm run cost -- --help` and the README's table read it.
  */
+import { POLL_LIMITS, RESULTS_REFRESH } from '../config/app-config';
+import { derivePeak } from './peaks';
 
 export interface TrafficProfile {
   name: string;
   description: string;
   pollsPerDay: number;
   votesPerPoll: number;
-  /** Visits to the site per voter (each: index.html and config.json; assets on a first visit). */
+  /** Minutes a poll is open: the window its votes arrive in. */
+  votingMinutes: number;
+  /** The busiest hour of the day brings this multiple of the day's average polls. */
+  busyHourFactor: number;
+  /** A poll's busiest minute brings this multiple of its window's average votes. */
+  busiestMinuteFactor: number;
+  /** Visits to the site per vote (each: the page and a poll read). */
   pageLoadsPerVoter: number;
   /** People per poll watching live results (voters who stay, plus people who only watch). */
   resultsViewersPerPoll: number;
-  /** Minutes each of them keeps the results on screen. */
+  /** Minutes each of them keeps the results on screen, while the poll is open. */
   watchMinutes: number;
   /**
    * How often a viewer's page asks for results: `busy` (votes keep arriving, the page
@@ -20,19 +30,93 @@ export interface TrafficProfile {
    */
   refresh: 'busy' | 'quiet' | number;
   oneVotePerVoter: boolean;
-  /** The busiest second of the month, all routes: what a VPS must be sized for. */
-  peakRequestsPerSecond: number;
+  /** Raises the derived busiest second (cost/peaks.ts), all routes; never lowers it. */
+  peakRequestsPerSecond?: number;
   /** Bytes a visit transfers (the page, compressed): see README "The site". */
   pageBytes: number;
   /** Bytes of one API response on the wire, headers included. */
   apiResponseBytes: number;
 }
 
+/** A number field of a profile: its unit, its range, what it means. */
+export interface ProfileField {
+  unit: string;
+  min: number;
+  max: number;
+  description: string;
+}
+
+/** The fastest a results page refreshes (config RESULTS_REFRESH): a profile may not ask faster. */
+export const MIN_REFRESH_SECONDS = RESULTS_REFRESH.minIntervalMs / 1000;
+
+/**
+ * Every number field, its unit and the range the model is meant for: beyond these a profile
+ * describes no poll platform, and a bill of twenty digits helps nobody.
+ */
+export const PROFILE_FIELDS = {
+  pollsPerDay: { unit: 'polls/day', min: 0, max: 1e6, description: 'polls created a day (0.1: one every ten days)' },
+  votesPerPoll: { unit: 'votes', min: 0, max: 1e9, description: 'votes each poll gets' },
+  votingMinutes: {
+    unit: 'minutes',
+    min: 1,
+    max: POLL_LIMITS.maxLifetimeMinutes,
+    description: 'how long a poll is open: the window its votes arrive in',
+  },
+  busyHourFactor: {
+    unit: 'x',
+    min: 1,
+    max: 24,
+    description: "the busiest hour brings this multiple of the day's average polls",
+  },
+  busiestMinuteFactor: {
+    unit: 'x',
+    min: 1,
+    max: 1000,
+    description: "a poll's busiest minute brings this multiple of its window's average votes (at most votingMinutes)",
+  },
+  pageLoadsPerVoter: { unit: 'visits/vote', min: 0, max: 100, description: 'visits to the site per vote' },
+  resultsViewersPerPoll: {
+    unit: 'viewers',
+    min: 0,
+    max: 1e9,
+    description: 'people per poll watching live results (voters who stay, and watchers)',
+  },
+  watchMinutes: {
+    unit: 'minutes',
+    min: 0,
+    max: POLL_LIMITS.maxLifetimeMinutes,
+    description: 'how long each viewer keeps the results on screen (at most votingMinutes)',
+  },
+  peakRequestsPerSecond: {
+    unit: 'requests/s',
+    min: 0,
+    max: 1e8,
+    description: 'optional: raises the derived busiest second; a value below it is refused',
+  },
+  pageBytes: { unit: 'bytes', min: 0, max: 1e8, description: 'bytes a visit transfers (the page, gzipped)' },
+  apiResponseBytes: {
+    unit: 'bytes',
+    min: 0,
+    // Lambda's response limit.
+    max: 6 * 1024 * 1024,
+    description: 'bytes of one API answer on the wire, headers included',
+  },
+} as const satisfies Record<string, ProfileField>;
+type NumberField = keyof typeof PROFILE_FIELDS;
+
+/** The fields that are not numbers: what they take. */
+export const OTHER_PROFILE_FIELDS = {
+  refresh: `"busy" (the page refreshes at its fastest, every ${MIN_REFRESH_SECONDS} s), "quiet" (it backs off), or seconds (at least ${MIN_REFRESH_SECONDS})`,
+  oneVotePerVoter: 'true or false: a voter claim is written per vote',
+  name: "text: the profile's name",
+  description: 'text: what it describes',
+} as const;
+
 /**
  * pageBytes: the one page, gzipped (npm run build:site; a test keeps them equal); apiResponseBytes:
- * a results answer with its headers.
+ * a results answer with its headers; a weekday's busiest hour at three times its average.
  */
-const DEFAULTS = { pageLoadsPerVoter: 1, pageBytes: 8_100, apiResponseBytes: 450 } as const;
+const DEFAULTS = { pageLoadsPerVoter: 1, pageBytes: 8_100, apiResponseBytes: 450, busyHourFactor: 3 } as const;
 
 /** The presets --profile names. */
 export const PROFILES: Record<string, TrafficProfile> = {
@@ -40,42 +124,65 @@ export const PROFILES: Record<string, TrafficProfile> = {
     ...DEFAULTS,
     name: 'seed',
     description:
-      'The VPS poll platform’s claim: 100 polls a day with 5,000 votes (15 M votes a month). ' +
-      'Each voter watches the results for 2 minutes while votes pour in, ' +
-      'which gives the seed’s ~350 requests/s average; peaks of ~2,000 req/s.',
+      'The VPS poll platform’s claim: 100 polls a day, each open 30 minutes with 5,000 votes (15 M votes a ' +
+      'month); a poll’s busiest minute brings 2x its average votes, the busiest hour 3x the day’s polls. ' +
+      'Each voter watches the results for 2 minutes while votes pour in: the seed’s ~350 requests/s on average.',
     pollsPerDay: 100,
     votesPerPoll: 5000,
+    votingMinutes: 30,
+    busiestMinuteFactor: 2,
     resultsViewersPerPoll: 5000,
     watchMinutes: 2,
     refresh: 'busy',
     oneVotePerVoter: false,
-    peakRequestsPerSecond: 2000,
   },
   club: {
     ...DEFAULTS,
     name: 'club',
-    description: 'A tiny club: a poll every few days, 40 members vote and glance at the results for 3 minutes.',
+    description:
+      'A tiny club: a poll every few days (0.3 a day), open 60 minutes; 40 members vote, half of them in the ' +
+      'first few minutes (the busiest minute at 5x the average), and glance at the results for 3 minutes.',
     pollsPerDay: 0.3,
     votesPerPoll: 40,
+    votingMinutes: 60,
+    busiestMinuteFactor: 5,
     resultsViewersPerPoll: 40,
     watchMinutes: 3,
     refresh: 'quiet',
     oneVotePerVoter: true,
-    peakRequestsPerSecond: 20,
   },
   'tv-show': {
     ...DEFAULTS,
     name: 'tv-show',
     description:
-      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, ' +
-      '500,000 viewers watching the bars move for those 10 minutes; peaks of 20,000 req/s.',
+      'A weekly TV show with one hot poll: 2 M votes in a 10-minute window, the busiest minute at 3x the ' +
+      'window’s average when the host says "vote now"; 500,000 viewers watch the bars move for those 10 minutes.',
     pollsPerDay: 4 / 30,
     votesPerPoll: 2_000_000,
+    votingMinutes: 10,
+    busiestMinuteFactor: 3,
     resultsViewersPerPoll: 500_000,
     watchMinutes: 10,
     refresh: 'busy',
     oneVotePerVoter: true,
-    peakRequestsPerSecond: 20_000,
+  },
+  'record-night': {
+    ...DEFAULTS,
+    name: 'record-night',
+    description:
+      'A record night, after Big Brother Brasil 2021’s 2,988,000 votes in one minute (~50,000 a second) on one ' +
+      'poll: weekly, 29.88 M votes in a 30-minute window whose busiest minute brings 3x its average; voters ' +
+      'vote again and again (20 votes a visit: 0.05 visits a vote), and 400,000 people watch the results for ' +
+      'the 30 minutes.',
+    pollsPerDay: 4 / 30,
+    votesPerPoll: 29_880_000,
+    votingMinutes: 30,
+    busiestMinuteFactor: 3,
+    pageLoadsPerVoter: 0.05,
+    resultsViewersPerPoll: 400_000,
+    watchMinutes: 30,
+    refresh: 'busy',
+    oneVotePerVoter: false,
   },
 };
 
@@ -89,24 +196,6 @@ export class ProfileError extends Error {
     this.name = 'ProfileError';
   }
 }
-
-/**
- * Each number field and the largest value the model is meant for: beyond these a profile
- * describes no poll platform, and a bill of twenty digits helps nobody.
- */
-const NUMBER_FIELDS = {
-  pollsPerDay: 1e6,
-  votesPerPoll: 1e9,
-  pageLoadsPerVoter: 100,
-  resultsViewersPerPoll: 1e9,
-  /** A poll is open a week at most. */
-  watchMinutes: 7 * 24 * 60,
-  peakRequestsPerSecond: 1e8,
-  pageBytes: 1e8,
-  /** Lambda's response limit. */
-  apiResponseBytes: 6 * 1024 * 1024,
-} as const;
-type NumberField = keyof typeof NUMBER_FIELDS;
 
 /** A month's votes, and a month's minutes of results on screen, at most: a trillion each. */
 export const MONTHLY_LIMIT = 1e12;
@@ -132,20 +221,37 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw new ProfileError('(profile)', 'A profile must be a JSON object.');
   const raw = input as Record<string, unknown>;
-  const known = new Set<string>([...Object.keys(NUMBER_FIELDS), 'name', 'description', 'refresh', 'oneVotePerVoter']);
+  const known = new Set<string>([...Object.keys(PROFILE_FIELDS), ...Object.keys(OTHER_PROFILE_FIELDS)]);
   const unknown = Object.keys(raw).find((key) => !known.has(key));
   if (unknown)
     throw new ProfileError(unknown, `Unknown profile field "${unknown}". Known fields: ${[...known].join(', ')}.`);
-  const profile = { ...base, ...raw } as TrafficProfile;
-  for (const [field, max] of Object.entries(NUMBER_FIELDS) as Array<[NumberField, number]>) {
+  // A preset's peak override is its own: a file over it derives its peak anew unless it gives one.
+  const { peakRequestsPerSecond: _basePeak, ...rest } = base;
+  const profile = { ...rest, ...raw } as TrafficProfile;
+  checkNumbers(profile);
+  checkVolumes(profile);
+  checkTiming(profile);
+  checkOthers(profile);
+  checkPeakOverride(profile);
+  return profile;
+}
+
+/** Each number field within its range (the optional override only when given). */
+function checkNumbers(profile: TrafficProfile): void {
+  for (const [field, { min, max }] of Object.entries(PROFILE_FIELDS) as Array<[NumberField, ProfileField]>) {
     const value = profile[field];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) {
+    if (value === undefined && field === 'peakRequestsPerSecond') continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
       throw new ProfileError(
         field,
-        `${field} must be a number from 0 to ${max.toLocaleString('en-US')} (got ${JSON.stringify(value)}).`,
+        `${field} must be a number from ${min} to ${max.toLocaleString('en-US')} (got ${JSON.stringify(value)}).`,
       );
     }
   }
+}
+
+/** A month of at most a trillion votes, and of minutes of results on screen. */
+function checkVolumes(profile: TrafficProfile): void {
   const monthlyPolls = profile.pollsPerDay * 30;
   if (
     monthlyPolls * profile.votesPerPoll > MONTHLY_LIMIT ||
@@ -158,20 +264,40 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
         `the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
     );
   }
-  if (profile.resultsViewersPerPoll > 0 && profile.watchMinutes === 0) {
+}
+
+/** When things happen must fit together: viewers inside the window, a busiest minute inside it. */
+function checkTiming(profile: TrafficProfile): void {
+  if (profile.resultsViewersPerPoll > 0 && profile.watchMinutes === 0)
     throw new ProfileError('watchMinutes', 'watchMinutes must be above 0 when there are results viewers.');
-  }
+  if (profile.watchMinutes > profile.votingMinutes)
+    throw new ProfileError(
+      'watchMinutes',
+      `watchMinutes (${profile.watchMinutes}) must be at most votingMinutes (${profile.votingMinutes}): ` +
+        'the page stops refreshing results when the poll closes.',
+    );
+  if (profile.busiestMinuteFactor > profile.votingMinutes)
+    throw new ProfileError(
+      'busiestMinuteFactor',
+      `busiestMinuteFactor (${profile.busiestMinuteFactor}) must be at most votingMinutes ` +
+        `(${profile.votingMinutes}): the busiest minute cannot bring more than all of a poll's votes.`,
+    );
+}
+
+/** refresh, oneVotePerVoter, name and description. */
+function checkOthers(profile: TrafficProfile): void {
   const refresh = profile.refresh;
   if (
     !(
       refresh === 'busy' ||
       refresh === 'quiet' ||
-      (typeof refresh === 'number' && Number.isFinite(refresh) && refresh > 0)
+      (typeof refresh === 'number' && Number.isFinite(refresh) && refresh >= MIN_REFRESH_SECONDS)
     )
   ) {
     throw new ProfileError(
       'refresh',
-      `refresh must be "busy", "quiet" or a number of seconds above 0 (got ${JSON.stringify(refresh)}).`,
+      `refresh must be "busy", "quiet" or a number of seconds from ${MIN_REFRESH_SECONDS}, the page's fastest ` +
+        `refresh (got ${JSON.stringify(refresh)}).`,
     );
   }
   if (typeof profile.oneVotePerVoter !== 'boolean') {
@@ -182,5 +308,37 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
   }
   if (typeof profile.name !== 'string' || typeof profile.description !== 'string')
     throw new ProfileError('name', 'name and description must be strings.');
-  return profile;
+}
+
+/** The override may only raise the peak the profile's own fields give. */
+function checkPeakOverride(profile: TrafficProfile): void {
+  if (profile.peakRequestsPerSecond === undefined) return;
+  const derived = derivePeak(profile).derivedRequestsPerSecond;
+  if (profile.peakRequestsPerSecond < derived)
+    throw new ProfileError(
+      'peakRequestsPerSecond',
+      `peakRequestsPerSecond (${profile.peakRequestsPerSecond.toLocaleString('en-US')}) is below the peak the ` +
+        `profile's own fields give (${Math.ceil(derived).toLocaleString('en-US')} req/s): it may only raise it; ` +
+        'leave it out to use the derived one.',
+    );
+}
+
+/** The profile fields as `--help` and the README list them: name, unit, the seed's value, range, meaning. */
+export function profileFieldLines(): string[][] {
+  const seed = PROFILES.seed as unknown as Record<string, unknown>;
+  const numbers = (Object.entries(PROFILE_FIELDS) as Array<[NumberField, ProfileField]>).map(([field, f]) => [
+    field,
+    f.unit,
+    seed[field] === undefined ? '(derived)' : String(seed[field]),
+    `${f.min} to ${f.max.toLocaleString('en-US')}`,
+    f.description,
+  ]);
+  const others = Object.entries(OTHER_PROFILE_FIELDS).map(([field, takes]) => [
+    field,
+    '',
+    field === 'description' ? '' : String(seed[field]),
+    '',
+    takes,
+  ]);
+  return [...numbers, ...others];
 }

@@ -14,7 +14,7 @@ import {
   type PricedDesign,
 } from './designs';
 import { renderChart } from './chart';
-import { breakEven, designRps, PEAK_TO_AVERAGE, vpsCost, type BreakEven, type VpsCost } from './compare';
+import { breakEven, designRps, vpsCost, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
@@ -92,7 +92,7 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         .filter(([, source]) => source.startsWith('assumption'))
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
       `VPS sizing: at most ${VPS_MAX_UTILISATION * 100}% of measured capacity at the design rate, ` +
-        `which is the larger of the profile's peak and ${PEAK_TO_AVERAGE}x the month's average`,
+        "the profile's busiest second (derived from its fields: cost/peaks.ts)",
       "VPS capacity: the VPS edition is one process, as the seed's platform is: " +
         `it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, ` +
         'and more than one box would need polls sharded across them (not built)',
@@ -135,7 +135,7 @@ export function buildReport(input: ReportInput): CostReport {
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
     vps: VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, vpsCapacity)),
-    designRps: designRps(profile, bill),
+    designRps: designRps(profile),
     breakEven: VPS_TIERS.map((tier) => breakEven(tier, profile, stack, vpsCapacity, units, options)),
     whatIfs: whatIfs(profile, stack, units, options, bill),
     assumptions,

@@ -1,0 +1,141 @@
+/**
+ * The busiest second of a profile's month, derived from when things happen: how many polls are
+ * open at once in the busiest hour, and the hottest poll at its busiest minute. What a design must
+ * carry (cost/capacity.ts) and what a VPS is sized for (cost/compare.ts) start here. Pure.
+ */
+import { DAYS_PER_MONTH, resultsRequestsPerViewer } from './model';
+import type { TrafficProfile } from './profiles';
+
+/** Requests a second, route by route, as browsers send them (CORS preflights are the design's: cost/capacity.ts). */
+export interface RouteRates {
+  /** Visits to the site: the page. */
+  pages: number;
+  /** The poll read each visit of a voter or watcher makes. */
+  pollReads: number;
+  votes: number;
+  results: number;
+  creates: number;
+}
+
+export interface Peak {
+  /** Every route together at the busiest second: the derived peak, or the profile's override when higher. */
+  requestsPerSecond: number;
+  /** What the profile's own fields give. */
+  derivedRequestsPerSecond: number;
+  /** Each route at the peak (scaled up with the override, if any). */
+  routes: RouteRates;
+  /** Polls open at once in the busiest hour, on average (below 1: most of the time, none). */
+  pollsOpenAtOnce: number;
+  hottestPoll: {
+    votesPerSecond: number;
+    resultsRequestsPerSecond: number;
+    /** The visits (and poll reads) that come with its votes. */
+    pageLoadsPerSecond: number;
+    viewersAtOnce: number;
+    /** Seconds between a viewer's results requests, on average over the watch. */
+    refreshSeconds: number;
+  };
+  /** The working, line by line, as the report prints it. */
+  working: string[];
+}
+
+const HOUR = 3600;
+const sum = (r: RouteRates) => r.pages + r.pollReads + r.votes + r.results + r.creates;
+const scale = (r: RouteRates, by: number): RouteRates => ({
+  pages: r.pages * by,
+  pollReads: r.pollReads * by,
+  votes: r.votes * by,
+  results: r.results * by,
+  creates: r.creates * by,
+});
+const add = (a: RouteRates, b: RouteRates): RouteRates => ({
+  pages: a.pages + b.pages,
+  pollReads: a.pollReads + b.pollReads,
+  votes: a.votes + b.votes,
+  results: a.results + b.results,
+  creates: a.creates + b.creates,
+});
+const fmt = (n: number, digits = 3) =>
+  n >= 100 ? Math.round(n).toLocaleString('en-US') : Number(n.toPrecision(digits)).toString();
+
+/** One poll's requests a second averaged over its window (creates aside). */
+function pollAverage(profile: TrafficProfile): RouteRates {
+  const window = profile.votingMinutes * 60;
+  const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll);
+  const visits = profile.votesPerPoll * profile.pageLoadsPerVoter + watchersWhoDoNotVote;
+  return {
+    pages: visits / window,
+    pollReads: visits / window,
+    votes: profile.votesPerPoll / window,
+    results: (profile.resultsViewersPerPoll * resultsRequestsPerViewer(profile)) / window,
+    creates: 0,
+  };
+}
+
+/**
+ * The busiest second: the hottest poll at its busiest minute (its votes and the visits that bring
+ * them at busiestMinuteFactor times the average; its results at the viewers watching at once over
+ * their refresh interval), plus the other polls open at once at their average, plus creates.
+ */
+export function derivePeak(profile: TrafficProfile): Peak {
+  const average = pollAverage(profile);
+  const pollsOpenAtOnce = ((profile.pollsPerDay * profile.busyHourFactor) / 24) * (profile.votingMinutes / 60);
+  const f = profile.busiestMinuteFactor;
+  const hottest: RouteRates = { ...scale(average, f), results: average.results, creates: 0 };
+  const creates = (profile.pollsPerDay * profile.busyHourFactor) / (24 * HOUR);
+  const others = scale(average, Math.max(0, pollsOpenAtOnce - 1));
+  // No polls, no peak: the hottest poll exists only when polls do.
+  const derived = scale(add(hottest, { ...others, creates }), profile.pollsPerDay > 0 ? 1 : 0);
+  const derivedRequestsPerSecond = sum(derived);
+  const override = profile.peakRequestsPerSecond;
+  const raise = override !== undefined && override > derivedRequestsPerSecond && derivedRequestsPerSecond > 0;
+  const routes = raise ? scale(derived, override / derivedRequestsPerSecond) : derived;
+  const requestsPerSecond = raise ? override : derivedRequestsPerSecond;
+  const watchSeconds = profile.watchMinutes * 60;
+  const viewersAtOnce = profile.resultsViewersPerPoll * (profile.watchMinutes / profile.votingMinutes);
+  const refreshSeconds = watchSeconds > 0 ? watchSeconds / resultsRequestsPerViewer(profile) : 0;
+  const hottestPoll = {
+    votesPerSecond: hottest.votes,
+    resultsRequestsPerSecond: hottest.results,
+    pageLoadsPerSecond: hottest.pages,
+    viewersAtOnce,
+    refreshSeconds,
+  };
+  const peak = {
+    requestsPerSecond,
+    derivedRequestsPerSecond,
+    routes,
+    pollsOpenAtOnce,
+    hottestPoll,
+  };
+  return { ...peak, working: working(profile, peak) };
+}
+
+/** The derivation in words and numbers, so a reader can check it. */
+function working(profile: TrafficProfile, peak: Omit<Peak, 'working'>): string[] {
+  const { hottestPoll: hot, routes } = peak;
+  const override = peak.requestsPerSecond > peak.derivedRequestsPerSecond;
+  return [
+    `Polls open at once in the busiest hour: ${fmt(profile.pollsPerDay)} a day × ${profile.busyHourFactor} ` +
+      `(busy hour) ÷ 24 h × ${profile.votingMinutes} min open = ${fmt(peak.pollsOpenAtOnce)}.`,
+    `Hottest poll, busiest minute: ${fmt(profile.votesPerPoll)} votes ÷ ${profile.votingMinutes * 60} s × ` +
+      `${profile.busiestMinuteFactor} = ${fmt(hot.votesPerSecond)} votes/s, with ${fmt(hot.pageLoadsPerSecond)} ` +
+      'visits/s (each a page and a poll read).',
+    `Its results: ${fmt(profile.resultsViewersPerPoll)} viewers × ${profile.watchMinutes} of ` +
+      `${profile.votingMinutes} min = ${fmt(hot.viewersAtOnce)} watching at once, each asking every ` +
+      `${fmt(hot.refreshSeconds)} s = ${fmt(hot.resultsRequestsPerSecond)} req/s.`,
+    `Busiest second, the other polls open at once at their average added: pages ${fmt(routes.pages)}, ` +
+      `poll reads ${fmt(routes.pollReads)}, votes ${fmt(routes.votes)}, results ${fmt(routes.results)}, ` +
+      `creates ${fmt(routes.creates)}: ${fmt(peak.requestsPerSecond)} req/s` +
+      (override
+        ? ` (the profile's peakRequestsPerSecond, above the derived ${fmt(peak.derivedRequestsPerSecond)})`
+        : '') +
+      `; the month's average is ${fmt(monthAverage(profile))} req/s.`,
+  ];
+}
+
+/** Requests a second over the whole month, the same routes. */
+export function monthAverage(profile: TrafficProfile): number {
+  const polls = profile.pollsPerDay * DAYS_PER_MONTH;
+  return (sum(pollAverage(profile)) * profile.votingMinutes * 60 * polls + polls) / (DAYS_PER_MONTH * 24 * HOUR);
+}
