@@ -260,6 +260,13 @@ export const isSitePage = (path: string): boolean => SITE_PAGES.create.test(path
  */
 export const SITE_CACHE_CONTROL = 'public, max-age=0, s-maxage=31536000, must-revalidate';
 
+/**
+ * A poll's question and options never change once created: the vote and poll-read functions keep
+ * them this long per container, so a hot poll's item is read once per container per period, not
+ * once per request. Its close time is still checked on every vote.
+ */
+export const POLL_CACHE_SECONDS = 60;
+
 /** Results are polled often; let browsers, CloudFront and the results function itself reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;
 

@@ -4,6 +4,7 @@
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
 import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../config/app-config';
+import { carriesInTime, type CapacityVerdict } from './capacity';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { PriceId } from './prices';
 import { PRICES } from './prices';
@@ -87,8 +88,22 @@ export function priceDesigns(
   return [...deployable, ...estimates].sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
 }
 
-/** The cheapest design that can be deployed. */
-export const cheapestDeployable = (designs: PricedDesign[]): PricedDesign => designs.find((d) => d.deploy)!;
+/** A priced design with its verdict on the peak (cost/capacity.ts). */
+export type DesignWithCapacity = PricedDesign & { capacity: CapacityVerdict };
+
+/**
+ * The recommendation: the cheapest deployable design that carries the peak in time, with the
+ * flags that make it carry in its deploy command; when none does, the cheapest deployable one,
+ * `carries: false`. Designs come cheapest first.
+ */
+export function recommend<T extends DesignWithCapacity>(designs: T[]): T & { carries: boolean } {
+  const deployable = designs.filter((d) => d.deploy);
+  const carrying = deployable.find((d) => carriesInTime(d.capacity));
+  if (!carrying) return { ...deployable[0], carries: false };
+  const spec = DEPLOYABLE_DESIGNS.find((d) => d.id === carrying.id)!;
+  const flags = carrying.capacity.carriesWith!.flags;
+  return { ...carrying, carries: true, deploy: deployCommand({ ...spec, context: { ...spec.context, ...flags } }) };
+}
 
 /**
  * The AWS floor: every request a browser sends billed at the cheapest price AWS answers an HTTP

@@ -3,9 +3,10 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
+import { capacityOf, MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
-  cheapestDeployable,
+  recommend,
   DEPLOY_SCRIPT,
   designOf,
   floodCeiling,
@@ -17,6 +18,8 @@ import { renderChart } from './chart';
 import { breakEven, designRps, vpsCost, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
+import { derivePeak, type Peak } from './peaks';
+import { QUOTAS, raiseText, type QuotaId } from './quotas';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
@@ -36,6 +39,8 @@ export interface DesignRow extends PricedDesign {
   /** The design's bill over the AWS floor. */
   overFloor: number;
   breakEven: BreakEven;
+  /** Whether it carries the profile's busiest second, and what would make it (cost/capacity.ts). */
+  capacity: Capacity;
 }
 
 export interface CostReport {
@@ -52,7 +57,12 @@ export interface CostReport {
   idle: Bill;
   /** Every design, its price per million of the requests browsers send (the same denominator for all). */
   designs: DesignRow[];
-  recommended: DesignRow;
+  /** The cheapest design that carries the peak (its deploy command with the flags), else the cheapest; see `carries`. */
+  recommended: DesignRow & { carries: boolean };
+  /** The busiest second the profile brings, derived from its fields (cost/peaks.ts). */
+  peak: Peak;
+  /** The account the verdicts are for: --new-account means a new account's quotas too. */
+  account: Account;
   floor: ReturnType<typeof awsFloor>;
   /** The function-URL design's worst case: a flood at its concurrency cap. */
   flood?: FloodCeiling;
@@ -118,11 +128,16 @@ export function buildReport(input: ReportInput): CostReport {
   // The stack read (cdk.out/) stands for its design: the bill and its row agree.
   const stacks = design ? { ...input.designStacks, [design.id]: stack } : input.designStacks;
   const floor = awsFloor(bill);
+  const peak = derivePeak(profile);
+  const account: Account = options.newAccount ? 'new' : 'established';
   const designs: DesignRow[] = priceDesigns(profile, stacks, units, options).map((d) => ({
     ...d,
     usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
     overFloor: d.bill.totalUsd / floor.usd,
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
+    capacity: d.deploy
+      ? capacityOf(d.stack, peak, units, { account, oneVotePerVoter: profile.oneVotePerVoter })
+      : NOT_BUILT,
   }));
   const assumptions = assumptionsOf(input, bill);
   return {
@@ -131,7 +146,9 @@ export function buildReport(input: ReportInput): CostReport {
     bill,
     idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
     designs,
-    recommended: cheapestDeployable(designs) as DesignRow,
+    recommended: recommend(designs),
+    peak,
+    account,
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
     vps: VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, vpsCapacity)),
@@ -141,6 +158,16 @@ export function buildReport(input: ReportInput): CostReport {
     assumptions,
   };
 }
+
+/** An estimate of a design that is not built has no stages to check: it carries nothing. */
+const NOT_BUILT: Capacity = {
+  carries: false,
+  bottleneck: 'not built (an estimate)',
+  carriesWith: null,
+  stages: [],
+  rampSeconds: 0,
+  tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
+};
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
 function wrap(text: string, width = 100, indent = '  '): string {
@@ -170,8 +197,8 @@ function billRows(report: CostReport): string[][] {
   return report.bill.lines.map((l) => [
     l.service,
     l.item + (l.assumption ? ' *' : ''),
-    // In the unit of the price beside it.
-    `${quantity(l.usage)}${l.billable < l.usage ? ` (${quantity(l.billable)} billed)` : ''}`,
+    // In the unit of the price beside it, named.
+    `${quantity(l.usage)} ${l.unit}${l.billable < l.usage ? ` (${quantity(l.billable)} billed)` : ''}`,
     l.unitPrice,
     usd(l.usd),
   ]);
@@ -218,6 +245,96 @@ const vpsRows = (report: CostReport) =>
     report.breakEven[i].votes ? votesLabel(report.breakEven[i].votes!) : '—',
   ]);
 
+/** How long Lambda takes to reach the peak, as a person reads it. */
+const scaleUp = (seconds: number) =>
+  seconds === 0 ? 'at once' : seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+const flagsText = (flags: Record<string, string>) =>
+  Object.entries(flags)
+    .map(([key, value]) => `-c ${key}=${value}`)
+    .join(' ');
+const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
+  raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
+/** A stage's load against its limit: "1,042 of 2,000 requests/s (52%)". */
+const stageLoad = (s: Stage) => {
+  const share = s.limit > 0 ? s.load / s.limit : Infinity;
+  const text = share > 1.5 ? `${share === Infinity ? 'none to give' : `${quantity(share)}x`}` : percent(share);
+  return `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${text})`;
+};
+
+/** The stage that binds first, with its load, or why the design has none. */
+function bindsFirst(d: DesignRow): string {
+  const c = d.capacity;
+  if (!d.deploy) return c.bottleneck ?? '';
+  const stage = c.stages.find((st) => st.name === c.bottleneck) ?? (c.bottleneck ? undefined : c.tightest);
+  if (!stage) return `${c.bottleneck}: ${scaleUp(c.rampSeconds)} to reach the peak`;
+  return `${stage.name}: ${stageLoad(stage)}`;
+}
+
+/** What carrying the peak takes: nothing, the flags, the quota raises and the scale-up, or that nothing does. */
+function toCarry(d: DesignRow): string {
+  const c = d.capacity;
+  if (!d.deploy) return '—';
+  if (!c.carriesWith) return 'nothing the stack offers: a limit no flag or quota raise lifts';
+  const { flags, quotaRaises, rampSeconds } = c.carriesWith;
+  const parts = [
+    ...(Object.keys(flags).length > 0 ? [flagsText(flags)] : []),
+    ...(quotaRaises.length > 0 ? [`raise ${raisesText(quotaRaises)}`] : []),
+    `Lambda reaches the peak ${scaleUp(rampSeconds) === 'at once' ? 'at once' : `after ${scaleUp(rampSeconds)}`}` +
+      (rampSeconds > MAX_RAMP_SECONDS ? ` (over ${MAX_RAMP_SECONDS} s: callers get 429s meanwhile)` : ''),
+  ];
+  return c.carries ? 'carries as deployed' : parts.join('; ');
+}
+
+const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', 'What carrying it takes'];
+const capacityRows = (report: CostReport) =>
+  report.designs.map((d) => [
+    d.name,
+    d.deploy ? (d.capacity.carries ? 'yes' : 'no') : 'not built',
+    bindsFirst(d),
+    toCarry(d),
+  ]);
+
+const stageHead = ['Stage', 'Load at the peak', 'Limit from'];
+const stageRows = (d: DesignRow) => d.capacity.stages.map((s) => [s.name, stageLoad(s), s.limitFrom]);
+
+/** The busiest second, with its working. */
+const peakLines = (report: CostReport) => [
+  `The busiest second: ${quantity(report.peak.requestsPerSecond)} requests/s; the hottest poll ` +
+    `${quantity(report.peak.hottestPoll.votesPerSecond)} votes/s and ` +
+    `${quantity(report.peak.hottestPoll.resultsRequestsPerSecond)} results requests/s.`,
+  ...report.peak.working,
+];
+
+/** The recommendation: the cheapest design that carries the peak, what it needs, or that none carries. */
+function recommendation(report: CostReport): string[] {
+  const { recommended: r } = report;
+  const account = report.account === 'new' ? ' on a new account (its quotas: --new-account)' : '';
+  if (!r.carries) {
+    return [
+      `No AWS design carries this profile's busiest second${account}, even with the stack's flags and quota ` +
+        `raises, in time (within ${MAX_RAMP_SECONDS} s). The cheapest you can deploy: ${r.name}, ` +
+        `${usd(r.bill.totalUsd)} a month, for a month it cannot serve at its peak. Deploy it: ${r.deploy}`,
+    ];
+  }
+  const needs = r.capacity.carriesWith!;
+  const raises = needs.quotaRaises.length > 0;
+  const noneWithout = !report.designs.some((d) => d.deploy && d.capacity.carries);
+  return [
+    `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
+      `(${usd(r.bill.usdPerMillionVotes)} per million votes). Deploy it: ${r.deploy}`,
+    raises
+      ? `Before the peak, ask AWS for (Service Quotas; README "Quotas"): ${raisesText(needs.quotaRaises)}.` +
+        (noneWithout ? ' No design carries it without a quota raise.' : '')
+      : 'It needs no quota raise.',
+    ...(needs.rampSeconds > 0
+      ? [
+          `Lambda takes about ${scaleUp(needs.rampSeconds)} to scale to the peak from idle: ` +
+            'callers get 429s meanwhile (the page retries a vote with its key; results keep their last answer).',
+        ]
+      : []),
+  ];
+}
+
 function largest(report: CostReport, n: number) {
   return [...report.bill.lines].sort((a, b) => b.usd - a.usd).slice(0, n);
 }
@@ -249,12 +366,10 @@ function opening(report: CostReport): string[] {
   const cheapestVps = [...report.vps].sort((a, b) => a.totalUsd - b.totalUsd)[0];
   const measured = report.vpsCapacity.measurement;
   return [
-    `Cheapest AWS design you can deploy for this profile: ${recommended.name}, ` +
-      `${usd(recommended.bill.totalUsd)} a month (${usd(recommended.bill.usdPerMillionVotes)} per million votes). ` +
-      `Deploy it: ${recommended.deploy}`,
+    ...recommendation(report),
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
       `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
-      `and nothing else. The cheapest design is ${recommended.overFloor.toFixed(1)}x the floor.`,
+      `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor.`,
     `On a VPS: ${usd(cheapestVps.totalUsd)} a month on ${cheapestVps.tier.name}: ` +
       `one process of the VPS edition serves this profile's mix at ${quantity(cheapestVps.capacityRps)} req/s ` +
       `(npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
@@ -320,7 +435,27 @@ export function renderText(report: CostReport): string {
   const out: string[] = [];
   const prose = (...lines: string[]) => out.push(...lines.map((line) => wrap(line)));
   out.push(`Profile "${report.profile.name}"`, '');
+  prose(...peakLines(report));
+  out.push('');
+  prose(DESIGNS_INTRO);
+  out.push(table(designHead, designRows(report, true), [1, 2, 3, 4]));
+  out.push('');
+  prose(`Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`);
+  out.push(
+    table(
+      capacityHead.slice(0, 3),
+      capacityRows(report).map((row) => row.slice(0, 3)),
+      [],
+    ),
+  );
+  for (const d of report.designs.filter((d) => d.deploy && !d.capacity.carries))
+    out.push(wrap(`  - ${d.name}: ${toCarry(d)}`, 100, '    '));
+  out.push('');
   prose(...opening(report));
+  out.push('');
+  prose(`Stage by stage, ${report.recommended.name} as deployed, at the peak:`);
+  out.push(table(stageHead, stageRows(report.recommended), []));
+  prose(...floodLines(report));
   out.push('');
   const results = report.design ? `results=${report.stack.results}, ` : '';
   prose(
@@ -343,10 +478,6 @@ export function renderText(report: CostReport): string {
     ),
   );
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${usd(bill.usdPerMillionVotes)} per million votes)`);
-  out.push('');
-  prose(DESIGNS_INTRO);
-  out.push(table(designHead, designRows(report, true), [1, 2, 3, 4]));
-  prose(...floodLines(report));
   out.push('');
   out.push(`The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load):`);
   out.push(table(vpsHead, vpsRows(report), [1, 2, 3, 4, 5, 6]));
@@ -420,6 +551,18 @@ const markdownPrices = () => [
   ),
 ];
 
+/** Every quota the capacity verdicts use, with how to raise it, its source and when it was checked. */
+const markdownQuotas = () => [
+  '## Quotas',
+  '',
+  mdRow(['Quota', 'Value', 'Per', 'How to raise it', 'Source', 'Checked']),
+  mdRow(['---', '---:', '---', '---', '---', '---']),
+  ...(Object.keys(QUOTAS) as QuotaId[]).map((id) => {
+    const q = QUOTAS[id];
+    return mdRow([q.name, `${quantity(q.value)} ${q.unit}`, q.scope, raiseText(id), q.source, q.checked]);
+  }),
+];
+
 /** The report in Markdown, the chart linked as `chartFile`. */
 export function renderMarkdown(report: CostReport, chartFile: string): string {
   const boldLead = (line: string) =>
@@ -427,11 +570,9 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   const out = [
     `# Monthly AWS bill: profile "${report.profile.name}"`,
     '',
-    ...opening(report).map(boldLead),
+    ...peakLines(report).map((l) => `- ${l}`),
     '',
-    `![Monthly cost against monthly votes](${chartFile})`,
-    '',
-    '## Every AWS design',
+    '## Every AWS design: its bill, and whether it carries the busiest second',
     '',
     DESIGNS_INTRO,
     '',
@@ -439,8 +580,28 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     mdAlign(designHead, [1, 2, 3, 4]),
     ...designRows(report).map(mdRow),
     '',
+    mdRow(capacityHead),
+    mdAlign(capacityHead, []),
+    ...capacityRows(report).map(mdRow),
+    '',
+    '## The answer',
+    '',
+    ...opening(report).map(boldLead),
+    '',
+    `![Monthly cost against monthly votes](${chartFile})`,
+    '',
     ...floodLines(report).map((l) => `- ${l}`),
     '',
+    ...report.designs
+      .filter((d) => d.deploy)
+      .flatMap((d) => [
+        `### ${d.name}, stage by stage at the peak, as deployed`,
+        '',
+        mdRow(stageHead),
+        mdAlign(stageHead, []),
+        ...stageRows(d).map(mdRow),
+        '',
+      ]),
     '## On a VPS',
     '',
     mdRow(vpsHead),
@@ -455,6 +616,8 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     ...report.assumptions.map((a) => `- ${a}`),
     '',
     ...markdownPrices(),
+    '',
+    ...markdownQuotas(),
   ];
   return `${out.join('\n')}\n`;
 }
