@@ -10,7 +10,14 @@ import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './measured';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
-import { presetProfile, profileFromJson, PROFILES, ProfileError, type TrafficProfile } from './profiles';
+import {
+  presetProfile,
+  profileFieldLines,
+  profileFromJson,
+  PROFILES,
+  ProfileError,
+  type TrafficProfile,
+} from './profiles';
 import { renderChart } from './chart';
 import { buildReport, renderHtml, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
@@ -21,6 +28,15 @@ const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
+
+/** The profile fields as --help lists them: name and unit, the seed's value and range, then what it means. */
+function profileFieldHelp(): string[] {
+  return profileFieldLines().map(([field, unit, seed, range, meaning]) => {
+    const head = `  ${field}${unit ? ` (${unit})` : ''}`;
+    const values = [seed && `seed ${seed}`, range].filter(Boolean).join(', ');
+    return `${head.padEnd(40)} ${meaning}${values ? ` [${values}]` : ''}`;
+  });
+}
 
 /** The command line of npm run cost. */
 export const COST_COMMAND = {
@@ -66,6 +82,9 @@ export const COST_COMMAND = {
     },
   },
   details: [
+    "Profile fields (a JSON file gives any of them; the rest are the seed preset's):",
+    ...profileFieldHelp(),
+    '',
     'Examples:',
     '  npm run cost -- --profile club',
     '  npm run cost -- --from load-tests/results/vote-storm-local-<time>',

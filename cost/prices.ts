@@ -268,7 +268,7 @@ export const PRICES = {
   },
   dataTransferOut: {
     service: 'Data transfer',
-    item: 'out to the internet (API responses)',
+    item: 'out (API answers)',
     unit: 'GB',
     per: 1,
     tiers: [{ upTo: 10_240, price: 0.09 }, { price: 0.085 }],

@@ -336,7 +336,7 @@ export function profileFieldLines(): string[][] {
   const others = Object.entries(OTHER_PROFILE_FIELDS).map(([field, takes]) => [
     field,
     '',
-    field === 'description' ? '' : String(seed[field]),
+    ['name', 'description'].includes(field) ? '' : String(seed[field]),
     '',
     takes,
   ]);

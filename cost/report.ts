@@ -255,19 +255,21 @@ const flagsText = (flags: Record<string, string>) =>
 const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
   raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
 /** A stage's load against its limit: "1,042 of 2,000 requests/s (52%)". */
-const stageLoad = (s: Stage) => {
-  const share = s.limit > 0 ? s.load / s.limit : Infinity;
-  const text = share > 1.5 ? `${share === Infinity ? 'none to give' : `${quantity(share)}x`}` : percent(share);
-  return `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${text})`;
-};
+const stageLoad = (s: Stage) => `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${stageShare(s)})`;
+/** A stage's load as a share of its limit: "52%", "125x", or "none to give" for a limit of 0. */
+function stageShare(s: Stage): string {
+  if (s.limit === 0) return 'none to give';
+  const share = s.load / s.limit;
+  return share > 1.5 ? `${quantity(share)}x` : percent(share);
+}
 
-/** The stage that binds first, with its load, or why the design has none. */
-function bindsFirst(d: DesignRow): string {
+/** The stage that binds first, with its load (short: its share only), or why the design has none. */
+function bindsFirst(d: DesignRow, short = false): string {
   const c = d.capacity;
   if (!d.deploy) return c.bottleneck ?? '';
   const stage = c.stages.find((st) => st.name === c.bottleneck) ?? (c.bottleneck ? undefined : c.tightest);
   if (!stage) return `${c.bottleneck}: ${scaleUp(c.rampSeconds)} to reach the peak`;
-  return `${stage.name}: ${stageLoad(stage)}`;
+  return short ? `${stage.name} (${stageShare(stage)})` : `${stage.name}: ${stageLoad(stage)}`;
 }
 
 /** What carrying the peak takes: nothing, the flags, the quota raises and the scale-up, or that nothing does. */
@@ -286,11 +288,11 @@ function toCarry(d: DesignRow): string {
 }
 
 const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', 'What carrying it takes'];
-const capacityRows = (report: CostReport) =>
+const capacityRows = (report: CostReport, short = false) =>
   report.designs.map((d) => [
     d.name,
     d.deploy ? (d.capacity.carries ? 'yes' : 'no') : 'not built',
-    bindsFirst(d),
+    bindsFirst(d, short),
     toCarry(d),
   ]);
 
@@ -444,7 +446,7 @@ export function renderText(report: CostReport): string {
   out.push(
     table(
       capacityHead.slice(0, 3),
-      capacityRows(report).map((row) => row.slice(0, 3)),
+      capacityRows(report, true).map((row) => row.slice(0, 3)),
       [],
     ),
   );
@@ -454,7 +456,13 @@ export function renderText(report: CostReport): string {
   prose(...opening(report));
   out.push('');
   prose(`Stage by stage, ${report.recommended.name} as deployed, at the peak:`);
-  out.push(table(stageHead, stageRows(report.recommended), []));
+  out.push(
+    table(
+      stageHead.slice(0, 2),
+      stageRows(report.recommended).map((row) => row.slice(0, 2)),
+      [],
+    ),
+  );
   prose(...floodLines(report));
   out.push('');
   const results = report.design ? `results=${report.stack.results}, ` : '';
