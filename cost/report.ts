@@ -574,7 +574,9 @@ const markdownQuotas = () => [
 /** The report in Markdown, the chart linked as `chartFile`. */
 export function renderMarkdown(report: CostReport, chartFile: string): string {
   const boldLead = (line: string) =>
-    `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`;
+    line.includes(':')
+      ? `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`
+      : `- ${line}`;
   const out = [
     `# Monthly AWS bill: profile "${report.profile.name}"`,
     '',

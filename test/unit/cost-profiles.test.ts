@@ -4,9 +4,22 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { presetProfile, profileFromJson, PROFILES, ProfileError, validateProfile } from '../../cost/profiles';
+import { derivePeak } from '../../cost/peaks';
+import {
+  OTHER_PROFILE_FIELDS,
+  PROFILE_FIELDS,
+  presetProfile,
+  profileFieldLines,
+  profileFromJson,
+  PROFILES,
+  ProfileError,
+  validateProfile,
+} from '../../cost/profiles';
 import { buildSite } from '../../frontend/build';
 import { pageWithConfig } from '../../frontend/page';
+
+/** A number as a description writes it: 5000, or 2 M and 29.88 M from a million up (commas dropped). */
+const asWritten = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : String(n));
 
 describe('profiles', () => {
   it('count a page load as the one page the site serves, gzipped as CloudFront sends it (within 5%)', () => {
@@ -26,6 +39,20 @@ describe('profiles', () => {
     [{ refresh: 'sometimes' }, 'refresh', /refresh must be "busy", "quiet" or a number of seconds/],
     [{ viewers: 3 }, 'viewers', /Unknown profile field "viewers"/],
     [{ oneVotePerVoter: 'yes' }, 'oneVotePerVoter', /oneVotePerVoter must be true or false/],
+    [{ refresh: 0.5 }, 'refresh', /number of seconds from 2, the page's fastest refresh \(got 0\.5\)/],
+    [{ votingMinutes: 0 }, 'votingMinutes', /votingMinutes must be a number from 1 to 10,080 \(got 0\)/],
+    [{ votingMinutes: 20_000 }, 'votingMinutes', /votingMinutes must be a number from 1 to 10,080/],
+    [{ watchMinutes: 45 }, 'watchMinutes', /watchMinutes \(45\) must be at most votingMinutes \(30\)/],
+    [
+      { votingMinutes: 2, busiestMinuteFactor: 3, watchMinutes: 1 },
+      'busiestMinuteFactor',
+      /at most votingMinutes \(2\)/,
+    ],
+    [
+      { peakRequestsPerSecond: 500 },
+      'peakRequestsPerSecond',
+      /\(500\) is below the peak the profile's own fields give \([\d,]+ req\/s\): it may only raise/,
+    ],
   ])('names the bad field in %j', (input, field, message) => {
     try {
       validateProfile(input);
@@ -47,6 +74,30 @@ describe('profiles', () => {
     });
     expect(presetProfile('constructor')).toBeUndefined();
     expect(presetProfile('club')).toBe(PROFILES.club);
+  });
+
+  it('raise the derived peak with peakRequestsPerSecond, and never lower it', () => {
+    const derived = derivePeak(PROFILES.seed);
+    const raised = derivePeak(validateProfile({ peakRequestsPerSecond: 2 * derived.requestsPerSecond }));
+    expect(raised.requestsPerSecond).toBe(2 * derived.requestsPerSecond);
+    expect(raised.routes.results).toBeCloseTo(2 * derived.routes.results, 6);
+    expect(raised.derivedRequestsPerSecond).toBe(derived.requestsPerSecond);
+    expect(raised.working.at(-1)).toMatch(/the profile's peakRequestsPerSecond, above the derived 1,102/);
+  });
+
+  it('describe each preset with its own numbers', () => {
+    for (const profile of Object.values(PROFILES)) {
+      const text = profile.description.replace(/,/g, '');
+      for (const field of ['votesPerPoll', 'votingMinutes', 'watchMinutes', 'resultsViewersPerPoll'] as const)
+        expect(text, `${profile.name}: ${field}`).toContain(asWritten(profile[field]));
+      expect(text, profile.name).toMatch(new RegExp(`${profile.busiestMinuteFactor}x`));
+    }
+  });
+
+  it("list every field --help and the README show, from the validator's own definitions", () => {
+    const fields = profileFieldLines().map(([field]) => field);
+    expect(fields).toEqual([...Object.keys(PROFILE_FIELDS), ...Object.keys(OTHER_PROFILE_FIELDS)]);
+    expect(() => validateProfile({ [fields[0]]: PROFILE_FIELDS.pollsPerDay.max + 1 })).toThrow(ProfileError);
   });
 
   it('accepts every preset', () => {

@@ -15,29 +15,47 @@ const seed = costReport();
 const text = unwrapped(renderText(seed));
 
 describe('the text report', () => {
-  it('opens with the cheapest design and how to deploy it, the AWS floor, and the VPS at measured capacity', () => {
-    // After the profile's name and a blank line.
-    const [first, second, third] = text.split('\n').slice(2, 5);
+  it('opens with the busiest second and its working, then every design and whether it carries it', () => {
+    const lines = text.split('\n');
+    expect(lines[2]).toMatch(/^The busiest second: 1,102 requests\/s; the hottest poll 5\.56 votes\/s and 167 results/);
+    expect(lines[3]).toMatch(/^Polls open at once in the busiest hour: 100 a day × 3 \(busy hour\) ÷ 24 h × 30 min/);
+    const capacity = text.indexOf('Can each carry the busiest second?');
+    expect(capacity).toBeGreaterThan(text.indexOf('AWS design (← the bill above)'));
+    expect(text.slice(capacity)).toMatch(
+      /^results from a function URL +yes +results function URL: reserved .*\(52%\)$/m,
+    );
+    expect(text.slice(capacity)).toMatch(/^results pushed over WebSocket \(estimate\) +not built/m);
+  });
+
+  it('then the answer: the cheapest design that carries it and how to deploy it, the AWS floor, the VPS', () => {
+    const answer = text.slice(text.indexOf('Cheapest AWS design that carries this profile'));
+    const [first, second, third, fourth] = answer.split('\n');
     expect(first).toMatch(
       joined(
         '',
-        /^Cheapest AWS design you can deploy for this profile: results from a function URL, \$[\d,.]+ a month .* /,
+        /^Cheapest AWS design that carries this profile: results from a function URL, \$[\d,.]+ a month .* /,
         /Deploy it: npm run deploy -- -c results=function-url$/,
       ),
     );
-    expect(second).toMatch(
+    expect(second).toBe('It needs no quota raise.');
+    expect(third).toMatch(
       /^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/,
     );
-    expect(third).toMatch(
-      joined(
-        '',
-        /^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): /,
-        /one process of the VPS edition serves this profile's mix at [\d,.]+ k?req\/s /,
-        /\(npm run bench:vps on \d{4}-\d\d-\d\d/,
-      ),
-    );
+    expect(fourth).toMatch(/^On a VPS: /);
     expect(text).toMatch(/results via the HTTP API \(textbook\) ←/);
     expect(text).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
+    expect(text).toMatch(/^Stage by stage, results from a function URL as deployed, at the peak:$/m);
+  });
+
+  it('names the quota raises a hot poll needs, and that nothing carries it without them', () => {
+    const tv = unwrapped(renderText(costReport({ profile: 'tv-show' })));
+    expect(tv).toMatch(
+      /^Before the peak, ask AWS for \(Service Quotas; README "Quotas"\): CloudFront requests per distribution 250,000 → /m,
+    );
+    expect(tv).toMatch(/No design carries it without a quota raise\.$/m);
+    expect(tv).toMatch(
+      /^ *- results from a function URL: .*Lambda reaches the peak after 4 min \(over 60 s: callers get 429s/m,
+    );
   });
 
   it('fits a terminal: prose wrapped, tables no wider than 120 columns', () => {
@@ -71,7 +89,7 @@ describe('what the text report adds', () => {
       joined(
         'm',
         /^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): /,
-        /served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 2,000 req\/s/,
+        /served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 1,102 req\/s/,
       ),
     );
     expect(text).not.toMatch(/^Your VPS/m);
@@ -82,18 +100,20 @@ describe('the report in Markdown and HTML', () => {
   it('gives the same answer in Markdown, and in HTML with the chart drawn in it', () => {
     const md = renderMarkdown(seed, 'chart.svg');
     expect(md).toMatch(
-      joined(
-        '',
-        /^# Monthly AWS bill: profile "seed"\n\n/,
-        /- \*\*Cheapest AWS design you can deploy for this profile:\*\* results from a function URL/,
-      ),
+      joined('', /^# Monthly AWS bill: profile "seed"\n\n/, /- The busiest second: 1,102 requests\/s/),
+    );
+    expect(md).toMatch(/^- \*\*Cheapest AWS design that carries this profile:\*\* results from a function URL/m);
+    expect(md).toMatch(/^\| AWS design \| Carries the peak\? \| Binds first \| What carrying it takes \|$/m);
+    expect(md).toMatch(/^### results cached at CloudFront, stage by stage at the peak, as deployed$/m);
+    expect(md).toMatch(
+      /^\| API Gateway account throttle \| 10,000 requests\/s \| account and region \| Service Quotas: /m,
     );
     expect(md).toContain('![Monthly cost against monthly votes](chart.svg)');
     for (const design of seed.designs) expect(md).toContain(`| ${design.name}`);
     const html = renderHtml(seed);
     expect(html).toMatch(/^<!doctype html><html lang="en"><head>.*<title>Cost: seed<\/title>/);
     expect(html).toContain(renderChart(seed));
-    expect(html).toContain('<b>Cheapest AWS design you can deploy for this profile:</b>');
+    expect(html).toContain('<b>Cheapest AWS design that carries this profile:</b>');
     // Every Markdown table became a table, and no Markdown is left over.
     expect(html.match(/<table>/g)).toHaveLength(md.match(/^\| ---/gm)!.length);
     expect(html).not.toMatch(/^\|/m);

@@ -1,0 +1,190 @@
+/**
+ * The capacity verdicts (cost/capacity.ts) and the recommendation they lead to: each verdict pinned
+ * to the quota (cost/quotas.ts) or template value it comes from, so that changing that value
+ * changes the verdict; the peak each is checked against is derived from the profile's fields.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_THROTTLE, RESULTS_URL } from '../../config/app-config';
+import { capacityOf, MAX_RAMP_SECONDS, roundUp, type Account } from '../../cost/capacity';
+import { recommend } from '../../cost/designs';
+import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/model';
+import { derivePeak } from '../../cost/peaks';
+import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profiles';
+import { QUOTAS, type QuotaId } from '../../cost/quotas';
+import type { StackConfig } from '../../cost/stack-config';
+import { API_REQUESTS_PER_VOTE, votePathFor } from '../../cost/vote-path';
+import { costReport, designStack } from '../support/cost';
+
+const functionUrl = designStack({ results: 'function-url' });
+const cloudFront = designStack({ results: 'cloudfront' });
+const api = designStack();
+
+const verdict = (
+  stack: StackConfig,
+  profile: TrafficProfile,
+  account: Account = 'established',
+  units: UnitCosts = DEFAULT_UNIT_COSTS,
+) => capacityOf(stack, derivePeak(profile), units, { account, oneVotePerVoter: profile.oneVotePerVoter });
+
+/** Quotas changed by a test, put back after it. */
+const changed = new Map<QuotaId, number>();
+const setQuota = (id: QuotaId, value: number) => {
+  if (!changed.has(id)) changed.set(id, QUOTAS[id].value);
+  (QUOTAS[id] as { value: number }).value = value;
+};
+afterEach(() => {
+  for (const [id, value] of changed) (QUOTAS[id] as { value: number }).value = value;
+  changed.clear();
+});
+
+describe('the peak a profile brings', () => {
+  it("is the hottest poll's busiest minute, its viewers over their refresh, and the other open polls", () => {
+    const tv = PROFILES['tv-show'];
+    const peak = derivePeak(tv);
+    const votesPerSecond = (tv.votesPerPoll / (tv.votingMinutes * 60)) * tv.busiestMinuteFactor;
+    expect(peak.hottestPoll.votesPerSecond).toBeCloseTo(votesPerSecond, 6);
+    // Every viewer watches the whole window, asking every 2 s while votes arrive.
+    expect(peak.hottestPoll.resultsRequestsPerSecond).toBeCloseTo(tv.resultsViewersPerPoll / 2, 6);
+    const seed = derivePeak(PROFILES.seed);
+    const open = (PROFILES.seed.pollsPerDay * PROFILES.seed.busyHourFactor * PROFILES.seed.votingMinutes) / (24 * 60);
+    expect(seed.pollsOpenAtOnce).toBeCloseTo(open, 9);
+    expect(seed.routes.results).toBeCloseTo(seed.hottestPoll.resultsRequestsPerSecond * open, 6);
+  });
+});
+
+describe('a verdict comes from the template', () => {
+  it('the function URL carries the seed within its reserved concurrency, and stops carrying below it', () => {
+    const seed = verdict(functionUrl, PROFILES.seed);
+    const results = derivePeak(PROFILES.seed).routes.results;
+    expect(seed).toMatchObject({ carries: true, bottleneck: null });
+    expect(seed.tightest).toMatchObject({
+      name: 'results function URL: reserved concurrency',
+      load: results,
+      limit: RESULTS_URL.reservedConcurrency * RESULTS_URL.requestsPerSecondPerConcurrency,
+    });
+    const capped = Math.floor(results / RESULTS_URL.requestsPerSecondPerConcurrency) - 1;
+    const smaller = verdict({ ...functionUrl, resultsConcurrency: capped }, PROFILES.seed);
+    expect(smaller).toMatchObject({ carries: false, bottleneck: 'results function URL: reserved concurrency' });
+    expect(smaller.carriesWith?.flags).toEqual({
+      resultsConcurrency: String(roundUp(results / RESULTS_URL.requestsPerSecondPerConcurrency)),
+    });
+  });
+
+  it("the API stage's throttle: a smaller one binds, and the hot-poll flag sized for the load lifts it", () => {
+    expect(verdict(api, PROFILES.seed).tightest).toMatchObject({
+      name: 'API stage throttle',
+      limit: API_THROTTLE.rateLimit,
+    });
+    const throttled = { ...api, votePath: { ...api.votePath, stageRateLimit: 500 } };
+    const seed = verdict(throttled, PROFILES.seed);
+    expect(seed).toMatchObject({ carries: false, bottleneck: 'API stage throttle' });
+    const n = Number(seed.carriesWith?.flags.hotPollVotesPerSecond);
+    expect(votePathFor(n).stageRateLimit).toBeGreaterThanOrEqual(seed.tightest.load);
+    expect(n).toBe(roundUp(Math.max(seed.tightest.load / API_REQUESTS_PER_VOTE, 5.56)));
+  });
+
+  it("a hot poll's message groups and counter items: as many as the template gives", () => {
+    const hot = validateProfile({ pollsPerDay: 1, votesPerPoll: 600_000, votingMinutes: 10, busiestMinuteFactor: 1 });
+    // 1,000 votes a second: under 4 groups' 1,200 sends, over 2 groups' 600.
+    expect(verdict(api, hot).stages.find((s) => s.name === 'message groups of the hottest poll')).toMatchObject({
+      load: 1000,
+      limit: 4 * QUOTAS.sqsFifoSendsPerGroup.value,
+    });
+    const fewer = verdict({ ...api, votePath: { ...api.votePath, groupsPerPoll: 2 } }, hot);
+    expect(fewer.stages.find((s) => s.name === 'message groups of the hottest poll')!.load).toBeGreaterThan(
+      fewer.stages.find((s) => s.name === 'message groups of the hottest poll')!.limit,
+    );
+    expect(fewer.carries).toBe(false);
+    expect(fewer.carriesWith?.flags.hotPollVotesPerSecond).toBeDefined();
+  });
+});
+
+describe('a verdict comes from the quota sheet', () => {
+  it("tv-show on CloudFront: each raise is a quota's value, and a higher quota needs no raise", () => {
+    const tv = verdict(cloudFront, PROFILES['tv-show']);
+    const raised = (name: string) => tv.carriesWith?.quotaRaises.find((r) => r.quota === name);
+    expect(raised(QUOTAS.cloudFrontRequestsPerSecond.name)).toEqual({
+      quota: QUOTAS.cloudFrontRequestsPerSecond.name,
+      from: 250_000,
+      to: roundUp(derivePeak(PROFILES['tv-show']).requestsPerSecond),
+    });
+    expect(raised(QUOTAS.apiAccountRequestsPerSecond.name)?.from).toBe(QUOTAS.apiAccountRequestsPerSecond.value);
+    setQuota('cloudFrontRequestsPerSecond', 1_000_000);
+    setQuota('apiAccountRequestsPerSecond', 1_000_000);
+    const names = verdict(cloudFront, PROFILES['tv-show']).carriesWith?.quotaRaises.map((r) => r.quota);
+    expect(names).not.toContain(QUOTAS.cloudFrontRequestsPerSecond.name);
+    expect(names).not.toContain(QUOTAS.apiAccountRequestsPerSecond.name);
+  });
+
+  it("a new account's concurrency: the function URL's reservation cannot be deployed, resultsConcurrency=off can", () => {
+    const club = verdict(functionUrl, PROFILES.club, 'new');
+    expect(club).toMatchObject({ carries: false, bottleneck: 'reserved concurrency the account can give' });
+    expect(club.carriesWith).toEqual({ flags: { resultsConcurrency: 'off' }, quotaRaises: [], rampSeconds: 0 });
+    expect(verdict(functionUrl, PROFILES.club, 'established').carries).toBe(true);
+  });
+
+  it("Lambda's scaling rate: the function URL reaches tv-show's results only after minutes of 429s", () => {
+    const tv = verdict(functionUrl, PROFILES['tv-show']);
+    expect(tv.bottleneck).toBe('results function URL: reserved concurrency');
+    const environments = derivePeak(PROFILES['tv-show']).routes.results / 10;
+    const steps = Math.ceil(environments / QUOTAS.lambdaScalingPerTenSeconds.value) - 1;
+    expect(tv.carriesWith?.rampSeconds).toBe(10 * steps);
+    expect(tv.carriesWith!.rampSeconds).toBeGreaterThan(MAX_RAMP_SECONDS);
+    setQuota('lambdaScalingPerTenSeconds', 100_000);
+    expect(verdict(functionUrl, PROFILES['tv-show']).carriesWith?.rampSeconds).toBe(0);
+  });
+
+  it('a limit no flag and no raise lifts: a consumer too slow for any number of groups carries nothing', () => {
+    const slow = { ...DEFAULT_UNIT_COSTS, billedMs: { ...DEFAULT_UNIT_COSTS.billedMs, countVotes: 60_000 } };
+    const tv = verdict(cloudFront, PROFILES['tv-show'], 'established', slow);
+    expect(tv.carriesWith).toBeNull();
+  });
+});
+
+describe('the recommendation', () => {
+  it('is the cheapest design that carries the peak in time, its flags in the deploy command', () => {
+    const tv = costReport({ profile: 'tv-show' });
+    const cheapest = tv.designs.find((d) => d.deploy)!;
+    expect(cheapest.id).toBe('function-url');
+    expect(tv.recommended).toMatchObject({ id: 'cloudfront', carries: true });
+    expect(tv.recommended.deploy).toBe('npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=10000');
+    const night = costReport({ profile: 'record-night' });
+    expect(night.recommended.carries).toBe(true);
+    expect(night.recommended.deploy).toMatch(/-c hotPollVotesPerSecond=50000$/);
+  });
+
+  it('says no design carries when none does, and names the cheapest deployable one', () => {
+    const designs = costReport({ profile: 'tv-show' }).designs.map((d) => ({
+      ...d,
+      capacity: { ...d.capacity, carries: false, carriesWith: null },
+    }));
+    expect(recommend(designs)).toMatchObject({ id: 'function-url', carries: false });
+  });
+});
+
+describe('report.json', () => {
+  it.each(['seed', 'club', 'tv-show', 'record-night'])(
+    '%s: the peak, and each design’s capacity by these names',
+    (name) => {
+      const report = JSON.parse(JSON.stringify(costReport({ profile: name })));
+      expect(report.peak).toMatchObject({
+        requestsPerSecond: expect.any(Number),
+        hottestPoll: { votesPerSecond: expect.any(Number), resultsRequestsPerSecond: expect.any(Number) },
+      });
+      for (const design of [...report.designs, report.recommended]) {
+        const { carries, bottleneck, carriesWith } = design.capacity;
+        expect(typeof carries).toBe('boolean');
+        expect(bottleneck === null || typeof bottleneck === 'string').toBe(true);
+        if (carries) expect(bottleneck).toBeNull();
+        else expect(bottleneck).not.toBeNull();
+        if (carriesWith !== null) {
+          expect(Object.values(carriesWith.flags).every((v) => typeof v === 'string')).toBe(true);
+          for (const raise of carriesWith.quotaRaises) expect(raise.to).toBeGreaterThan(raise.from);
+          expect(typeof carriesWith.rampSeconds).toBe('number');
+        }
+      }
+      expect(typeof report.recommended.carries).toBe('boolean');
+      expect(report.recommended.carries).toBe(true);
+    },
+  );
+});
