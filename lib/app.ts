@@ -83,7 +83,8 @@ export function votePathFrom(value: unknown): VotePath {
   try {
     return votePathFor(parseHotPollVotesPerSecond(value));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} e.g. npx cdk synth -c ${HOT_POLL_FLAG}=50000`, { cause: error });
+    const reason = (error as Error).message.replace(/\.$/, '');
+    throw new UsageError(`${reason}; e.g. npx cdk synth -c ${HOT_POLL_FLAG}=50000`, { cause: error });
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The vote consumer: folds a batch of queued votes into one counter write per poll, or per
- * counter item of a poll sized for a hot one ("carpooling"), exactly once (see domain/tally.ts), and reports the records it could not
- * apply so that only they are retried. A record that fails its last delivery is judged here
- * rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
+ * counter item of a poll sized for a hot one ("carpooling"), exactly once (see domain/tally.ts),
+ * and reports the records it could not apply so that only they are retried. A record that fails
+ * its last delivery is judged here rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { VOTE_QUEUE } from '../../config/app-config';
