@@ -57,7 +57,8 @@ export const TABLE = {
    */
   retainAfterCloseSeconds: 24 * 60 * 60,
   /**
-   * Item keys: a poll is `POLL#<id>` with sort keys META and COUNTS; a voter claim has its own
+   * Item keys: a poll is `POLL#<id>` with sort keys META and COUNTS (and `COUNTS#<k>` for its
+   * counter shard k > 0, when it was created sized for a hot poll); a voter claim has its own
    * partition key prefix, so that IAM can confine the vote function to claims (lib/poll-stack.ts).
    */
   keys: { pollPrefix: 'POLL#', voterPrefix: 'VOTER#', pollSort: 'META', countsSort: 'COUNTS', voterSort: 'VOTER' },
@@ -164,9 +165,18 @@ export type ConsumerMetricName = (typeof CONSUMER_METRICS.always)[number];
 export const CONSUMER_FAILURE_ALARM = { periodMinutes: 1, evaluationPeriods: 5 } as const;
 
 /**
- * How the stack tells the functions the vote path's size (cost/vote-path.ts): the vote function
- * spreads a poll's votes over this many message groups, the consumer and the results function
- * count them in this many counter items. Absent: the default size.
+ * The vote function keeps a poll's metadata (fixed at creation) in memory this long, for at most
+ * this many polls: a hot poll then costs one read per container per interval, not one per vote.
+ * Its close time is checked against the clock on every vote all the same.
+ */
+export const POLL_CACHE = { maxAgeSeconds: 60, maxEntries: 1000 } as const;
+
+/**
+ * How the stack tells the functions the vote path's size (cost/vote-path.ts): the create function
+ * records it in each new poll (a poll keeps its size for life: lambdas/domain/poll.ts), whose
+ * votes are spread over this many message groups and counted in this many counter items. The
+ * vote function and the consumer carry it too, as the deployment's size the cost model reads.
+ * Absent: the default size.
  */
 export const VOTE_PATH_ENV = { groupsPerPoll: 'VOTE_GROUPS_PER_POLL', counterShards: 'COUNTER_SHARDS' } as const;
 

@@ -156,7 +156,8 @@ export async function redrive(queues: Queues, options: ReadOptions = {}): Promis
         QueueUrl: queues.voteQueueUrl,
         Entries: chunk.map((j, i) => {
           const vote = j.vote!;
-          // One group (shard 0) and the vote id: SQS drops a copy sent again within 5 minutes.
+          // One group (shard 0) and the vote id: SQS drops a copy sent again within 5 minutes. The
+          // vote keeps its counter item, whose redriven ids guard it.
           return {
             Id: String(i),
             MessageBody: JSON.stringify(redrivenVote(vote)),

@@ -1,6 +1,6 @@
 /** The create-poll function: POST /api/poll (what it does: handlers/create-poll.ts). */
 import { apiGatewayHandler } from './adapters/api-gateway';
-import { captchaSetting, httpOptions, rateLimitSetting, requireEnv } from './adapters/lambda-settings';
+import { captchaSetting, httpOptions, pollSizeSetting, rateLimitSetting, requireEnv } from './adapters/lambda-settings';
 import { PollTable } from './adapters/poll-table';
 import { createPollHandler } from './handlers/create-poll';
 
@@ -9,6 +9,7 @@ export const handler = apiGatewayHandler(
     polls: new PollTable(requireEnv('TABLE_NAME')),
     rateLimit: rateLimitSetting(),
     captcha: captchaSetting(),
+    size: pollSizeSetting(),
   }),
   httpOptions('createPoll'),
 );

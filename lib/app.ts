@@ -12,6 +12,7 @@ import {
 } from '../config/app-config';
 import { captchaSettingsFrom } from '../config/captcha';
 import { UsageError } from '../config/errors';
+import { HOT_POLL_FLAG, parseHotPollVotesPerSecond, votePathFor, type VotePath } from '../cost/vote-path';
 import { addNagChecks } from './nag';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
@@ -77,6 +78,16 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
   return n;
 }
 
+/** `-c hotPollVotesPerSecond=<n>|off`: the vote path sized for one poll of n votes a second (cost/vote-path.ts). */
+export function votePathFrom(value: unknown): VotePath {
+  try {
+    return votePathFor(parseHotPollVotesPerSecond(value));
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\.$/, '');
+    throw new UsageError(`${reason}; e.g. npx cdk synth -c ${HOT_POLL_FLAG}=50000`, { cause: error });
+  }
+}
+
 /** `-c captcha=<provider> -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
 function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettings | undefined {
   const settings = captchaSettingsFrom(context('captcha'), context('captchaSiteKey'), {
@@ -131,6 +142,7 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
     captcha: stackCaptchaFrom(context),
     results: resultsFrom(context('results'), target),
     resultsConcurrency: resultsConcurrencyFrom(context('resultsConcurrency')),
+    votePath: votePathFrom(context(HOT_POLL_FLAG)),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   };
 }

@@ -9,7 +9,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { API_CORS, API_THROTTLE, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { API_CORS, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
 import { acknowledge } from './nag';
 
 /**
@@ -28,6 +28,8 @@ export interface PollApiProps {
    * origin (results=cloudfront).
    */
   siteOrigin?: string;
+  /** The stage's throttle, every route together (cost/vote-path.ts sizes it). */
+  throttle: { rateLimit: number; burstLimit: number };
 }
 
 export class PollApi extends Construct {
@@ -59,7 +61,7 @@ export class PollApi extends Construct {
     );
   }
 
-  private httpApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
+  private httpApi({ functions, siteOrigin, throttle }: PollApiProps): { url: string; apiId: string } {
     const api = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
       corsPreflight: siteOrigin
@@ -76,7 +78,7 @@ export class PollApi extends Construct {
       httpApi: api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: API_THROTTLE,
+      throttle,
     });
     const integrations = new Map<ApiFunctionName, HttpLambdaIntegration>();
     for (const route of ROUTES) {
@@ -91,12 +93,12 @@ export class PollApi extends Construct {
     return { url: stage.url.replace(/\/$/, ''), apiId: api.apiId };
   }
 
-  private restApi({ functions, siteOrigin }: PollApiProps): { url: string; apiId: string } {
+  private restApi({ functions, siteOrigin, throttle }: PollApiProps): { url: string; apiId: string } {
     const api = new RestApi(this, 'RestApi', {
       deployOptions: {
         stageName: REST_STAGE,
-        throttlingRateLimit: API_THROTTLE.rateLimit,
-        throttlingBurstLimit: API_THROTTLE.burstLimit,
+        throttlingRateLimit: throttle.rateLimit,
+        throttlingBurstLimit: throttle.burstLimit,
       },
       // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
       cloudWatchRole: false,

@@ -14,12 +14,14 @@ import {
   pageCaptcha,
   RATE_LIMITS,
   TABLE,
+  VOTE_PATH_ENV,
   type ApiFunctionName,
   type ApiKind,
   type CaptchaSettings,
   type ResultsDelivery,
   type SiteConfig,
 } from '../config/app-config';
+import { DEFAULT_VOTE_PATH, type VotePath } from '../cost/vote-path';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -47,6 +49,21 @@ export interface PollStackProps extends StackProps {
   results?: ResultsDelivery;
   /** results=function-url: the results function's reserved concurrency; none when undefined. */
   resultsConcurrency?: number;
+  /** The vote path's size (`-c hotPollVotesPerSecond`, cost/vote-path.ts); the default size when absent. */
+  votePath?: VotePath;
+}
+
+/**
+ * The vote path's size as the functions read it: none for the default size (the template stays as
+ * it was). The create function records it in each new poll; the vote function and the consumer
+ * carry it as the deployment's size (the cost model reads it there: cost/stack-config.ts).
+ */
+function votePathEnv(votePath: VotePath): Record<string, string> {
+  if (votePath.hotPollVotesPerSecond === undefined) return {};
+  return {
+    [VOTE_PATH_ENV.groupsPerPoll]: String(votePath.groupsPerPoll),
+    [VOTE_PATH_ENV.counterShards]: String(votePath.counterShards),
+  };
 }
 
 export class PollStack extends Stack {
@@ -64,7 +81,9 @@ export class PollStack extends Stack {
       removalPolicy: props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
-    const votes = new VotePipeline(this, 'Votes', { table });
+    const votePath = props.votePath ?? DEFAULT_VOTE_PATH;
+    const sizeEnv = votePathEnv(votePath);
+    const votes = new VotePipeline(this, 'Votes', { table, votePathEnv: sizeEnv });
     const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
     // The API answers CORS for the site's origin, unless the site fronts it on its own (results=cloudfront).
@@ -81,7 +100,7 @@ export class PollStack extends Stack {
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
       createPoll: appFunction(this, 'CreatePoll', {
         entry: 'create-poll.ts',
-        environment: { ...env, ...captchaEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) },
+        environment: { ...env, ...captchaEnv, ...sizeEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) },
       }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
       castVote: appFunction(this, 'CastVote', {
@@ -89,6 +108,7 @@ export class PollStack extends Stack {
         environment: {
           ...env,
           ...captchaEnv,
+          ...sizeEnv,
           QUEUE_URL: votes.queue.queueUrl,
           RATE_LIMIT: rateLimit(RATE_LIMITS.castVote),
         },
@@ -104,7 +124,8 @@ export class PollStack extends Stack {
     // Least privilege: each function gets the actions it calls, nothing more.
     table.grant(functions.createPoll, 'dynamodb:BatchWriteItem');
     table.grant(functions.getPoll, 'dynamodb:GetItem');
-    table.grant(functions.getResults, 'dynamodb:GetItem');
+    // Results: one Query of a poll's counter items.
+    table.grant(functions.getResults, 'dynamodb:Query');
     table.grant(functions.castVote, 'dynamodb:GetItem');
     // The vote function may write only voter claims (their own key prefix), never polls or counts.
     functions.castVote.addToRolePolicy(
@@ -133,6 +154,7 @@ export class PollStack extends Stack {
       kind: props.apiKind,
       functions,
       siteOrigin: sameOrigin ? undefined : site.origin,
+      throttle: { rateLimit: votePath.stageRateLimit, burstLimit: votePath.stageBurstLimit },
     });
     const config: SiteConfig = {
       apiUrl: sameOrigin ? '' : api.url,

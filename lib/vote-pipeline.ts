@@ -20,7 +20,8 @@ export class VotePipeline extends Construct {
   readonly dlqAlarm: Alarm;
   readonly consumerFailureAlarm: Alarm;
 
-  constructor(scope: Construct, id: string, props: { table: ITable }) {
+  /** `votePathEnv`: the vote path's size, when the stack sizes it for a hot poll (config VOTE_PATH_ENV). */
+  constructor(scope: Construct, id: string, props: { table: ITable; votePathEnv: Record<string, string> }) {
     super(scope, id);
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
@@ -46,10 +47,14 @@ export class VotePipeline extends Construct {
     this.consumer = appFunction(this, 'CountVotes', {
       entry: 'count-votes.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
-      environment: { TABLE_NAME: props.table.tableName, DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl },
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
+        ...props.votePathEnv,
+      },
       customMetrics: CONSUMER_METRICS.always,
     });
-    // Only what counting needs: the conditional update, the read on a redelivery, and
+    // Only what counting needs: the conditional update of a counter item, its read on a redelivery, and
     // dead-lettering a record it judged on its last delivery (lambdas/domain/dead-letter.ts).
     props.table.grant(this.consumer, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
     this.deadLetterQueue.grant(this.consumer, 'sqs:SendMessage');

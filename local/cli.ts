@@ -14,6 +14,7 @@ import {
 } from '../bin/server-options';
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
+import { HOT_POLL_FLAG, parseHotPollVotesPerSecond } from '../cost/vote-path';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { USAGE_PATH } from './endpoints';
 import { PROJECT_ROOT, startLocalRuntime } from './runtime';
@@ -42,6 +43,11 @@ const SPEC = {
       type: 'string',
       value: RESULTS_DELIVERIES.join('|'),
       description: 'how the page reads results, as -c results= deploys it (default: api)',
+    },
+    'hot-poll-votes-per-second': {
+      type: 'string',
+      value: '<n>',
+      description: `size the vote path for one poll of n votes a second, as -c ${HOT_POLL_FLAG}= deploys it`,
     },
     'data-dir': {
       type: 'string',
@@ -87,11 +93,19 @@ function options() {
       cause: error,
     });
   }
+  let hotPollVotesPerSecond: number | undefined;
+  try {
+    hotPollVotesPerSecond = parseHotPollVotesPerSecond(values['hot-poll-votes-per-second']);
+  } catch (error) {
+    const reason = (error as Error).message.slice(HOT_POLL_FLAG.length);
+    throw new UsageError(`--hot-poll-votes-per-second${reason}`, { cause: error });
+  }
   return {
     port,
     logLevel,
     apiKind,
     results,
+    hotPollVotesPerSecond,
     dataDir: values['data-dir'] ? makeFolder(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: serverCaptchaFrom(values),

@@ -20,6 +20,7 @@ import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildSite } from '../frontend/build';
 import { siteServer } from '../frontend/serve';
+import { HOT_POLL_FLAG } from '../cost/vote-path';
 import { synthesizeTemplate } from '../lib/app';
 import { cdnCache } from './cloudfront';
 import { functionEndpoint, startEmulators, type Emulators } from './emulators';
@@ -66,6 +67,8 @@ export interface LocalRuntimeOptions {
   captcha?: ServerCaptchaSettings;
   /** results=function-url: the results function's reserved concurrency (`-c resultsConcurrency`). */
   resultsConcurrency?: number | 'off';
+  /** The vote path sized for one poll of this many votes a second (`-c hotPollVotesPerSecond`). */
+  hotPollVotesPerSecond?: number;
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   /**
@@ -252,6 +255,7 @@ function appModel(options: LocalRuntimeOptions): AppModel {
     ...(options.apiKind ? { apiKind: options.apiKind } : {}),
     ...(options.results ? { results: options.results } : {}),
     ...(options.resultsConcurrency !== undefined ? { resultsConcurrency: String(options.resultsConcurrency) } : {}),
+    ...(options.hotPollVotesPerSecond !== undefined ? { [HOT_POLL_FLAG]: String(options.hotPollVotesPerSecond) } : {}),
     ...(captcha
       ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER }
       : {}),

@@ -3,8 +3,9 @@
  * missing required setting is a deploy bug, so it fails loudly there.
  */
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
-import { CAPTCHA, ROUTES, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
+import { CAPTCHA, ROUTES, VOTE_PATH_ENV, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
 import { noCaptcha } from '../domain/captcha';
+import type { PollSize } from '../domain/poll';
 import type { CaptchaCheck } from '../domain/ports';
 import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
 import { captchaVerifier } from './captcha-verifier';
@@ -15,6 +16,26 @@ export function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set: the stack (or the local runtime) must set it.`);
   return value;
+}
+
+/**
+ * The vote path's size (VOTE_GROUPS_PER_POLL, COUNTER_SHARDS) when the stack sizes it for a hot
+ * poll; undefined without them (the default size). A value that is not a positive whole number
+ * is a deploy bug: an Error at cold start.
+ */
+export function pollSizeSetting(): PollSize | undefined {
+  const [groups, counterShards] = [VOTE_PATH_ENV.groupsPerPoll, VOTE_PATH_ENV.counterShards].map((name) => {
+    const value = process.env[name];
+    if (value !== undefined && !/^[1-9]\d*$/.test(value))
+      throw new Error(`Environment variable ${name} must be a positive whole number (got ${JSON.stringify(value)}).`);
+    return value === undefined ? undefined : Number(value);
+  });
+  if (groups === undefined && counterShards === undefined) return undefined;
+  if (groups === undefined || counterShards === undefined)
+    throw new Error(
+      `${VOTE_PATH_ENV.groupsPerPoll} and ${VOTE_PATH_ENV.counterShards} are set together or not at all.`,
+    );
+  return { groups, counterShards };
 }
 
 /** RATE_LIMIT, as the stack writes it ("60/30" or "off"). */

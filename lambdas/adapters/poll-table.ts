@@ -9,18 +9,26 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../config/app-config';
 import type { CountGuards } from '../domain/dead-letter';
 import type { Poll } from '../domain/poll';
 import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../domain/ports';
-import { zeroCounts, type PollCounts } from '../domain/results';
+import { sumCounts, zeroCounts, type PollCounts } from '../domain/results';
 import type { PollTally, RedrivenVote } from '../domain/tally';
+import { sizeOfPoll } from '../domain/vote';
 
 const { keys } = TABLE;
 const pollKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.pollSort });
-const countsKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.countsSort });
+/** Counter item k of a poll: `COUNTS` for the first (a poll's only one, unless it is sized for a hot poll). */
+const countsKey = (id: string, counter: number) => ({
+  pk: `${keys.pollPrefix}${id}`,
+  sk: counter === 0 ? keys.countsSort : `${keys.countsSort}#${counter}`,
+});
+/** What the results read of each counter item: not its marks nor its redriven ids. */
+const COUNTS_ATTRIBUTES = ['votes', 'total', 'optionCount', 'updatedAt', 'closesAt', 'expiresAt'];
 const voterItemKey = (pollId: string, voter: string) => ({
   pk: `${keys.voterPrefix}${pollId}#${voter}`,
   sk: keys.voterSort,
@@ -42,12 +50,16 @@ export class PollTable implements PollStore, CountStore {
     this.doc = DynamoDBDocumentClient.from(client);
   }
 
-  /** Writes the poll and its zeroed counts. Two small puts in one request; retried until both land. */
+  /**
+   * Writes the poll and its zeroed counter items (one per counter shard: at most 14 at the flag's
+   * bound, so with META within BatchWriteItem's 25). Small puts in one request; retried until all land.
+   */
   async putNewPoll(poll: Poll): Promise<void> {
     const counts = zeroCounts(poll);
-    // Counts first: a poll whose META exists always has its COUNTS item.
+    const counters = Array.from({ length: sizeOfPoll(poll).counterShards }, (_, k) => k);
+    // Counts first: a poll whose META exists always has its counter items.
     let requests = [
-      { PutRequest: { Item: { ...countsKey(poll.id), ...counts, applied: {} } } },
+      ...counters.map((k) => ({ PutRequest: { Item: { ...countsKey(poll.id, k), ...counts, applied: {} } } })),
       { PutRequest: { Item: { ...pollKey(poll.id), ...poll } } },
     ];
     for (let attempt = 0; requests.length > 0; attempt++) {
@@ -73,8 +85,35 @@ export class PollTable implements PollStore, CountStore {
     return (await this.getItem(pollKey(id))) as Poll | undefined;
   }
 
+  /**
+   * The poll's counter items in one Query on its key (sort keys from COUNTS), summed. Eventually
+   * consistent; on a miss, once strongly consistent, so a poll created a moment ago is not missing.
+   */
   async getCounts(id: string): Promise<PollCounts | undefined> {
-    return (await this.getItem(countsKey(id))) as PollCounts | undefined;
+    const items = (await this.queryCounts(id, false)) ?? (await this.queryCounts(id, true));
+    return sumCounts(items ?? []);
+  }
+
+  /** Every counter item of a poll (undefined: none); more than one page only if items grew past 1 MB. */
+  private async queryCounts(id: string, consistent: boolean): Promise<PollCounts[] | undefined> {
+    const items: PollCounts[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :counts)',
+          ExpressionAttributeValues: { ':pk': `${keys.pollPrefix}${id}`, ':counts': keys.countsSort },
+          ProjectionExpression: COUNTS_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(COUNTS_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+          ConsistentRead: consistent,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...((page.Items ?? []) as PollCounts[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items.length > 0 ? items : undefined;
   }
 
   /**
@@ -116,7 +155,7 @@ export class PollTable implements PollStore, CountStore {
   }
 
   /**
-   * Adds a tally to the poll's counts in one conditional write. The condition
+   * Adds a tally to its counter item in one conditional write. The condition
    * holds only if no vote of this tally was applied before (each group's mark
    * is below the tally's first sequence number); the same write moves the marks.
    */
@@ -147,7 +186,7 @@ export class PollTable implements PollStore, CountStore {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: countsKey(tally.pollId),
+          Key: countsKey(tally.pollId, tally.counter),
           UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: names,
@@ -159,16 +198,16 @@ export class PollTable implements PollStore, CountStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
     // Rare path (a redelivery or a race): read the marks to see what was applied.
-    const guards = await this.readGuards(tally.pollId);
+    const guards = await this.readGuards(tally.pollId, tally.counter);
     return guards ? { kind: 'conflict', applied: guards.applied } : { kind: 'poll-missing' };
   }
 
-  /** What the counts item says was applied (strongly consistent); undefined when the poll is gone. */
-  async readGuards(pollId: string): Promise<CountGuards | undefined> {
+  /** What a counter item says was applied (strongly consistent); undefined when the poll is gone. */
+  async readGuards(pollId: string, counter: number): Promise<CountGuards | undefined> {
     const current = await this.doc.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: countsKey(pollId),
+        Key: countsKey(pollId, counter),
         ConsistentRead: true,
         ProjectionExpression: '#applied, #redriven',
         ExpressionAttributeNames: { '#applied': 'applied', '#redriven': 'redriven' },
@@ -182,15 +221,15 @@ export class PollTable implements PollStore, CountStore {
   }
 
   /**
-   * Counts one redriven vote unless its id is already in the poll's `redriven` set, in one
-   * conditional write. Redrives are rare; each adds its id (~25 bytes) to the counts item.
+   * Counts one redriven vote unless its id is already in its counter item's `redriven` set, in one
+   * conditional write. Redrives are rare; each adds its id (~25 bytes) to the item.
    */
   async applyRedrivenVote(vote: RedrivenVote, nowIso: string): Promise<'applied' | 'poll-missing'> {
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: countsKey(vote.pollId),
+          Key: countsKey(vote.pollId, vote.counter),
           UpdateExpression: 'SET #updatedAt = :now ADD #total :one, #votes.#option :one, #redriven :ids',
           ConditionExpression: 'attribute_exists(pk) AND NOT contains(#redriven, :id)',
           ExpressionAttributeNames: {
@@ -207,7 +246,7 @@ export class PollTable implements PollStore, CountStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
-    const guards = await this.readGuards(vote.pollId);
+    const guards = await this.readGuards(vote.pollId, vote.counter);
     if (!guards) return 'poll-missing';
     if (guards.redriven.has(vote.voteId)) return 'applied';
     throw new Error(`redriven vote ${vote.voteId}: condition failed but the vote is not counted`);

@@ -1,7 +1,7 @@
 /** Puts accepted votes on the FIFO vote queue. */
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { VoteSink } from '../domain/ports';
-import { messageGroupId, shardOfVote, type VoteMessage } from '../domain/vote';
+import { messageGroupId, type VoteMessage } from '../domain/vote';
 
 /**
  * The VoteSink port over the FIFO vote queue. A send that fails throws the SDK's error, which
@@ -14,16 +14,16 @@ export class VoteQueue implements VoteSink {
   ) {}
 
   /**
-   * The vote id is the deduplication id, and its message group comes from it: a copy sent again
-   * within SQS's 5-minute window (an SDK retry of a send that did land, or a client's retry of a
-   * ballot by its idempotency key) lands in the same group and is dropped there.
+   * The vote id is the deduplication id, and its message group comes from it (vote.ts voteRoute):
+   * a copy sent again within SQS's 5-minute window (an SDK retry of a send that did land, or a
+   * client's retry of a ballot by its idempotency key) lands in the same group and is dropped there.
    */
-  async send(vote: VoteMessage): Promise<void> {
+  async send(vote: VoteMessage, _keyed?: boolean, group = 0): Promise<void> {
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: JSON.stringify(vote),
-        MessageGroupId: messageGroupId(vote.pollId, shardOfVote(vote.voteId)),
+        MessageGroupId: messageGroupId(vote.pollId, group),
         MessageDeduplicationId: vote.voteId,
       }),
     );

@@ -11,7 +11,7 @@
  */
 import { VOTE_QUEUE } from '../../config/app-config';
 import { readRecord, type QueuedRecord } from './tally';
-import { parseVoteMessage, type VoteMessage } from './vote';
+import { counterOfVote, parseVoteMessage, type VoteMessage } from './vote';
 
 /** Every verdict a letter can carry, with what it means for a redrive. */
 export const VERDICTS = {
@@ -32,7 +32,7 @@ export const LETTER_ATTRIBUTES = {
 export const isLastDelivery = (record: QueuedRecord): boolean =>
   (record.receiveCount ?? 0) >= VOTE_QUEUE.maxReceiveCount;
 
-/** What a poll's counts item says was applied, read strongly consistent. */
+/** What one of a poll's counter items says was applied, read strongly consistent. */
 export interface CountGuards {
   /** Per message-group shard, the last applied sequence number (padded). */
   applied: Record<string, string>;
@@ -40,17 +40,21 @@ export interface CountGuards {
   redriven: ReadonlySet<string>;
 }
 
-/** A poll's guards: undefined when its counts item does not exist, 'unreachable' when it could not be read. */
+/** A counter item's guards: undefined when it does not exist, 'unreachable' when it could not be read. */
 export type GuardsRead = CountGuards | undefined | 'unreachable';
 
 /**
  * A record that failed on its last delivery: `counted` (an earlier delivery applied it:
- * acknowledge it) or the verdict to dead-letter it with.
+ * acknowledge it) or the verdict to dead-letter it with, from the guards of the counter item
+ * the vote is counted in.
  */
-export function judgeLastDelivery(record: QueuedRecord, guardsOf: (pollId: string) => GuardsRead): Verdict | 'counted' {
+export function judgeLastDelivery(
+  record: QueuedRecord,
+  guardsOf: (pollId: string, counter: number) => GuardsRead,
+): Verdict | 'counted' {
   const queued = readRecord(record);
   if (!queued) return 'malformed';
-  const guards = guardsOf(queued.vote.pollId);
+  const guards = guardsOf(queued.vote.pollId, counterOfVote(queued.vote));
   if (guards === 'unreachable') return 'unknown';
   if (guards === undefined) return 'poll-missing';
   const { vote, shard, seq } = queued;

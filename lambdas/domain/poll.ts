@@ -15,6 +15,19 @@ export interface Poll {
   expiresAt: number;
   /** Per-poll secret for hashing voter identities; never returned by the API. */
   voterSalt: string;
+  /**
+   * The vote path's size when the poll was created by a stack sized for a hot poll: its message
+   * groups and counter items. Fixed for the poll's life, so a redeploy never moves a group's
+   * marks; absent (today's polls): the default size (vote.ts sizeOfPoll).
+   */
+  groups?: number;
+  counterShards?: number;
+}
+
+/** How many message groups a poll's votes are spread over, and how many counter items count them. */
+export interface PollSize {
+  groups: number;
+  counterShards: number;
 }
 
 /** What the API shows of a poll. */
@@ -59,10 +72,11 @@ function cleanText(value: unknown, field: string, maxLength: number): string {
 }
 
 /**
- * Validates a create request and builds the poll to store. Throws PollError `invalid_body`,
+ * Validates a create request and builds the poll to store, of `size` when the stack sizes the vote
+ * path (none: the default size, stored as today). Throws PollError `invalid_body`,
  * `unknown_field` or `invalid_field`.
  */
-export function createPoll(input: unknown, nowMs: number): Poll {
+export function createPoll(input: unknown, nowMs: number, size?: PollSize): Poll {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid('invalid_body', 'The body must be a JSON object.');
   }
@@ -108,6 +122,7 @@ export function createPoll(input: unknown, nowMs: number): Poll {
     closesAt,
     expiresAt: closesAt + TABLE.retainAfterCloseSeconds,
     voterSalt: newId(32),
+    ...(size && { groups: size.groups, counterShards: size.counterShards }),
   };
 }
 

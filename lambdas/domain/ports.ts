@@ -13,9 +13,10 @@ import type { VoteMessage } from './vote';
 
 /** Polls, their counts and voter claims, as the API functions read and write them. */
 export interface PollStore {
-  /** Stores a new poll and its zeroed counts. */
+  /** Stores a new poll and its zeroed counts (one counter item per counter shard of its size). */
   putNewPoll(poll: Poll): Promise<void>;
   getPoll(id: string): Promise<Poll | undefined>;
+  /** The poll's counts: its counter items summed (results.ts sumCounts). */
   getCounts(id: string): Promise<PollCounts | undefined>;
   /**
    * One vote per voter: claims the voter for this poll. `ballot` (the id of a vote sent with an
@@ -34,8 +35,9 @@ export interface VoteSink {
   /**
    * `keyed`: the vote came with an idempotency key, so a vote with its id within the window is
    * the same vote, counted once (SQS drops it by its deduplication id; the VPS edition remembers it).
+   * `group`: its message group within the poll (vote.ts voteRoute); the VPS edition has none.
    */
-  send(vote: VoteMessage, keyed?: boolean): Promise<void>;
+  send(vote: VoteMessage, keyed?: boolean, group?: number): Promise<void>;
 }
 
 export type ApplyOutcome =
@@ -46,10 +48,10 @@ export type ApplyOutcome =
 
 /** The counts as the vote consumer writes them (lambdas/domain/tally.ts says why this is exact). */
 export interface CountStore {
-  /** Adds a tally in one conditional write, unless a vote of it was applied before. */
+  /** Adds a tally to its counter item in one conditional write, unless a vote of it was applied before. */
   applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome>;
-  /** What the counts item says was applied (strongly consistent); undefined when the poll is gone. */
-  readGuards(pollId: string): Promise<CountGuards | undefined>;
+  /** What a counter item says was applied (strongly consistent); undefined when the poll is gone. */
+  readGuards(pollId: string, counter: number): Promise<CountGuards | undefined>;
   /** Counts one redriven vote unless its id was counted before. */
   applyRedrivenVote(vote: RedrivenVote, nowIso: string): Promise<'applied' | 'poll-missing'>;
 }

@@ -31,6 +31,30 @@ export function zeroCounts(poll: Poll): PollCounts {
   };
 }
 
+/**
+ * A poll's counts from its counter items (one per counter shard): votes and totals added, the
+ * latest update; undefined when there are none (no such poll).
+ */
+export function sumCounts(items: readonly PollCounts[]): PollCounts | undefined {
+  if (items.length === 0) return undefined;
+  const votes: Record<string, number> = {};
+  for (const item of items)
+    for (const [option, n] of Object.entries(item.votes)) votes[option] = (votes[option] ?? 0) + Number(n);
+  const { optionCount, closesAt, expiresAt } = items[0];
+  return {
+    votes,
+    total: items.reduce((sum, item) => sum + Number(item.total), 0),
+    optionCount,
+    // ISO 8601 times: the latest sorts last.
+    updatedAt: items
+      .map((item) => item.updatedAt)
+      .sort()
+      .at(-1)!,
+    closesAt,
+    expiresAt,
+  };
+}
+
 export function toPublicResults(id: string, stored: PollCounts, nowMs: number): PublicResults {
   const counts = Array.from({ length: stored.optionCount }, (_, i) => Number(stored.votes[i] ?? 0));
   return {

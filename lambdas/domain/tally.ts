@@ -1,5 +1,6 @@
 /**
- * Carpooling: fold a batch of queued votes into one counter write per poll.
+ * Carpooling: fold a batch of queued votes into one counter write per poll (per counter item of
+ * the poll, for a poll sized for a hot one: each item keeps the marks of its own groups).
  *
  * Exactness rests on FIFO order. Within a message group, messages are delivered
  * in sequence-number order and the next batch of a group is not delivered while
@@ -9,7 +10,7 @@
  * prefix of it, and a redelivered vote is one whose sequence number is at or
  * below the mark: it is skipped, never counted twice.
  */
-import { parseVoteMessage, shardOfGroup, type VoteMessage } from './vote';
+import { counterOfVote, parseVoteMessage, shardOfGroup, type VoteMessage } from './vote';
 
 /** A queue record as the consumer sees it, independent of the SQS event shape. */
 export interface QueuedRecord {
@@ -29,9 +30,11 @@ interface CountedVote {
   option: number;
 }
 
-/** Everything one conditional write applies to one poll. */
+/** Everything one conditional write applies to one counter item of a poll. */
 export interface PollTally {
   pollId: string;
+  /** The counter item (0: the poll's first, often its only one). */
+  counter: number;
   /** Votes per option index (only options that got votes). */
   votes: Record<string, number>;
   total: number;
@@ -46,6 +49,8 @@ export interface PollTally {
 export interface RedrivenVote {
   messageId: string;
   pollId: string;
+  /** The counter item whose `redriven` ids guard it. */
+  counter: number;
   voteId: string;
   option: number;
 }
@@ -60,7 +65,7 @@ export interface BatchPlan {
 /** SQS sequence numbers are up to 128-bit decimals: compare them as padded strings. */
 export const padSequence = (seq: string): string => seq.padStart(40, '0');
 
-function tallyOf(pollId: string, counted: readonly CountedVote[]): PollTally {
+function tallyOf(pollId: string, counter: number, counted: readonly CountedVote[]): PollTally {
   const votes: Record<string, number> = {};
   const marks: Record<string, { first: string; last: string }> = {};
   for (const vote of counted) {
@@ -72,7 +77,8 @@ function tallyOf(pollId: string, counted: readonly CountedVote[]): PollTally {
       if (vote.seq > mark.last) mark.last = vote.seq;
     }
   }
-  return { pollId, votes, total: counted.length, marks, messageIds: counted.map((v) => v.messageId), counted };
+  const messageIds = counted.map((v) => v.messageId);
+  return { pollId, counter, votes, total: counted.length, marks, messageIds, counted };
 }
 
 /** The vote in a record, its group's shard and its padded sequence number; null when it is not a vote we produced. */
@@ -83,9 +89,9 @@ export function readRecord(record: QueuedRecord): { vote: VoteMessage; shard: st
   return { vote, shard, seq: padSequence(record.sequenceNumber) };
 }
 
-/** Groups a batch by poll. Pure: the same records always give the same plan. */
+/** Groups a batch by poll and counter item. Pure: the same records always give the same plan. */
 export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
-  const byPoll = new Map<string, CountedVote[]>();
+  const byCounter = new Map<string, { pollId: string; counter: number; counted: CountedVote[] }>();
   const redriven: RedrivenVote[] = [];
   const malformed: string[] = [];
   for (const record of records) {
@@ -95,15 +101,19 @@ export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
       continue;
     }
     const { vote, shard, seq } = queued;
+    const { pollId, voteId, option } = vote;
+    const counter = counterOfVote(vote);
     if (vote.redriven) {
-      redriven.push({ messageId: record.messageId, pollId: vote.pollId, voteId: vote.voteId, option: vote.option });
+      redriven.push({ messageId: record.messageId, pollId, counter, voteId, option });
       continue;
     }
-    const list = byPoll.get(vote.pollId) ?? [];
-    list.push({ messageId: record.messageId, shard, seq, option: vote.option });
-    byPoll.set(vote.pollId, list);
+    const key = `${pollId}#${counter}`;
+    const entry = byCounter.get(key) ?? { pollId, counter, counted: [] };
+    entry.counted.push({ messageId: record.messageId, shard, seq, option });
+    byCounter.set(key, entry);
   }
-  return { tallies: [...byPoll].map(([pollId, counted]) => tallyOf(pollId, counted)), redriven, malformed };
+  const tallies = [...byCounter.values()].map((t) => tallyOf(t.pollId, t.counter, t.counted));
+  return { tallies, redriven, malformed };
 }
 
 /**
@@ -112,5 +122,5 @@ export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
  */
 export function withoutApplied(tally: PollTally, applied: Record<string, string>): PollTally | null {
   const left = tally.counted.filter((vote) => applied[vote.shard] === undefined || vote.seq > applied[vote.shard]);
-  return left.length === 0 ? null : tallyOf(tally.pollId, left);
+  return left.length === 0 ? null : tallyOf(tally.pollId, tally.counter, left);
 }

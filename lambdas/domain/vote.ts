@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { IDEMPOTENCY, VOTE_QUEUE } from '../../config/app-config';
 import { invalid, PollError } from './errors';
 import { idOf, newId } from './ids';
-import { isClosed, type Poll } from './poll';
+import { isClosed, type Poll, type PollSize } from './poll';
 
 /** What the vote function puts on the queue; the consumer trusts nothing else. */
 export interface VoteMessage {
@@ -11,6 +11,11 @@ export interface VoteMessage {
   pollId: string;
   option: number;
   castAt: string;
+  /**
+   * The poll's counter item the vote is counted in (its message group's: voteRoute); absent: 0,
+   * the poll's only one unless it was created sized for a hot poll.
+   */
+  counter?: number;
   /**
    * Set by `npm run dlq -- redrive` on a vote it puts back on the queue. Such a vote is
    * counted with a guard of its own (its id), because its new sequence number says
@@ -64,13 +69,32 @@ export function idempotencyKey(header: string | undefined): string | undefined {
 export const voteIdFor = (pollId: string, key: string | undefined): string =>
   key === undefined ? newId() : idOf(createHash('sha256').update(`${pollId}/${key}`).digest());
 
+/** A poll's size as it was created: what it records, or the default size (polls made without the flag). */
+export const sizeOfPoll = (poll: Pick<Poll, 'groups' | 'counterShards'>): PollSize => ({
+  groups: poll.groups ?? VOTE_QUEUE.groupsPerPoll,
+  counterShards: poll.counterShards ?? 1,
+});
+
 /**
- * Votes of one poll are spread over a few FIFO message groups: a group is delivered in order
+ * Votes of one poll are spread over its FIFO message groups: a group is delivered in order
  * (which exact counting relies on) but one batch at a time. A vote's shard comes from its id, so
  * a retry lands in the group of its first try: SQS deduplicates within a group.
  */
-export const shardOfVote = (voteId: string): number =>
-  createHash('sha256').update(voteId).digest().readUInt32BE(0) % VOTE_QUEUE.groupsPerPoll;
+export const shardOfVote = (voteId: string, groups: number): number =>
+  createHash('sha256').update(voteId).digest().readUInt32BE(0) % groups;
+
+/**
+ * Where a vote goes: its message group, and the counter item that group's votes are counted in
+ * (each group's always the same one, since a poll's size is fixed: its marks never move).
+ */
+export function voteRoute(voteId: string, poll: Pick<Poll, 'groups' | 'counterShards'>) {
+  const { groups, counterShards } = sizeOfPoll(poll);
+  const group = shardOfVote(voteId, groups);
+  return { group, counter: group % counterShards };
+}
+
+/** The counter item a queued vote is counted in. */
+export const counterOfVote = (vote: Pick<VoteMessage, 'counter'>): number => vote.counter ?? 0;
 
 export const messageGroupId = (pollId: string, shard: number): string => `${pollId}.${shard}`;
 
@@ -99,6 +123,7 @@ export function parseVoteMessage(body: string): VoteMessage | null {
     typeof m.option === 'number' &&
     Number.isInteger(m.option) &&
     m.option >= 0 &&
+    (m.counter === undefined || (Number.isInteger(m.counter) && (m.counter as number) >= 0)) &&
     (m.redriven === undefined || m.redriven === true);
   return ok ? (m as unknown as VoteMessage) : null;
 }

@@ -1,12 +1,13 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
 import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
-import { IDEMPOTENCY } from '../../config/app-config';
+import { IDEMPOTENCY, POLL_CACHE } from '../../config/app-config';
 import { isPollId } from '../domain/ids';
+import { cachedPolls } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
-import { chooseOption, idempotencyKey, voteIdFor, voterKey, type VoteMessage } from '../domain/vote';
+import { chooseOption, idempotencyKey, voteIdFor, voteRoute, voterKey, type VoteMessage } from '../domain/vote';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CastVotePorts {
@@ -27,11 +28,15 @@ export function castVoteHandler({
   captcha = noCaptcha,
 }: CastVotePorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
+  const pollOf = cachedPolls((id) => polls.getPoll(id), clock, {
+    maxAgeMs: POLL_CACHE.maxAgeSeconds * 1000,
+    maxEntries: POLL_CACHE.maxEntries,
+  });
 
   /** Sends the vote; if it is not accepted, `release` frees the voter claim this request made for it. */
-  async function queue(vote: VoteMessage, keyed: boolean, release?: () => Promise<void>): Promise<void> {
+  async function queue(vote: VoteMessage, send: { keyed: boolean; group: number }, release?: () => Promise<void>) {
     try {
-      await votes.send(vote, keyed);
+      await votes.send(vote, send.keyed, send.group);
     } catch (error) {
       await release?.().catch((e) => log.error('could not release voter claim', e as Error));
       if (error instanceof PollError) throw error;
@@ -49,11 +54,15 @@ export function castVoteHandler({
     const key = idempotencyKey(request.headers[IDEMPOTENCY.header]);
     // Verified before any read, so a bot without a token costs no read.
     const body = await captcha(jsonBody(request), request.sourceIp, 'vote');
-    const poll = await polls.getPoll(id);
+    const poll = await pollOf(id);
+    // Checked against the clock on every vote, cached or not: a closed poll refuses votes at once.
     if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
     const option = chooseOption(body, poll, nowMs);
     const castAt = new Date(nowMs).toISOString();
-    const vote: VoteMessage = { v: 1, voteId: voteIdFor(id, key), pollId: id, option, castAt };
+    const voteId = voteIdFor(id, key);
+    const { group, counter } = voteRoute(voteId, poll);
+    // A poll of one counter item (every poll made without the flag) queues its votes as it always did.
+    const vote: VoteMessage = { v: 1, voteId, pollId: id, option, castAt, ...(counter > 0 && { counter }) };
 
     // A keyed ballot's claim carries its vote id, so a retry of it is not taken for a second vote.
     const ballot = key === undefined ? undefined : vote.voteId;
@@ -62,7 +71,7 @@ export function castVoteHandler({
     if (claim === 'taken') throw new PollError('already_voted', 'You have already voted in this poll.');
     // Not accepted, so not counted: the voter may try again. A claim an earlier try made stays (it may be queued).
     const release = voter && claim === 'claimed' ? () => polls.releaseVoter(id, voter, ballot) : undefined;
-    await queue(vote, key !== undefined, release);
+    await queue(vote, { keyed: key !== undefined, group }, release);
     return {
       status: 202,
       body: { voteId: vote.voteId, pollId: id, option, castAt },

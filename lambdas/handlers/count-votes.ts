@@ -1,8 +1,8 @@
 /**
- * The vote consumer: folds a batch of queued votes into one counter write per poll
- * ("carpooling"), exactly once (see domain/tally.ts), and reports the records it could not
- * apply so that only they are retried. A record that fails its last delivery is judged here
- * rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
+ * The vote consumer: folds a batch of queued votes into one counter write per poll, or per
+ * counter item of a poll sized for a hot one ("carpooling"), exactly once (see domain/tally.ts),
+ * and reports the records it could not apply so that only they are retried. A record that fails
+ * its last delivery is judged here rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { VOTE_QUEUE } from '../../config/app-config';
@@ -11,6 +11,7 @@ import { applyExactlyOnce } from '../domain/apply-exactly-once';
 import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';
 import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../domain/ports';
 import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../domain/tally';
+import { counterOfVote } from '../domain/vote';
 
 export interface CountVotesPorts {
   counts: CountStore;
@@ -70,9 +71,9 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
     return reason === undefined ? [] : messageIds.map((messageId) => ({ messageId, reason }));
   }
 
-  /** One poll's votes, exactly once (domain/apply-exactly-once.ts). */
+  /** One counter item's votes, exactly once (domain/apply-exactly-once.ts). */
   const countTally = (tally: PollTally, nowIso: string) =>
-    step(tally.messageIds, { pollId: tally.pollId }, async () => {
+    step(tally.messageIds, { pollId: tally.pollId, counter: tally.counter }, async () => {
       const outcome = await applyExactlyOnce(counts, tally, nowIso);
       if (outcome.conflicts > 0) metrics.add('WriteConflicts', outcome.conflicts);
       if (outcome.kind === 'applied') {
@@ -92,21 +93,29 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
       return undefined;
     });
 
-  /** Each poll's guards, or 'unreachable' when they could not be read. */
-  async function guardsOf(records: QueuedRecord[]): Promise<Map<string, GuardsRead>> {
-    const pollIds = new Set(records.map((r) => readRecord(r)?.vote.pollId).filter((id) => id !== undefined));
+  /** The guards of each counter item the records are counted in, or 'unreachable' when they could not be read. */
+  async function guardsOf(records: QueuedRecord[]): Promise<(pollId: string, counter: number) => GuardsRead> {
+    const items = new Map<string, { pollId: string; counter: number }>();
+    for (const queued of records.map(readRecord)) {
+      if (!queued) continue;
+      const item = { pollId: queued.vote.pollId, counter: counterOfVote(queued.vote) };
+      items.set(`${item.pollId}#${item.counter}`, item);
+    }
     const guards = new Map<string, GuardsRead>();
     await Promise.all(
-      [...pollIds].map(async (pollId) => {
-        guards.set(pollId, await counts.readGuards(pollId).catch((): 'unreachable' => 'unreachable'));
+      [...items].map(async ([key, { pollId, counter }]) => {
+        guards.set(key, await counts.readGuards(pollId, counter).catch((): 'unreachable' => 'unreachable'));
       }),
     );
-    return guards;
+    return (pollId, counter) => guards.get(`${pollId}#${counter}`);
   }
 
   /** A failed record on its last delivery: settled (acknowledged or dead-lettered), or still a failure. */
-  async function settle(record: QueuedRecord, guards: Map<string, GuardsRead>): Promise<RecordFailure | undefined> {
-    const verdict = judgeLastDelivery(record, (pollId) => guards.get(pollId));
+  async function settle(
+    record: QueuedRecord,
+    guards: (pollId: string, counter: number) => GuardsRead,
+  ): Promise<RecordFailure | undefined> {
+    const verdict = judgeLastDelivery(record, guards);
     try {
       if (verdict !== 'counted') {
         await deadLetters.send(record, verdict);

@@ -1,6 +1,6 @@
 /** POST /api/poll — validate and store a new poll. */
 import { noCaptcha } from '../domain/captcha';
-import { createPoll, toPublicPoll } from '../domain/poll';
+import { createPoll, toPublicPoll, type PollSize } from '../domain/poll';
 import type { CaptchaCheck, Clock, PollStore } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
@@ -10,6 +10,8 @@ export interface CreatePollPorts {
   clock?: Clock;
   rateLimit?: RateLimit;
   captcha?: CaptchaCheck;
+  /** The vote path's size each new poll records (the stack's hotPollVotesPerSecond); none: the default. */
+  size?: PollSize;
 }
 
 /**
@@ -23,12 +25,13 @@ export function createPollHandler({
   clock = Date.now,
   rateLimit,
   captcha = noCaptcha,
+  size,
 }: CreatePollPorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
   return async (request) => {
     const nowMs = clock();
     checkRate(request, nowMs);
-    const poll = createPoll(await captcha(jsonBody(request), request.sourceIp, 'create'), nowMs);
+    const poll = createPoll(await captcha(jsonBody(request), request.sourceIp, 'create'), nowMs, size);
     await polls.putNewPoll(poll);
     return { status: 201, body: toPublicPoll(poll, nowMs), headers: { location: `/api/poll/${poll.id}` } };
   };

@@ -22,7 +22,7 @@ export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStor
     const nowMs = clock();
     // A client asking for fresh counts (Cache-Control: no-cache) gets them; browsers polling do not ask.
     const cached = /no-cache/i.test(request.headers['cache-control'] ?? '') ? undefined : cache.get(id, nowMs);
-    let counts: PollCounts | undefined = cached?.counts;
+    let counts: PollCounts | undefined = cached?.value;
     if (!counts) {
       counts = await polls.getCounts(id);
       if (counts) cache.set(id, counts, nowMs);

@@ -114,6 +114,20 @@ describe('mistakes people make', () => {
       '--rate-limits must be on or off (got bogus). Run npm start -- --help for the usage.',
     ],
     [
+      'a hot poll size that is no whole number of votes a second',
+      ['local/cli.ts', '--hot-poll-votes-per-second', '0'],
+      '--hot-poll-votes-per-second must be a whole number of votes a second from 1 to 70,000 ' +
+        '(the FIFO queue\'s sends a second), or off (got "0"). Run npm start -- --help for the usage.',
+    ],
+    [
+      'a hot poll beyond any quota raise, as CDK context for LocalStack',
+      ['localstack/cli.ts', 'deploy', '-c', 'hotPollVotesPerSecond=1000000'],
+      'hotPollVotesPerSecond must be a whole number of votes a second from 1 to 70,000 ' +
+        '(the FIFO queue\'s sends a second), or off (got "1000000"); ' +
+        'e.g. npx cdk synth -c hotPollVotesPerSecond=50000. ' +
+        'Run npm run localstack:deploy -- --help for the usage.',
+    ],
+    [
       'CDK context for LocalStack that is not key=value',
       ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
       '-c takes key=value (got "rateLimits"). Run npm run localstack:deploy -- --help for the usage.',

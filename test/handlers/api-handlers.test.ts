@@ -218,6 +218,46 @@ describe('casting a vote', () => {
   });
 });
 
+describe('a hot poll', () => {
+  const SIZE = { groups: 67, counterShards: 2 };
+
+  it('is created with the size the stack gives, and one without it is stored as before', async () => {
+    const create = (size?: typeof SIZE) =>
+      call(createPollHandler({ polls, clock, size }), {
+        method: 'POST',
+        route: '/api/poll',
+        body: JSON.stringify({ title: 'Final', options: ['A', 'B'] }),
+      });
+    const hot = (await create(SIZE)).body as { id: string };
+    expect(polls.polls.get(hot.id)).toMatchObject(SIZE);
+    expect((await create(SIZE)).body).not.toHaveProperty('groups');
+    const plain = (await create()).body as { id: string };
+    expect(Object.keys(polls.polls.get(plain.id)!)).not.toContain('groups');
+  });
+
+  it('spreads its votes over its groups, each vote naming its group’s counter item', async () => {
+    const poll = await storedPoll();
+    polls.polls.set(poll.id, { ...poll, ...SIZE });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    for (let i = 0; i < 300; i++) expect((await call(cast, voteRequest(poll.id, i % 3))).status).toBe(202);
+    expect(new Set(votes.groups).size).toBeGreaterThan(50);
+    expect(votes.sent.map((vote) => vote.counter ?? 0)).toEqual(votes.groups.map((group) => group % 2));
+    expect(votes.sent.some((vote) => vote.counter === 1)).toBe(true);
+  });
+
+  it('costs one poll read per interval, yet a closed poll refuses votes at once', async () => {
+    const poll = await storedPoll();
+    // It closes within the cache's interval.
+    polls.polls.set(poll.id, { ...poll, closesAt: NOW / 1000 + 30 });
+    const cast = castVoteHandler({ polls, votes, log, clock });
+    for (let i = 0; i < 20; i++) expect((await call(cast, voteRequest(poll.id, 0))).status).toBe(202);
+    expect(polls.pollReads).toBe(1);
+    now += 30_000;
+    expect(await call(cast, voteRequest(poll.id, 0))).toMatchObject({ status: 410 });
+    expect(polls.pollReads).toBe(1);
+  });
+});
+
 describe('reading', () => {
   it('answers the poll and its options', async () => {
     const poll = await storedPoll();

@@ -41,6 +41,18 @@ describe('the consumer', () => {
     expect(metrics.published).toBe(1);
   });
 
+  it('writes once per counter item of a sized poll per batch, each with its own groups’ marks', async () => {
+    const records = Array.from({ length: 10 }, (_, i) =>
+      voteRecord(A, i % 2, { shard: i % 4, body: voteBody(A, i % 2, { counter: i % 2 }) }),
+    );
+    expect(await consume({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect(counts.applied.map((t) => [t.counter, t.total, Object.keys(t.marks).sort()])).toEqual([
+      [0, 5, ['0', '2']],
+      [1, 5, ['1', '3']],
+    ]);
+    expect(metrics.totals).toMatchObject({ VotesCounted: 10 });
+  });
+
   it('returns only the records of the poll whose write failed', async () => {
     counts.script.set(B, ['throw']);
     const a = voteRecord(A, 0);
@@ -96,6 +108,25 @@ describe('a record’s last delivery', () => {
       [uncounted.messageId, 'unapplied'],
     ]);
     expect(metrics.totals).toMatchObject({ 'DeadLettered:unapplied': 1, RecordsFailed: 0 });
+  });
+
+  it('is judged by the marks of the counter item its vote names', async () => {
+    counts.script.set(A, ['throw', 'throw']);
+    const inOne = (seq: string, option: number) =>
+      voteRecord(A, option, {
+        receiveCount: LAST,
+        sequenceNumber: seq,
+        shard: 1,
+        body: voteBody(A, option, { counter: 1 }),
+      });
+    // Item 0 knows nothing of group 1; item 1 applied it up to 150.
+    counts.guards.set(A, { applied: {}, redriven: new Set() });
+    counts.guards.set(`${A}#1`, { applied: { 1: padSequence('150') }, redriven: new Set() });
+    const [counted, uncounted] = [inOne('100', 0), inOne('200', 1)];
+    expect(await consume({ Records: [counted, uncounted] })).toEqual({ batchItemFailures: [] });
+    expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([
+      [uncounted.messageId, 'unapplied'],
+    ]);
   });
 
   it('is dead-lettered as unknown if its marks are unreadable; stays failed if the letter cannot be sent', async () => {

@@ -17,6 +17,9 @@ describe('cdk-nag (AwsSolutionsChecks)', () => {
     { results: 'cloudfront' },
     { results: 'cloudfront', apiKind: 'rest' },
     { target: 'localstack', results: 'function-url' },
+    { hotPollVotesPerSecond: '50000' },
+    { hotPollVotesPerSecond: '50000', apiKind: 'rest', results: 'function-url' },
+    { target: 'localstack', hotPollVotesPerSecond: '2000' },
   ])('finds nothing unacknowledged in %j', (context) => {
     expect(() => app(context).app.synth()).not.toThrow();
   });

@@ -2,7 +2,18 @@ import { readFileSync } from 'node:fs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_METADATA, RATE_LIMITS, ROUTES, SITE_CACHE_CONTROL, TABLE, VOTE_QUEUE } from '../../config/app-config';
+import {
+  API_THROTTLE,
+  FUNCTION_METADATA,
+  RATE_LIMITS,
+  ROUTES,
+  SITE_CACHE_CONTROL,
+  TABLE,
+  VOTE_PATH_ENV,
+  VOTE_QUEUE,
+} from '../../config/app-config';
+import { readStackConfig } from '../../cost/stack-config';
+import { votePathFor } from '../../cost/vote-path';
 import { apiKindFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { ESBUILD_OPTIONS } from '../../local/functions';
 import { templateFor } from '../support/synth';
@@ -134,7 +145,7 @@ describe('least privilege', () => {
   it('gives each function only the actions it calls', () => {
     expect(actionsOf('create-poll.ts').actions).toEqual(['dynamodb:BatchWriteItem']);
     expect(actionsOf('get-poll.ts').actions).toEqual(['dynamodb:GetItem']);
-    expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:GetItem']);
+    expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:Query']);
     expect(actionsOf('cast-vote.ts').actions).toEqual([
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
@@ -251,6 +262,58 @@ describe('the API', () => {
         'DeadLetterAlarmName',
       ]),
     );
+  });
+});
+
+describe('a hot poll (-c hotPollVotesPerSecond=)', () => {
+  const hot = synthesizeTemplate({ hotPollVotesPerSecond: '50000' });
+  const hotRest = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiKind: 'rest' });
+  const envOf = (template: { Resources: Record<string, Resource> }, entry: string) =>
+    Object.values(template.Resources).find((r) => r.Metadata?.[FUNCTION_METADATA.entry] === `lambdas/${entry}`)!
+      .Properties.Environment.Variables;
+  const sized = votePathFor(50_000);
+
+  it('throttles both API stages, and sizes groups and counter items, as votePathFor says', () => {
+    expect(readStackConfig(hot).votePath).toEqual({
+      groupsPerPoll: sized.groupsPerPoll,
+      counterShards: sized.counterShards,
+      stageRateLimit: sized.stageRateLimit,
+      stageBurstLimit: sized.stageBurstLimit,
+    });
+    expect(readStackConfig(hotRest).votePath.stageRateLimit).toBe(sized.stageRateLimit);
+    expect(readStackConfig(hotRest).votePath.stageBurstLimit).toBe(sized.stageBurstLimit);
+    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: '10' };
+    for (const entry of ['create-poll.ts', 'cast-vote.ts', 'count-votes.ts'])
+      expect(envOf(hot, entry)).toMatchObject(size);
+  });
+
+  it('without the flag: no size in any function, the default throttle', () => {
+    const plain = http.toJSON() as { Resources: Record<string, Resource> };
+    for (const entry of ['create-poll.ts', 'cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
+      expect(Object.keys(envOf(plain, entry))).not.toContain(VOTE_PATH_ENV.counterShards);
+    expect(readStackConfig(plain).votePath).toEqual({
+      groupsPerPoll: VOTE_QUEUE.groupsPerPoll,
+      counterShards: 1,
+      stageRateLimit: API_THROTTLE.rateLimit,
+      stageBurstLimit: API_THROTTLE.burstLimit,
+    });
+    expect(synthesizeTemplate({ hotPollVotesPerSecond: 'off' })).toEqual(plain);
+  });
+
+  it('grants the same actions as without it: results only Query the table', () => {
+    const granted = (template: { Resources: Record<string, Resource> }) =>
+      Object.values(template.Resources)
+        .filter((r) => r.Type === 'AWS::IAM::Policy')
+        .flatMap((p) => p.Properties.PolicyDocument.Statement.map((s: any) => [s.Action].flat().sort().join(',')))
+        .sort();
+    expect(granted(hot)).toEqual(granted(http.toJSON() as { Resources: Record<string, Resource> }));
+  });
+
+  it('refuses a size that is not a whole number within the queue’s quota, with one line naming the range', () => {
+    for (const value of ['0', '2.5', 'many', '1000000'])
+      expect(() => synthesizeTemplate({ hotPollVotesPerSecond: value })).toThrow(
+        /^hotPollVotesPerSecond must be a whole number of votes a second from 1 to 70,000 [^\n]*$/,
+      );
   });
 });
 

@@ -23,7 +23,8 @@ export class FakePollStore implements PollStore {
   readonly counts = new Map<string, PollCounts>();
   /** Voter claims: `<poll>#<voter>` to the ballot that holds it (none for a vote sent without a key). */
   readonly voters = new Map<string, string | undefined>();
-  /** Reads of counts, to see what a cache saves. */
+  /** Reads of polls and of counts, to see what a cache saves. */
+  pollReads = 0;
   countReads = 0;
 
   async putNewPoll(poll: Poll): Promise<void> {
@@ -31,6 +32,7 @@ export class FakePollStore implements PollStore {
     this.counts.set(poll.id, zeroCounts(poll));
   }
   async getPoll(id: string) {
+    this.pollReads++;
     return this.polls.get(id);
   }
   async getCounts(id: string) {
@@ -60,11 +62,14 @@ export class FakePollStore implements PollStore {
 
 export class FakeVoteSink implements VoteSink {
   readonly sent: VoteMessage[] = [];
+  /** The message group each sent vote went to, in the same order. */
+  readonly groups: number[] = [];
   /** Set to make every send fail (SQS unreachable, throttled...). */
   failWith?: Error;
-  async send(vote: VoteMessage): Promise<void> {
+  async send(vote: VoteMessage, _keyed?: boolean, group = 0): Promise<void> {
     if (this.failWith) throw this.failWith;
     this.sent.push(vote);
+    this.groups.push(group);
   }
 }
 
@@ -83,8 +88,9 @@ export class ScriptedCountStore implements CountStore {
     if (next.kind === 'applied') this.applied.push(tally);
     return next;
   }
-  async readGuards(pollId: string) {
-    const guards = this.guards.get(pollId);
+  /** Guards by poll id (counter item 0) or `<poll>#<counter>`. */
+  async readGuards(pollId: string, counter: number) {
+    const guards = this.guards.get(counter === 0 ? pollId : `${pollId}#${counter}`);
     if (guards === 'throw') throw new Error('DynamoDB unreachable');
     return guards;
   }

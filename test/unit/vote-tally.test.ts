@@ -9,9 +9,11 @@ import {
   parseVoteMessage,
   shardOfGroup,
   shardOfVote,
+  sizeOfPoll,
   voteIdFor,
+  voteRoute,
 } from '../../lambdas/domain/vote';
-import { queuedVote } from '../support/factories';
+import { queuedVote, voteBody } from '../support/factories';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const poll = createPoll({ title: 'Best editor', options: ['vim', 'emacs', 'nano'], lifetimeMinutes: 10 }, NOW);
@@ -73,13 +75,29 @@ describe('idempotency keys', () => {
 describe('message groups', () => {
   it('spread a poll over its configured shards, a vote always in the same one, and parse back', () => {
     const voteIds = Array.from({ length: 200 }, () => voteIdFor(poll.id, undefined));
-    const groups = new Set(voteIds.map((id) => messageGroupId(poll.id, shardOfVote(id))));
+    const shardOf = (id: string) => shardOfVote(id, VOTE_QUEUE.groupsPerPoll);
+    const groups = new Set(voteIds.map((id) => messageGroupId(poll.id, shardOf(id))));
     expect(groups.size).toBe(VOTE_QUEUE.groupsPerPoll);
-    expect(voteIds.map(shardOfVote)).toEqual(voteIds.map(shardOfVote));
+    expect(voteIds.map(shardOf)).toEqual(voteIds.map(shardOf));
     for (const group of groups) expect(shardOfGroup(group, poll.id)).toMatch(/^\d+$/);
     expect(shardOfGroup(`${poll.id}.x`, poll.id)).toBeNull();
     expect(shardOfGroup('other.1', poll.id)).toBeNull();
     expect(shardOfGroup(undefined, poll.id)).toBeNull();
+  });
+
+  it('route a poll made without the flag as before: its default groups, one counter item, no counter field', () => {
+    expect(poll).not.toHaveProperty('groups');
+    expect(sizeOfPoll(poll)).toEqual({ groups: VOTE_QUEUE.groupsPerPoll, counterShards: 1 });
+    const id = voteIdFor(poll.id, 'k');
+    expect(voteRoute(id, poll)).toEqual({ group: shardOfVote(id, VOTE_QUEUE.groupsPerPoll), counter: 0 });
+  });
+
+  it('route a sized poll over its own groups, each group always to the same one of its counter items', () => {
+    const hot = createPoll({ title: 'Hot', options: ['a', 'b'] }, NOW, { groups: 67, counterShards: 2 });
+    const routes = Array.from({ length: 2000 }, () => voteRoute(voteIdFor(hot.id, undefined), hot));
+    expect(new Set(routes.map((r) => r.group)).size).toBe(67);
+    expect(new Set(routes.map((r) => r.counter))).toEqual(new Set([0, 1]));
+    for (const { group, counter } of routes) expect(counter).toBe(group % 2);
   });
 });
 
@@ -120,6 +138,17 @@ describe('planBatch (carpooling)', () => {
     expect(plan.tallies[0].messageIds).toEqual([good.messageId]);
   });
 
+  it('folds a sized poll’s batch into one tally per counter item, each with the marks of its own groups', () => {
+    const records = Array.from({ length: 40 }, (_, i) =>
+      queuedVote('hot', i % 2, { shard: i % 8, body: voteBody('hot', i % 2, { counter: (i % 8) % 2 }) }),
+    );
+    const plan = planBatch(records);
+    expect(plan.tallies.map((t) => [t.counter, t.total, Object.keys(t.marks).sort()])).toEqual([
+      [0, 20, ['0', '2', '4', '6']],
+      [1, 20, ['1', '3', '5', '7']],
+    ]);
+  });
+
   it('orders sequence numbers numerically, also across digit counts', () => {
     expect(padSequence('999') < padSequence('1000')).toBe(true);
     expect(padSequence('18849496460467696128') < padSequence('18849496460467696129')).toBe(true);
@@ -148,6 +177,8 @@ describe('parseVoteMessage', () => {
   it('round-trips what the vote function sends', () => {
     const message = { v: 1, voteId: 'x', pollId: poll.id, option: 1, castAt: 'now' };
     expect(parseVoteMessage(JSON.stringify(message))).toEqual(message);
+    expect(parseVoteMessage(JSON.stringify({ ...message, counter: 3 }))).toEqual({ ...message, counter: 3 });
     expect(parseVoteMessage('{"v":1}')).toBeNull();
+    for (const counter of [-1, 1.5, '1']) expect(parseVoteMessage(JSON.stringify({ ...message, counter }))).toBeNull();
   });
 });
