@@ -165,7 +165,7 @@ export type ConsumerMetricName = (typeof CONSUMER_METRICS.always)[number];
 export const CONSUMER_FAILURE_ALARM = { periodMinutes: 1, evaluationPeriods: 5 } as const;
 
 /**
- * The vote function keeps a poll's metadata (fixed at creation) in memory this long, for at most
+ * The vote and poll-read functions keep a poll (fixed at creation) in memory this long, for at most
  * this many polls: a hot poll then costs one read per container per interval, not one per vote.
  * Its close time is checked against the clock on every vote all the same.
  */
@@ -269,13 +269,6 @@ export const isSitePage = (path: string): boolean => SITE_PAGES.create.test(path
  * invalidates it.
  */
 export const SITE_CACHE_CONTROL = 'public, max-age=0, s-maxage=31536000, must-revalidate';
-
-/**
- * A poll's question and options never change once created: the vote and poll-read functions keep
- * them this long per container, so a hot poll's item is read once per container per period, not
- * once per request. Its close time is still checked on every vote.
- */
-export const POLL_CACHE_SECONDS = 60;
 
 /** Results are polled often; let browsers, CloudFront and the results function itself reuse them briefly. */
 export const RESULTS_CACHE_SECONDS = 2;

@@ -6,7 +6,7 @@
  * (cost/peaks.ts). A design carries the peak when no stage is over its limit and Lambda reaches it
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
-import { POLL_CACHE_SECONDS, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../config/app-config';
+import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../config/app-config';
 import { CACHE_ORIGINS_PER_POLL, type UnitCosts } from './model';
 import type { Peak } from './peaks';
 import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
@@ -206,7 +206,7 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, oneVotePe
   const counterWrites = peak.hottestPoll.votesPerSecond / batch / stack.votePath.counterShards;
   const { loads, roles, environments } = lambdaNeeds(stack, peak, units);
   const readers = environments.filter((_, i) => roles[i] === 'castVote' || roles[i] === 'getPoll');
-  const pollItemReads = (readers.reduce((a, b) => a + b, 0) / POLL_CACHE_SECONDS) * units.readUnitsPerRead;
+  const pollItemReads = (readers.reduce((a, b) => a + b, 0) / POLL_CACHE.maxAgeSeconds) * units.readUnitsPerRead;
   const writes =
     routes.votes / batch +
     (oneVotePerVoter ? routes.votes * units.writeUnitsPerVoterClaim : 0) +

@@ -135,8 +135,12 @@ export function buildReport(input: ReportInput): CostReport {
     usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
     overFloor: d.bill.totalUsd / floor.usd,
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
+    // The verdict is for the design as deployed with its defaults, whatever flags cdk.out/ was synthesized with.
     capacity: d.deploy
-      ? capacityOf(d.stack, peak, units, { account, oneVotePerVoter: profile.oneVotePerVoter })
+      ? capacityOf(input.designStacks[d.id] ?? d.stack, peak, units, {
+          account,
+          oneVotePerVoter: profile.oneVotePerVoter,
+        })
       : NOT_BUILT,
   }));
   const assumptions = assumptionsOf(input, bill);

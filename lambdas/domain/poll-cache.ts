@@ -5,8 +5,9 @@
  * ago is read again). Whether the poll is still open is for the caller to check on every vote,
  * against the clock: a closed poll refuses votes at once, cached or not.
  */
+import { POLL_CACHE } from '../../config/app-config';
 import type { Poll } from './poll';
-import type { Clock } from './ports';
+import type { Clock, PollStore } from './ports';
 import { TimedCache } from './timed-cache';
 
 export interface PollCacheSettings {
@@ -29,3 +30,10 @@ export function cachedPolls(
     return poll;
   };
 }
+
+/** A store's polls through the cache sized by POLL_CACHE (config): what the vote and poll-read routes read. */
+export const cachedPollStore = (polls: Pick<PollStore, 'getPoll'>, clock: Clock) =>
+  cachedPolls((id) => polls.getPoll(id), clock, {
+    maxAgeMs: POLL_CACHE.maxAgeSeconds * 1000,
+    maxEntries: POLL_CACHE.maxEntries,
+  });

@@ -1,9 +1,9 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
 import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
-import { IDEMPOTENCY, POLL_CACHE } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/app-config';
 import { isPollId } from '../domain/ids';
-import { cachedPolls } from '../domain/poll-cache';
+import { cachedPollStore } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
@@ -28,10 +28,7 @@ export function castVoteHandler({
   captcha = noCaptcha,
 }: CastVotePorts): ApiRoute {
   const checkRate = rateLimitBySource(rateLimit);
-  const pollOf = cachedPolls((id) => polls.getPoll(id), clock, {
-    maxAgeMs: POLL_CACHE.maxAgeSeconds * 1000,
-    maxEntries: POLL_CACHE.maxEntries,
-  });
+  const pollOf = cachedPollStore(polls, clock);
 
   /** Sends the vote; if it is not accepted, `release` frees the voter claim this request made for it. */
   async function queue(vote: VoteMessage, send: { keyed: boolean; group: number }, release?: () => Promise<void>) {

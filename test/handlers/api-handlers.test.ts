@@ -4,7 +4,7 @@
  * provider that says no), and the mapping of every refusal to its status.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_CACHE, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { PollError } from '../../lambdas/domain/errors';
 import type { CaptchaCheck } from '../../lambdas/domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
@@ -270,6 +270,20 @@ describe('reading', () => {
       id: poll.id,
       options: poll.options,
     });
+  });
+
+  it('reads a poll once per poll-cache interval however many page loads ask, and an expired one is gone', async () => {
+    const poll = await storedPoll();
+    const read = getPollHandler({ polls, clock });
+    const get = () => call(read, { route: '/api/poll/{id}', pathParameters: { id: poll.id } });
+    const before = polls.pollReads;
+    for (let i = 0; i < 5; i++) expect(await get()).toMatchObject({ status: 200 });
+    expect(polls.pollReads - before).toBe(1);
+    now += POLL_CACHE.maxAgeSeconds * 1000;
+    await get();
+    expect(polls.pollReads - before).toBe(2);
+    now = poll.expiresAt * 1000 + 1;
+    expect(await get()).toMatchObject({ status: 404 });
   });
 
   it('reads a poll’s counts at most once per results max-age, and never serves them older than that', async () => {
