@@ -81,7 +81,7 @@ export function functionLoads(stack: StackConfig, peak: Peak): Record<FunctionRo
 const cachedResultsOrigin = (peak: Peak) =>
   Math.min(peak.routes.results, (Math.max(1, peak.pollsOpenAtOnce) * CACHE_ORIGINS_PER_POLL) / RESULTS_CACHE_SECONDS);
 
-/** Requests a second API Gateway takes at the peak: what it fronts, and a CORS preflight per POST where it needs one. */
+/** Requests a second API Gateway takes at the peak: what it fronts, and a CORS preflight per POST if it needs one. */
 function apiLoad(stack: StackConfig, peak: Peak): number {
   const { routes } = peak;
   const preflights = stack.corsPreflight ? routes.votes + routes.creates : 0;
@@ -265,7 +265,7 @@ export function stagesOf(
   ].filter((s) => s.load > 0);
 }
 
-/** Seconds Lambda takes to scale every function to the peak: the first thousand environments at once, then 1,000 per 10 s. */
+/** Seconds Lambda takes to scale each function to the peak: 1,000 environments at once, then 1,000 per 10 s. */
 export function rampSeconds(stack: StackConfig, peak: Peak, units: UnitCosts): number {
   const step = quota('lambdaScalingPerTenSeconds');
   const { environments } = lambdaNeeds(stack, peak, units);

@@ -106,7 +106,9 @@ type NumberField = keyof typeof PROFILE_FIELDS;
 
 /** The fields that are not numbers: what they take. */
 export const OTHER_PROFILE_FIELDS = {
-  refresh: `"busy" (the page refreshes at its fastest, every ${MIN_REFRESH_SECONDS} s), "quiet" (it backs off), or seconds (at least ${MIN_REFRESH_SECONDS})`,
+  refresh:
+    `"busy" (the page refreshes at its fastest, every ${MIN_REFRESH_SECONDS} s), "quiet" (it backs off), ` +
+    `or seconds (at least ${MIN_REFRESH_SECONDS})`,
   oneVotePerVoter: 'true or false: a voter claim is written per vote',
   name: "text: the profile's name",
   description: 'text: what it describes',

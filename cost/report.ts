@@ -57,7 +57,7 @@ export interface CostReport {
   idle: Bill;
   /** Every design, its price per million of the requests browsers send (the same denominator for all). */
   designs: DesignRow[];
-  /** The cheapest design that carries the peak (its deploy command with the flags), else the cheapest; see `carries`. */
+  /** The cheapest design that carries the peak (deployed with its flags), else the cheapest; see `carries`. */
   recommended: DesignRow & { carries: boolean };
   /** The busiest second the profile brings, derived from its fields (cost/peaks.ts). */
   peak: Peak;

@@ -116,7 +116,7 @@ describe('a verdict comes from the quota sheet', () => {
     expect(names).not.toContain(QUOTAS.apiAccountRequestsPerSecond.name);
   });
 
-  it("a new account's concurrency: the function URL's reservation cannot be deployed, resultsConcurrency=off can", () => {
+  it("a new account's concurrency: the function URL's reservation cannot be deployed, without one it can", () => {
     const club = verdict(functionUrl, PROFILES.club, 'new');
     expect(club).toMatchObject({ carries: false, bottleneck: 'reserved concurrency the account can give' });
     expect(club.carriesWith).toEqual({ flags: { resultsConcurrency: 'off' }, quotaRaises: [], rampSeconds: 0 });

@@ -2,6 +2,7 @@
  * Traffic profiles (cost/profiles.ts): the presets, what a page load weighs, and a profile file's
  * mistakes named by field.
  */
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { derivePeak } from '../../cost/peaks';
@@ -98,6 +99,9 @@ describe('profiles', () => {
     const fields = profileFieldLines().map(([field]) => field);
     expect(fields).toEqual([...Object.keys(PROFILE_FIELDS), ...Object.keys(OTHER_PROFILE_FIELDS)]);
     expect(() => validateProfile({ [fields[0]]: PROFILE_FIELDS.pollsPerDay.max + 1 })).toThrow(ProfileError);
+    const readme = readFileSync('README.md', 'utf8');
+    for (const [field, ...rest] of profileFieldLines())
+      expect(readme, `README's profile fields: ${field}`).toContain(`| \`${field}\` | ${rest.join(' | ')} |`);
   });
 
   it('accepts every preset', () => {
