@@ -223,6 +223,7 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, oneVotePe
     ),
     quotaStage('dynamoItemReadUnits', pollItemReads, 'poll item of the hottest poll'),
     quotaStage('dynamoNewTableWriteUnits', writes),
+    quotaStage('dynamoTableWriteUnits', writes),
     quotaStage('dynamoNewTableReadUnits', reads),
   ];
 }

@@ -3,6 +3,9 @@
  * to the quota (cost/quotas.ts) or template value it comes from, so that changing that value
  * changes the verdict; the peak each is checked against is derived from the profile's fields.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_THROTTLE, RESULTS_URL } from '../../config/app-config';
 import { capacityOf, MAX_RAMP_SECONDS, roundUp, type Account } from '../../cost/capacity';
@@ -151,6 +154,25 @@ describe('the recommendation', () => {
     const night = costReport({ profile: 'record-night' });
     expect(night.recommended.carries).toBe(true);
     expect(night.recommended.deploy).toMatch(/-c hotPollVotesPerSecond=50000$/);
+  });
+
+  it.each([
+    ['a live stream: 100,000 viewers for 30 minutes, no peak given', { resultsViewersPerPoll: 100_000, minutes: 30 }],
+    ['a TV final: 3 M votes in a minute, 1 M viewers', { votesPerPoll: 3e6, resultsViewersPerPoll: 1e6, minutes: 1 }],
+  ])('%s: gets a verdict, and a recommendation that carries it', (_name, fields) => {
+    const dir = mkdtempSync(join(tmpdir(), 'profile-'));
+    const file = join(dir, 'profile.json');
+    const { minutes, ...rest } = fields;
+    const profile = { pollsPerDay: 1, busiestMinuteFactor: 1, votingMinutes: minutes, watchMinutes: minutes, ...rest };
+    writeFileSync(file, JSON.stringify(profile));
+    const report = costReport({ profile: file });
+    const results = report.peak.hottestPoll.resultsRequestsPerSecond;
+    expect(results).toBeCloseTo(profile.resultsViewersPerPoll / 2, 6);
+    expect(report.recommended.carries).toBe(true);
+    const plainUrl = report.designs.find((d) => d.id === 'function-url')!;
+    expect(plainUrl.capacity.carries).toBe(false);
+    expect(report.recommended.deploy).not.toBe(plainUrl.deploy);
+    expect(report.recommended.capacity.carriesWith!.rampSeconds).toBeLessThanOrEqual(MAX_RAMP_SECONDS);
   });
 
   it('says no design carries when none does, and names the cheapest deployable one', () => {
