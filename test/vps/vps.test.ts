@@ -123,7 +123,7 @@ describe('the VPS edition', () => {
     expect((await api(second).results(poll.id)).json.counts).toEqual([0, 2, 0]);
   });
 
-  it('answers results a CDN keeps for the whole max-age, whenever it asks, with the counts of that moment', async () => {
+  it('answers results a CDN keeps for the whole max-age, whenever it asks, with that moment’s counts', async () => {
     let now = Date.now();
     const server = await start(dataDir(), { clock: () => now });
     const poll = await api(server).createPoll();
