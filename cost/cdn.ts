@@ -52,3 +52,8 @@ export const CDN_PLANS: CdnPlan[] = [
     assumption: 'every viewer in Europe or North America (Asia & Oceania $0.03/GB, South America $0.045/GB)',
   },
 ];
+
+/** How the origin load behind either plan is worked out: as CloudFront's, which neither CDN documents. */
+export const CDN_ORIGIN_ASSUMPTION =
+  'CDN origin load: as CloudFront’s, 13 caches per poll each asking once per results max-age and once for ' +
+  'the page; a CDN with a tiered cache or origin shield asks less, one without asks once per location';

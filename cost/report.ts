@@ -14,7 +14,7 @@ import {
   type PricedDesign,
 } from './designs';
 import { renderChart } from './chart';
-import { CDN_PLANS } from './cdn';
+import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
@@ -98,6 +98,7 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         `it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, ` +
         'and more than one process would need polls sharded across them (not built): such a row does not carry',
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
+      CDN_ORIGIN_ASSUMPTION,
       options.newAccount
         ? 'new-account free tiers (12 months) are counted'
         : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
