@@ -2,28 +2,57 @@
  * The other side of the question: what the same month needs on a VPS running the VPS edition,
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
-import { estimate, SECONDS_PER_MONTH, type Bill, type BillOptions, type UnitCosts } from './model';
-import { derivePeak } from './peaks';
+import { RESULTS_CACHE_SECONDS } from '../config/app-config';
+import { CDN_PLANS, type CdnPlan } from './cdn';
+import {
+  cachedAtOrigin,
+  cachePeriodsOfWatch,
+  estimate,
+  SECONDS_PER_MONTH,
+  type Bill,
+  type BillOptions,
+  type UnitCosts,
+} from './model';
+import { derivePeak, type RouteRates } from './peaks';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
 import {
+  BASELINE_VPS,
   PROCESSES_PER_BOX,
   processCapacity,
+  requestsOf,
   VPS_MAX_UTILISATION,
+  VPS_TIERS,
   type RequestMix,
   type VpsCapacity,
   type VpsTier,
 } from './vps';
 
+/** One VPS option for the month: a tier, alone or behind a CDN, sized for the profile's peak. */
 export interface VpsCost {
   tier: VpsTier;
-  /** What one box serves of this month's mix, per second (the measured process). */
+  /** The CDN in front, and its bill for the month. */
+  cdn?: { plan: CdnPlan; gb: number; usd: number };
+  /** The tier, and the CDN's name after a +. */
+  name: string;
+  /** Requests a second that reach the boxes at the peak (past the CDN, if any). */
+  loadRps: number;
+  /** What one process serves of that peak's mix, per second (the measured process). */
   capacityRps: number;
+  /** Processes the load needs at VPS_MAX_UTILISATION; one runs per box, whatever its vCPUs. */
+  processes: number;
+  /** Boxes for those processes: never fewer than the load needs, even when they cannot share it. */
   boxes: number;
-  /** The design rate's share of the boxes' capacity. */
+  /** One process carries the peak: polls are not sharded across processes, so more than one does not. */
+  carries: boolean;
+  /** Why it does not carry the peak; null when it does. */
+  why: string | null;
+  /** The load's share of the boxes' capacity. */
   utilisation: number;
+  /** What the boxes send in the month. */
   transferGb: number;
   overageUsd: number;
+  /** Boxes, their overage and the CDN. */
   totalUsd: number;
   /** The tier's price per million requests when it runs at the utilisation ceiling. */
   usdPerMillionAtCeiling: number;
@@ -40,31 +69,102 @@ export function designRps(profile: TrafficProfile): number {
   return derivePeak(profile).requestsPerSecond;
 }
 
-/** Boxes for the design rate (at the utilisation ceiling), plus transfer beyond what they include. */
-export function vpsCost(tier: VpsTier, profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost {
-  const mix = vpsMix(bill);
-  const capacityRps = processCapacity(capacity, mix) * PROCESSES_PER_BOX;
-  const rate = designRps(profile);
-  const boxes = Math.max(1, Math.ceil(rate / (capacityRps * VPS_MAX_UTILISATION)));
-  // The VPS sends the same bytes: the page, and each API answer.
-  const transferGb =
-    (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
-  const overageUsd = Math.max(0, transferGb - boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
+/** A second's routes as the VPS edition serves them: a create costs about a vote. */
+const mixOf = (r: RouteRates): RequestMix => ({
+  pages: r.pages,
+  pollReads: r.pollReads,
+  votes: r.votes + r.creates,
+  results: r.results,
+});
+
+/**
+ * The peak second past a CDN: each of a poll's caches asks for its results once per results
+ * max-age and for its page once (a year's s-maxage: counted as all in this second, a bound), for
+ * the polls open at once, the hottest at least; poll reads, votes and creates pass through.
+ */
+export function originAtPeak(profile: TrafficProfile): RequestMix {
+  const { routes, pollsOpenAtOnce } = derivePeak(profile);
+  const polls = Math.max(1, pollsOpenAtOnce);
+  return {
+    ...mixOf(routes),
+    pages: cachedAtOrigin(routes.pages, polls, 1),
+    results: cachedAtOrigin(routes.results, polls, 1 / RESULTS_CACHE_SECONDS),
+  };
+}
+
+/** The month's requests past a CDN, the same way: the bytes the boxes still send. */
+function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
+  const month = vpsMix(bill);
+  const { polls, resultsRequests } = bill.usage;
+  return {
+    ...month,
+    pages: cachedAtOrigin(month.pages, polls, 1),
+    results: cachedAtOrigin(resultsRequests, polls, cachePeriodsOfWatch(profile)),
+  };
+}
+
+/** The bytes of a month's mix: the page, and each API answer. */
+const gbOf = (mix: RequestMix, profile: TrafficProfile) =>
+  (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
+
+/** Processes and boxes for a load of this mix, and whether one process carries it. */
+function sizeFor(load: RequestMix, capacity: VpsCapacity) {
+  const capacityRps = processCapacity(capacity, load);
+  const loadRps = requestsOf(load);
+  const processes = Math.max(1, Math.ceil(loadRps / (capacityRps * VPS_MAX_UTILISATION)));
+  const carries = processes === 1;
+  const why = carries ? null : `needs ${processes} processes: one process serves every poll; sharding is not built`;
+  return { capacityRps, loadRps, processes, boxes: Math.ceil(processes / PROCESSES_PER_BOX), carries, why };
+}
+
+/**
+ * A tier for the profile's peak, alone or behind `cdn`: boxes for what reaches them (at the
+ * utilisation ceiling), plus transfer beyond what they include, plus the CDN's month.
+ */
+export function vpsCost(
+  tier: VpsTier,
+  profile: TrafficProfile,
+  bill: Bill,
+  capacity: VpsCapacity,
+  cdn?: CdnPlan,
+): VpsCost {
+  const size = sizeFor(cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity);
+  const transferGb = gbOf(cdn ? originOfMonth(profile, bill) : vpsMix(bill), profile);
+  const overageUsd = Math.max(0, transferGb - size.boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
+  const cdnBill = cdn && cdnMonth(cdn, gbOf(vpsMix(bill), profile), requestsOf(vpsMix(bill)));
   return {
     tier,
-    capacityRps,
-    boxes,
-    utilisation: rate / (boxes * capacityRps),
+    ...(cdnBill && { cdn: cdnBill }),
+    name: cdn ? `${tier.name} + ${cdn.name}` : tier.name,
+    ...size,
+    utilisation: size.loadRps / (size.boxes * PROCESSES_PER_BOX * size.capacityRps),
     transferGb,
     overageUsd,
-    totalUsd: boxes * tier.monthlyUsd + overageUsd,
-    usdPerMillionAtCeiling: tier.monthlyUsd / ((capacityRps * VPS_MAX_UTILISATION * SECONDS_PER_MONTH) / 1e6),
+    totalUsd: size.boxes * tier.monthlyUsd + overageUsd + (cdnBill?.usd ?? 0),
+    usdPerMillionAtCeiling: tier.monthlyUsd / ((size.capacityRps * VPS_MAX_UTILISATION * SECONDS_PER_MONTH) / 1e6),
   };
+}
+
+/** A CDN's month: every byte and request of the site passes through it. */
+function cdnMonth(plan: CdnPlan, gb: number, requests: number) {
+  const usd = plan.monthlyUsd + gb * plan.usdPerGb + (requests / 1e6) * plan.usdPerMillionRequests;
+  return { plan, gb, usd: Math.max(plan.minimumMonthlyUsd, usd) };
+}
+
+/** The tiers put behind each CDN plan: the cheapest, and the seed's $15 box (with a CDN, vCPUs matter less). */
+export const CDN_FRONTED_TIERS: VpsTier[] = [...new Set([VPS_TIERS[0], BASELINE_VPS])];
+
+/** Every VPS option the report prices: each tier alone, then the fronted tiers behind each CDN plan. */
+export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {
+  return [
+    ...VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, capacity)),
+    ...CDN_FRONTED_TIERS.flatMap((tier) => CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan))),
+  ];
 }
 
 /**
  * The profile at `scale` times its volume: more polls of the same kind, spread
- * over the month. The hot-poll peak stays; the average (and so designRps) grows.
+ * over the month: more polls open at once, so the derived peak (designRps) grows too.
  */
 export function scaleProfile(profile: TrafficProfile, scale: number): TrafficProfile {
   return { ...profile, pollsPerDay: profile.pollsPerDay * scale };

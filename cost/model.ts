@@ -104,6 +104,15 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
  * origin once per cache period.
  */
 export const CACHE_ORIGINS_PER_POLL = 13;
+/**
+ * Of `requests` for `polls` polls, those a cache in front passes to the origin: each of a poll's
+ * CACHE_ORIGINS_PER_POLL caches asks once per cache period, for `cachePeriods` periods.
+ */
+export const cachedAtOrigin = (requests: number, polls: number, cachePeriods: number): number =>
+  Math.min(requests, polls * CACHE_ORIGINS_PER_POLL * cachePeriods);
+/** The results cache periods in one viewer's watch of a poll. */
+export const cachePeriodsOfWatch = (profile: Pick<TrafficProfile, 'watchMinutes'>): number =>
+  Math.ceil((profile.watchMinutes * 60) / RESULTS_CACHE_SECONDS);
 /** With WebSocket push, the server sends an update this often while votes arrive (as fast as the page would ask). */
 const PUSH_INTERVAL_SECONDS = RESULTS_CACHE_SECONDS;
 /** Bytes of one pushed results message. */
@@ -285,8 +294,7 @@ function functionUrlResults({ resultsRequests }: MonthVolumes, profile: TrafficP
 /** results=cloudfront: viewers ask CloudFront; each regional cache asks the API at most once per cache period. */
 function cloudFrontResults(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
   const { polls, resultsRequests } = volumes;
-  const cachePeriods = Math.ceil((profile.watchMinutes * 60) / RESULTS_CACHE_SECONDS);
-  const originRequests = Math.min(resultsRequests, polls * CACHE_ORIGINS_PER_POLL * cachePeriods);
+  const originRequests = cachedAtOrigin(resultsRequests, polls, cachePeriodsOfWatch(profile));
   return {
     work: [resultsWork(originRequests, units)],
     apiRequests: originRequests,

@@ -15,7 +15,8 @@ import {
   type PricedDesign,
 } from './designs';
 import { renderChart } from './chart';
-import { breakEven, designRps, vpsCost, type BreakEven, type VpsCost } from './compare';
+import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
+import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
 import { derivePeak, type Peak } from './peaks';
@@ -105,7 +106,9 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         "the profile's busiest second (derived from its fields: cost/peaks.ts)",
       "VPS capacity: the VPS edition is one process, as the seed's platform is: " +
         `it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, ` +
-        'and more than one box would need polls sharded across them (not built)',
+        'and more than one process would need polls sharded across them (not built): such a row does not carry',
+      ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
+      CDN_ORIGIN_ASSUMPTION,
       options.newAccount
         ? 'new-account free tiers (12 months) are counted'
         : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
@@ -155,7 +158,7 @@ export function buildReport(input: ReportInput): CostReport {
     account,
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
-    vps: VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, vpsCapacity)),
+    vps: vpsOptions(profile, bill, vpsCapacity),
     designRps: designRps(profile),
     breakEven: VPS_TIERS.map((tier) => breakEven(tier, profile, stack, vpsCapacity, units, options)),
     whatIfs: whatIfs(profile, stack, units, options, bill),
@@ -232,21 +235,31 @@ const designRows = (report: CostReport, flagsOnly = false) =>
 const vpsHead = [
   'VPS (the VPS edition)',
   'Boxes',
-  'Load',
+  'Peak load',
+  'Carries?',
   'Transfer',
   'Monthly',
   'Per M requests at 50%',
-  'Break-even with this stack',
+  'Break-even',
 ];
-const vpsRows = (report: CostReport) =>
-  report.vps.map((v, i) => [
-    v.tier.name,
-    v.boxes > 1 ? `${v.boxes} (sharded: not built)` : '1',
-    percent(v.utilisation),
+/** The columns a terminal has room for: the row, its boxes, load, verdict, month and break-even. */
+const VPS_TEXT_COLUMNS = [0, 1, 2, 3, 5, 7];
+/** A VPS row's break-even with this stack: the plain tiers have one (a CDN's month is not scanned). */
+const vpsBreakEven = (report: CostReport, v: VpsCost) => {
+  const votes = v.cdn ? undefined : report.breakEven.find((b) => b.tier === v.tier)?.votes;
+  return votes ? votesLabel(votes) : '—';
+};
+/** Each VPS row; in a terminal (`narrow`) the verdict is short and the prose under the table says why. */
+const vpsRows = (report: CostReport, narrow = false) =>
+  report.vps.map((v) => [
+    v.name,
+    String(v.boxes),
+    `${quantity(v.loadRps)} req/s, ${percent(v.utilisation)}`,
+    v.carries ? 'yes' : narrow ? `no: ${v.processes} processes` : `no: ${v.why}`,
     `${quantity(v.transferGb)} GB`,
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
-    report.breakEven[i].votes ? votesLabel(report.breakEven[i].votes!) : '—',
+    vpsBreakEven(report, v),
   ]);
 
 /** How long Lambda takes to reach the peak, as a person reads it. */
@@ -366,20 +379,43 @@ function observedLine(observed: ObservedLoad, designRps: number): string {
   );
 }
 
+const cheapest = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd)[0];
+/** A VPS row in words: its month, what reaches it at the peak, and what one process serves of that. */
+function vpsSentence(report: CostReport, v: VpsCost): string {
+  const measured = report.vpsCapacity.measurement;
+  return (
+    `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach ` +
+    `${v.boxes > 1 ? `its ${v.boxes} boxes` : 'the box'} at the peak; one process of the VPS edition serves ` +
+    `that mix at ${quantity(v.capacityRps)} req/s (npm run bench:vps on ${measured.date}, ` +
+    `${measured.machine.model}), ` +
+    (v.carries
+      ? `loaded ${percent(v.utilisation)}`
+      : `${percent(v.loadRps / v.capacityRps)} of one process's measured maximum: ${v.processes} processes ` +
+        `at ${percent(VPS_MAX_UTILISATION)} load`)
+  );
+}
+
+/** The VPS answer: the cheapest row that carries the peak, or plainly that none does, and the best with a CDN. */
+function vpsLine(report: CostReport): string {
+  const carrying = cheapest(report.vps.filter((v) => v.carries));
+  if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
+  const plain = cheapest(report.vps.filter((v) => !v.cdn));
+  const withCdn = cheapest(report.vps.filter((v) => v.cdn));
+  return (
+    `On a VPS: no single VPS process carries this peak of ${quantity(report.designRps)} req/s ` +
+    `(${plain.why}); with a CDN: ${vpsSentence(report, withCdn)}: it does not carry it either.`
+  );
+}
+
 /** The answer, first: the cheapest design to deploy, the floor, and the VPS. */
 function opening(report: CostReport): string[] {
   const { recommended, floor } = report;
-  const cheapestVps = [...report.vps].sort((a, b) => a.totalUsd - b.totalUsd)[0];
-  const measured = report.vpsCapacity.measurement;
   return [
     ...recommendation(report),
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
       `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
       `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor.`,
-    `On a VPS: ${usd(cheapestVps.totalUsd)} a month on ${cheapestVps.tier.name}: ` +
-      `one process of the VPS edition serves this profile's mix at ${quantity(cheapestVps.capacityRps)} req/s ` +
-      `(npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
-      `and the design rate of ${quantity(report.designRps)} req/s loads it ${percent(cheapestVps.utilisation)}.`,
+    vpsLine(report),
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
   ];
 }
@@ -427,6 +463,12 @@ const capacityLines = (report: CostReport) => {
       `page ${quantity(r.page.requestsPerSecond)}, vote ${quantity(r.vote.requestsPerSecond)} ` +
       `(on disk before each answer), results ${quantity(r.results.requestsPerSecond)}; ` +
       `a bare node:http server ${quantity(measurement.bare.requestsPerSecond)} in the same run.`,
+    ...CDN_PLANS.map(
+      (plan) =>
+        `CDN in front of the VPS edition: ${plan.name}, $${plan.monthlyUsd} a month, $${plan.usdPerGb} per GB, ` +
+        `$${plan.usdPerMillionRequests} per million requests, at least ${usd(plan.minimumMonthlyUsd)} a month ` +
+        `(${plan.priceSource}; checked ${plan.checked}${plan.assumption ? '; assumption *' : ''}).`,
+    ),
     ...CAPACITY_REFERENCES.map(
       (ref) =>
         `Reference, another program (not used for sizing): ${ref.name}: ` +
@@ -491,8 +533,16 @@ export function renderText(report: CostReport): string {
   );
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${usd(bill.usdPerMillionVotes)} per million votes)`);
   out.push('');
-  out.push(`The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load):`);
-  out.push(table(vpsHead, vpsRows(report), [1, 2, 3, 4, 5, 6]));
+  out.push(
+    `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
+      'break-even with this stack:',
+  );
+  const pick = (row: string[]) => VPS_TEXT_COLUMNS.map((i) => row[i]);
+  out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), [1, 2, 4, 5]));
+  prose(
+    'Boxes never fewer than the peak needs; a row needing more than one process does not carry it: ' +
+      'one process serves every poll, and sharding is not built.',
+  );
   out.push('');
   out.push(
     table(
@@ -619,7 +669,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     '## On a VPS',
     '',
     mdRow(vpsHead),
-    mdAlign(vpsHead, [1, 2, 3, 4, 5, 6]),
+    mdAlign(vpsHead, [1, 2, 4, 5, 6, 7]),
     ...vpsRows(report).map(mdRow),
     '',
     ...capacityLines(report).map((l) => `- ${l}`),

@@ -123,7 +123,9 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
     createPoll: createPollHandler({ polls, clock, rateLimit: limit('createPoll'), captcha }),
     getPoll: getPollHandler({ polls, clock }),
     castVote: castVoteHandler({ polls, votes: polls, log, clock, rateLimit: limit('castVote'), captcha }),
-    getResults: getResultsHandler({ polls, clock }),
+    // Counts are in memory already: each answer is fresh, with the whole max-age, so a CDN in front keeps
+    // it for all of it (a kept copy's answer may say max-age=0, which a CDN does not cache).
+    getResults: getResultsHandler({ polls, clock, keepCounts: false }),
   };
   const match = routeMatcher(ROUTES);
   const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });

@@ -9,11 +9,19 @@ import { toPublicResults, type PollCounts } from '../domain/results';
 import type { ApiRoute } from './http';
 
 /**
- * The results route, built from its store, with counts kept in memory up to the results max-age.
- * It throws PollError `poll_not_found` for a malformed id, a missing or an expired poll; a
- * store's error as it came.
+ * The results route, built from its store, with counts kept in memory up to the results max-age
+ * unless `keepCounts` is false (a store that is memory already: the VPS edition). It throws
+ * PollError `poll_not_found` for a malformed id, a missing or an expired poll; a store's error as it came.
  */
-export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
+export function getResultsHandler({
+  polls,
+  clock = Date.now,
+  keepCounts = true,
+}: {
+  polls: PollStore;
+  clock?: Clock;
+  keepCounts?: boolean;
+}): ApiRoute {
   const maxAgeMs = RESULTS_CACHE_SECONDS * 1000;
   const cache = new ResultsCache(maxAgeMs);
   return async (request) => {
@@ -21,7 +29,8 @@ export function getResultsHandler({ polls, clock = Date.now }: { polls: PollStor
     if (!isPollId(id)) throw pollNotFound();
     const nowMs = clock();
     // A client asking for fresh counts (Cache-Control: no-cache) gets them; browsers polling do not ask.
-    const cached = /no-cache/i.test(request.headers['cache-control'] ?? '') ? undefined : cache.get(id, nowMs);
+    const fresh = !keepCounts || /no-cache/i.test(request.headers['cache-control'] ?? '');
+    const cached = fresh ? undefined : cache.get(id, nowMs);
     let counts: PollCounts | undefined = cached?.value;
     if (!counts) {
       counts = await polls.getCounts(id);

@@ -3,10 +3,14 @@
  * they cost, and where the serverless bill overtakes them, checked against arithmetic by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { breakEven, vpsCost } from '../../cost/compare';
-import { estimate } from '../../cost/model';
+import { readFileSync } from 'node:fs';
+import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { CDN_PLANS } from '../../cost/cdn';
+import { breakEven, originAtPeak, vpsCost, vpsMix, vpsOptions } from '../../cost/compare';
+import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/model';
+import { derivePeak } from '../../cost/peaks';
 import { PROFILES } from '../../cost/profiles';
-import { BASELINE_VPS, VPS_TIERS, type VpsCapacity, type VpsMeasurement } from '../../cost/vps';
+import { BASELINE_VPS, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity, type VpsMeasurement } from '../../cost/vps';
 import { designStack } from '../support/cost';
 
 const stack = designStack();
@@ -33,32 +37,105 @@ const measurement: VpsMeasurement = {
 };
 const capacity: VpsCapacity = { measurement, source: 'test' };
 
+/** Seconds one process of the round-figure measurement spends on a second of this mix. */
+const secondsOf = (r: { pages: number; pollReads: number; votes: number; results: number; creates: number }) =>
+  (r.pages + r.pollReads + r.results) / 20_000 + (r.votes + r.creates) / 10_000;
+const committed: VpsCapacity = {
+  measurement: JSON.parse(readFileSync('cost/vps-capacity.json', 'utf8')),
+  source: 'cost/vps-capacity.json',
+};
+
 describe('the same month on a VPS', () => {
   const bill = estimate(PROFILES.seed, stack);
+  const peak = derivePeak(PROFILES.seed);
 
-  it('sizes the VPS for the month’s mix at the measured capacity, and finds where serverless overtakes it', () => {
+  it('sizes the VPS for the peak’s route mix at the measured capacity, and finds where serverless overtakes it', () => {
     const vps = vpsCost(BASELINE_VPS, PROFILES.seed, bill, capacity);
-    // Mix: 15.003 M pages, 15 M poll reads, 15.003 M votes and creates, 900 M results (one origin: no preflights).
-    // Seconds per million: (15.003 + 15 + 900) / 20,000 + 15.003 / 10,000 = 0.04800045 -> 945.006 M / that
-    // = 19,687 req/s.
-    expect(vps.capacityRps).toBeCloseTo(945.006 / 0.04800045, 0);
-    // 2,000 req/s peak (3 x the 365 average is less) -> 1 box at 10% load; 515 GB is within 3 TB
-    expect(vps).toMatchObject({ boxes: 1, overageUsd: 0, totalUsd: 15 });
-    expect(vps.utilisation).toBeCloseTo(2000 / (945.006 / 0.04800045), 6);
-    // At 50% of capacity: $15 / (19,687 x 0.5 x 2,592,000 s) per request = $0.000588 per million
-    expect(vps.usdPerMillionAtCeiling).toBeCloseTo(15 / ((945.006 / 0.04800045) * 0.5 * 2.592), 9);
+    // The peak's routes at the round rates: creates cost a vote.
+    const capacityRps = peak.requestsPerSecond / secondsOf(peak.routes);
+    expect(vps.capacityRps).toBeCloseTo(capacityRps, 6);
+    expect(vps.loadRps).toBeCloseTo(peak.requestsPerSecond, 6);
+    expect(peak.requestsPerSecond).toBeLessThan(capacityRps * VPS_MAX_UTILISATION);
+    expect(vps).toMatchObject({ boxes: 1, processes: 1, carries: true, why: null, overageUsd: 0, totalUsd: 15 });
+    expect(vps.utilisation).toBeCloseTo(peak.requestsPerSecond / capacityRps, 9);
+    expect(vps.usdPerMillionAtCeiling).toBeCloseTo(15 / ((capacityRps * VPS_MAX_UTILISATION * 2_592_000) / 1e6), 9);
     const even = breakEven(BASELINE_VPS, PROFILES.seed, stack, capacity);
     expect(even.votes).toBeGreaterThan(1e5);
     expect(even.votes).toBeLessThan(15e6);
     // At the break-even volume the two bills match.
     const scaled = { ...PROFILES.seed, pollsPerDay: (PROFILES.seed.pollsPerDay * even.votes!) / 15e6 };
-    expect(estimate(scaled, stack).totalUsd).toBeCloseTo(15, 2);
+    const scaledBill = estimate(scaled, stack);
+    expect(scaledBill.totalUsd).toBeCloseTo(vpsCost(BASELINE_VPS, scaled, scaledBill, capacity).totalUsd, 2);
   });
 
-  it('needs more boxes (sharded: not built) when one hot poll peaks past one process', () => {
-    const tv = estimate(PROFILES['tv-show'], stack);
-    // Mix: 8 M pages, 8 M reads, 8 M votes, 600 M results: (616 / 20,000 + 8 / 10,000) = 0.0316 s per M
-    // -> 19,747 req/s; 20,000 req/s peak / (19,747 x 50%) = 2.03 -> 3 boxes
-    expect(vpsCost(VPS_TIERS[0], PROFILES['tv-show'], tv, capacity).boxes).toBe(3);
+  it('prices a row that needs more than one process for its boxes, and says it does not carry the peak', () => {
+    const tv = PROFILES['tv-show'];
+    const tvPeak = derivePeak(tv);
+    const processes = Math.ceil(secondsOf(tvPeak.routes) / VPS_MAX_UTILISATION);
+    expect(processes).toBeGreaterThan(1);
+    const row = vpsCost(VPS_TIERS[0], tv, estimate(tv, stack), capacity);
+    expect(row).toMatchObject({ processes, boxes: processes, carries: false });
+    expect(row.why).toBe(`needs ${processes} processes: one process serves every poll; sharding is not built`);
+    expect(row.totalUsd).toBe(processes * VPS_TIERS[0].monthlyUsd + row.overageUsd);
+  });
+
+  it('runs one process per box whatever its vCPUs: the 4-vCPU tier needs as many boxes as the 1-vCPU one', () => {
+    const tv = PROFILES['tv-show'];
+    const four = VPS_TIERS.find((tier) => tier.vcpu === 4)!;
+    const one = vpsCost(VPS_TIERS[0], tv, estimate(tv, stack), capacity);
+    const big = vpsCost(four, tv, estimate(tv, stack), capacity);
+    expect(big.boxes).toBe(one.boxes);
+    expect(big.totalUsd).toBe(one.boxes * four.monthlyUsd + big.overageUsd);
+  });
+
+  it('caches results and the page in front of the VPS: the origin gets 13 asks per poll open per max-age', () => {
+    const origin = originAtPeak(PROFILES.seed);
+    const polls = Math.max(1, peak.pollsOpenAtOnce);
+    expect(origin.results).toBeCloseTo((polls * CACHE_ORIGINS_PER_POLL) / RESULTS_CACHE_SECONDS, 9);
+    expect(origin.results).toBeLessThan(peak.routes.results);
+    // Poll reads, votes and creates pass through.
+    expect(origin).toMatchObject({ pollReads: peak.routes.pollReads, votes: peak.routes.votes + peak.routes.creates });
+    // The hottest poll at least, when fewer than one is open on average.
+    expect(originAtPeak(PROFILES['tv-show']).results).toBeCloseTo(CACHE_ORIGINS_PER_POLL / RESULTS_CACHE_SECONDS, 9);
+  });
+
+  it('prices each CDN row from the plan’s data: the boxes, their overage, and the CDN’s bytes', () => {
+    const month = vpsMix(bill);
+    const gb =
+      (month.pages * PROFILES.seed.pageBytes) / 1e9 +
+      ((month.pollReads + month.votes + month.results) * PROFILES.seed.apiResponseBytes) / 1e9;
+    for (const plan of CDN_PLANS) {
+      const row = vpsCost(VPS_TIERS[0], PROFILES.seed, bill, capacity, plan);
+      const cdnUsd = Math.max(plan.minimumMonthlyUsd, plan.monthlyUsd + gb * plan.usdPerGb);
+      expect(row.name).toBe(`${VPS_TIERS[0].name} + ${plan.name}`);
+      expect(row.cdn!.usd).toBeCloseTo(cdnUsd, 9);
+      expect(row.totalUsd).toBeCloseTo(row.boxes * VPS_TIERS[0].monthlyUsd + row.overageUsd + cdnUsd, 9);
+    }
+    expect(CDN_PLANS.some((plan) => plan.usdPerGb === 0 && plan.usdPerMillionRequests === 0)).toBe(true);
+    expect(CDN_PLANS.some((plan) => plan.usdPerGb > 0)).toBe(true);
+  });
+});
+
+describe('which VPS rows carry the presets, at the committed measurement', () => {
+  const rows = (name: string) => vpsOptions(PROFILES[name], estimate(PROFILES[name], stack), committed);
+  const { routes } = committed.measurement;
+
+  it('seed: every row carries its peak on one process, with a CDN or without', () => {
+    const seed = rows('seed');
+    expect(seed.length).toBe(VPS_TIERS.length + 2 * CDN_PLANS.length);
+    expect(seed.filter((v) => !v.carries)).toEqual([]);
+  });
+
+  it('tv-show: no plain row carries it, and behind a CDN its 10,000 votes a second alone pass the ceiling', () => {
+    const tv = rows('tv-show');
+    const peak = derivePeak(PROFILES['tv-show']);
+    expect(tv.filter((v) => !v.cdn).every((v) => !v.carries && v.boxes > 1)).toBe(true);
+    for (const v of tv.filter((row) => row.cdn)) {
+      const origin = originAtPeak(PROFILES['tv-show']);
+      expect(v.loadRps).toBeCloseTo(origin.pages + origin.pollReads + origin.votes + origin.results, 6);
+      // What no cache takes: the votes, at the measured vote rate, more than half a process by themselves.
+      expect(peak.routes.votes).toBeGreaterThan(routes.vote.requestsPerSecond * VPS_MAX_UTILISATION);
+      expect(v.carries).toBe(false);
+    }
   });
 });

@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderChart } from '../../cost/chart';
+import { designRps } from '../../cost/compare';
+import { quantity, usd } from '../../cost/format';
+import { PROFILES } from '../../cost/profiles';
 import { renderHtml, renderMarkdown, renderText } from '../../cost/report';
 import { costReport, unwrapped } from '../support/cost';
 
@@ -41,7 +44,14 @@ describe('the text report', () => {
     expect(third).toMatch(
       /^AWS floor: \$192\.00 a month: the 960 M requests browsers send, each at \$0\.20 per million/,
     );
-    expect(fourth).toMatch(/^On a VPS: /);
+    expect(fourth).toMatch(
+      joined(
+        '',
+        /^On a VPS: \$6\.00 a month on DO \$6 \(1 vCPU, 1 GB\): [\d,.]+ req\/s reach the box at the peak; /,
+        /one process of the VPS edition serves that mix at [\d,.]+ k?req\/s /,
+        /\(npm run bench:vps on \d{4}-\d\d-\d\d, .*\), loaded \d+%\.$/,
+      ),
+    );
     expect(text).toMatch(/results via the HTTP API \(textbook\) ←/);
     expect(text).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
     expect(text).toMatch(/^Stage by stage, results from a function URL as deployed, at the peak:$/m);
@@ -69,6 +79,29 @@ describe('the text report', () => {
   });
 });
 
+describe('the VPS side of the report', () => {
+  it('never heads with a VPS row that does not carry the peak: for tv-show it says none does, and the CDN’s', () => {
+    const tv = costReport({ profile: 'tv-show' });
+    const line = unwrapped(renderText(tv))
+      .split('\n')
+      .find((l) => l.startsWith('On a VPS'))!;
+    const cdn = [...tv.vps.filter((v) => v.cdn)].sort((a, b) => a.totalUsd - b.totalUsd)[0];
+    expect(tv.vps.some((v) => v.carries)).toBe(false);
+    expect(line).toMatch(/^On a VPS: no single VPS process carries this peak of 280,000 req\/s \(needs \d+ processes/);
+    expect(line).toContain(`with a CDN: ${usd(cdn.totalUsd)} a month on ${cdn.name}: `);
+    expect(line).toMatch(/it does not carry it either\.$/);
+    expect(renderMarkdown(tv, 'chart.svg')).toMatch(/\| no: needs \d+ processes: one process serves every poll; /);
+  });
+
+  it('writes carries for every VPS row of report.json, for every preset', () => {
+    for (const profile of Object.keys(PROFILES)) {
+      const json = JSON.parse(JSON.stringify(costReport({ profile })));
+      expect(json.vps.length).toBeGreaterThan(0);
+      for (const row of json.vps) expect(typeof row.carries).toBe('boolean');
+    }
+  });
+});
+
 describe('what the text report adds', () => {
   it('says what the stack costs idle, and that a small measured run is rough', () => {
     const measured = unwrapped(renderText(costReport({ from: 'test/fixtures/load-run' })));
@@ -89,9 +122,11 @@ describe('what the text report adds', () => {
       joined(
         'm',
         /^Your VPS \(http:\/\/203\.0\.113\.7:3081, vote-storm, test\/fixtures\/vps-load-run\): /,
-        /served 80 req\/s at p99 6 ms, a floor, below this profile's design rate of 1,102 req\/s/,
+        /served 80 req\/s at p99 6 ms, a floor, /,
       ),
     );
+    // The design rate is the seed's derived peak.
+    expect(load).toContain(`below this profile's design rate of ${quantity(designRps(PROFILES.seed))} req/s`);
     expect(text).not.toMatch(/^Your VPS/m);
   });
 });

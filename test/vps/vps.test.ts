@@ -9,7 +9,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY } from '../../config/app-config';
+import { IDEMPOTENCY, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { buildSite } from '../../frontend/build';
 import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
@@ -121,6 +121,21 @@ describe('the VPS edition', () => {
     now += 2000;
     expect((await api(second).vote(poll.id, 1, 'ballot-1')).status).toBe(202);
     expect((await api(second).results(poll.id)).json.counts).toEqual([0, 2, 0]);
+  });
+
+  it('answers results a CDN keeps for the whole max-age, whenever it asks, with that moment’s counts', async () => {
+    let now = Date.now();
+    const server = await start(dataDir(), { clock: () => now });
+    const poll = await api(server).createPoll();
+    // As a CDN asks: no no-cache header, at any time within another cache's period.
+    const results = () => api(server).call('GET', `/api/poll/${poll.id}/results`);
+    const whole = `public, max-age=${RESULTS_CACHE_SECONDS}`;
+    expect((await results()).headers.get('cache-control')).toBe(whole);
+    await api(server).vote(poll.id, 1);
+    now += RESULTS_CACHE_SECONDS * 1000 - 500;
+    const later = await results();
+    expect(later.headers.get('cache-control')).toBe(whole);
+    expect(later.json.counts).toEqual([0, 1, 0]);
   });
 
   it('treats an expired poll as gone, and drops it from disk at the next start', async () => {
