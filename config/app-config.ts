@@ -290,6 +290,13 @@ export const DEFAULT_RESULTS_DELIVERY: ResultsDelivery = 'api';
  * own origin and needs no CORS), and caches only the results path.
  */
 export const RESULTS_PATH_PATTERN = '/api/poll/*/results';
+
+/**
+ * Behind CloudFront (results=cloudfront) the distribution is the results cache: the function
+ * answers every request it gets fresh, with the whole max-age, which CloudFront keeps. A kept
+ * copy's answer would say what is left of its max-age, down to 0, which CloudFront does not cache.
+ */
+export const RESULTS_KEEP_COUNTS_ENV = 'RESULTS_KEEP_COUNTS';
 export const API_PATH_PATTERN = '/api/*';
 
 /**

@@ -298,7 +298,8 @@ function cloudFrontResults(volumes: MonthVolumes, profile: TrafficProfile, units
   return {
     work: [resultsWork(originRequests, units)],
     apiRequests: originRequests,
-    readUnits: originRequests * units.readUnitsPerResultsRequest,
+    // CloudFront is the cache: each request that reaches the function reads (RESULTS_KEEP_COUNTS_ENV).
+    readUnits: originRequests * units.readUnitsPerRead,
     cloudFrontRequests: resultsRequests,
     cloudFrontBytes: resultsRequests * profile.apiResponseBytes,
     clientRequests: resultsRequests,

@@ -13,6 +13,7 @@ import {
   DEFAULT_RESULTS_DELIVERY,
   pageCaptcha,
   RATE_LIMITS,
+  RESULTS_KEEP_COUNTS_ENV,
   TABLE,
   VOTE_PATH_ENV,
   type ApiFunctionName,
@@ -115,7 +116,7 @@ export class PollStack extends Stack {
       }),
       getResults: appFunction(this, 'GetResults', {
         entry: 'get-results.ts',
-        environment: env,
+        environment: { ...env, ...(props.results === 'cloudfront' ? { [RESULTS_KEEP_COUNTS_ENV]: 'false' } : {}) },
         // Behind its own public URL nothing throttles it but this.
         reservedConcurrency: props.results === 'function-url' ? props.resultsConcurrency : undefined,
       }),

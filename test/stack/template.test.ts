@@ -554,6 +554,11 @@ describe('results designs (-c results=)', () => {
       expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toBeUndefined();
     }
     expect(of(viaCloudFront, 'AWS::Lambda::Url')).toEqual([]);
+    // CloudFront is the results cache: the function answers fresh with the whole max-age, which it keeps.
+    const keepCounts = (template: { Resources: Record<string, any> }) =>
+      fnByName(template, 'GetResults')[1].Properties.Environment.Variables.RESULTS_KEEP_COUNTS;
+    expect(keepCounts(viaCloudFront)).toBe('false');
+    expect(keepCounts(synthesizeTemplate())).toBeUndefined();
     // A REST API is reached at its stage.
     const restConfig = of(
       synthesizeTemplate({ results: 'cloudfront', apiKind: 'rest' }),
