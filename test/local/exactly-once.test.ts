@@ -77,8 +77,8 @@ describe('exactly once, end to end', () => {
     expect(grew((u) => u.queues[queueName]?.messagesSent)).toBe(tries);
     expect(grew((u) => u.functions.CountVotes?.billedMs)).toBeGreaterThan(0);
     expect(grew((u) => u.tables[file.runtime.resources.tableName]?.writeUnits)).toBeGreaterThan(0);
-    // One eventually consistent poll read a try.
-    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBe(tries / 2);
+    // Its poll reads are metered (how many: the poll cache's tests, test/unit/poll-cache and api-handlers).
+    expect(grew((u) => u.tables[file.runtime.resources.tableName]?.byFunction.CastVote?.readUnits)).toBeGreaterThan(0);
     expect(grew((u) => u.queues[queueName]?.requests.ReceiveMessage)).toBeGreaterThan(0);
     expect(grew((u) => u.api.bytesOut)).toBeGreaterThan(0);
     const served = await fetch(`${file.runtime.url}/_local/usage`).then((r) => r.json());

@@ -76,9 +76,9 @@ describe('over HTTP, with the deployed limits', () => {
     expect(accepted).toBeLessThanOrEqual(RATE_LIMITS.castVote.burst + refilled);
     expect(statuses.filter((s) => s !== 202).every((s) => s === 429)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-    // Refused votes never reached the table or the queue.
+    // Refused votes never reached the queue; the table was read once, for the poll the vote function then keeps.
     expect(queuedVotes()).toBe(accepted);
-    expect(tableUsage().requests.GetItem - readsBefore).toBe(accepted);
+    expect(tableUsage().requests.GetItem - readsBefore).toBeLessThanOrEqual(1);
     await runtime.waitForDrain();
     expect((await client.results(pollId)).json.total).toBe(accepted);
   });
