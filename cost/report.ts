@@ -324,6 +324,19 @@ const peakLines = (report: CostReport) => [
   ...report.peak.working,
 ];
 
+/** What the verdicts rest on besides quotas and the template: the consumer's time per batch, the results cache. */
+function capacityBasis(report: CostReport): string {
+  const { units, measured } = report;
+  const source = (key: string) =>
+    measured ? `measured by ${measured.label}` : (units.sources[key] ?? 'assumption').split(':')[0];
+  return (
+    `The verdicts rest on the consumer's ${quantity(units.billedMs.countVotes)} ms a batch ` +
+    `(${source('billedMs')}) and ${quantity(units.readUnitsPerResultsRequest)} read units a results request, the ` +
+    `rest answered from the results function's cache (${source('readUnitsPerResultsRequest')}); ` +
+    (measured ? 'both from that run.' : '--from <a load test folder> measures both.')
+  );
+}
+
 /** The recommendation: the cheapest design that carries the peak, what it needs, or that none carries. */
 function recommendation(report: CostReport): string[] {
   const { recommended: r } = report;
@@ -509,6 +522,7 @@ export function renderText(report: CostReport): string {
       [],
     ),
   );
+  prose(capacityBasis(report));
   prose(...floodLines(report));
   out.push('');
   const results = report.design ? `results=${report.stack.results}, ` : '';
@@ -666,6 +680,8 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
         ...stageRows(d).map(mdRow),
         '',
       ]),
+    `- ${capacityBasis(report)}`,
+    '',
     '## On a VPS',
     '',
     mdRow(vpsHead),
