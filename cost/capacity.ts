@@ -58,6 +58,10 @@ export interface CapacityVerdict {
 
 export interface Capacity extends CapacityVerdict {
   stages: Stage[];
+  /** The same stages deployed with carriesWith's flags (their quotas as they are: carriesWith says what to raise). */
+  sizedStages: Stage[];
+  /** With the flags applied, the stage still over a limit no quota raise lifts: why carriesWith is null. */
+  blockedBy: Stage | null;
   /** Seconds Lambda takes to scale to the peak as deployed (callers get 429s meanwhile). */
   rampSeconds: number;
   /** The stage with the least headroom, over its limit or not. */
@@ -273,13 +277,22 @@ export function rampSeconds(stack: StackConfig, peak: Peak, units: UnitCosts): n
   return Math.max(0, ...environments.map((envs) => 10 * Math.max(0, Math.ceil(envs / step) - 1)));
 }
 
-const over = (s: Stage) => s.load > s.limit;
+/** Over its limit; a millionth either way is the float sums' noise (a rate of creates a second), not a load. */
+const over = (s: Stage) => s.load > s.limit * (1 + 1e-6);
 const ratio = (s: Stage) => (s.limit > 0 ? s.load / s.limit : Infinity);
 /** Up to two significant digits, rounded up: what a flag or a quota request asks for. */
 export const roundUp = (n: number) => {
-  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(n, 1))) - 1);
-  return Math.ceil(n / magnitude) * magnitude;
+  // Six digits first: a rate of creates a second (0.0000046) must not lift 280,000 to 290,000.
+  const value = Number(n.toPrecision(6));
+  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(value, 1))) - 1);
+  return Math.ceil(value / magnitude) * magnitude;
 };
+
+/**
+ * What is asked for beyond the peak's own load (a quota raise, a reserved concurrency): a quarter
+ * more, as the vote path keeps half of each limit free (cost/vote-path.ts VOTE_PATH_HEADROOM).
+ */
+export const RAISE_HEADROOM = 1.25;
 
 const fixedBy = (s: Stage, flag: string) => typeof s.fix === 'object' && 'flag' in s.fix && s.fix.flag === flag;
 
@@ -294,7 +307,7 @@ function flagged(
   let sized = stack;
   if (failing.some((s) => fixedBy(s, HOT_POLL_FLAG))) {
     const wanted = Math.max(peak.hottestPoll.votesPerSecond, apiLoad(stack, peak) / API_REQUESTS_PER_VOTE);
-    const n = Math.min(MAX_HOT_POLL_VOTES_PER_SECOND, roundUp(wanted));
+    const n = Math.min(MAX_HOT_POLL_VOTES_PER_SECOND, roundUp(RAISE_HEADROOM * wanted));
     const { hotPollVotesPerSecond: _n, ...votePath } = votePathFor(n);
     flags[HOT_POLL_FLAG] = String(n);
     sized = { ...sized, votePath };
@@ -302,7 +315,7 @@ function flagged(
   const reservedTooSmall = failing.some((s) => fixedBy(s, 'resultsConcurrency'));
   // A new account has no concurrency to reserve: the results function runs uncapped on what it has.
   if (reservedTooSmall || (account === 'new' && sized.resultsConcurrency !== undefined)) {
-    const needed = roundUp(peak.routes.results / RESULTS_URL.requestsPerSecondPerConcurrency);
+    const needed = roundUp((RAISE_HEADROOM * peak.routes.results) / RESULTS_URL.requestsPerSecondPerConcurrency);
     // The flag takes up to 10,000 (lib/app.ts); beyond, the function runs uncapped too.
     const value = account === 'established' && needed <= 10_000 ? needed : undefined;
     flags.resultsConcurrency = value === undefined ? 'off' : String(value);
@@ -318,7 +331,7 @@ function raisesFor(stages: Stage[]): QuotaRaiseNeeded[] | null {
     if (typeof s.fix !== 'object' || !('quota' in s.fix)) return null;
     raises.set(s.fix.quota, Math.max(raises.get(s.fix.quota) ?? 0, s.raiseTo ?? s.load));
   }
-  return [...raises].map(([id, to]) => ({ quota: QUOTAS[id].name, from: quota(id), to: roundUp(to) }));
+  return [...raises].map(([id, to]) => ({ quota: QUOTAS[id].name, from: quota(id), to: roundUp(RAISE_HEADROOM * to) }));
 }
 
 /** A design's capacity for the peak: as deployed, and what makes it carry. */
@@ -334,7 +347,8 @@ export function capacityOf(
   const tightest = [...stages].sort((a, b) => ratio(b) - ratio(a))[0];
   const carries = failing.length === 0 && ramp <= MAX_RAMP_SECONDS;
   const sized = flagged(stack, peak, failing, context.account);
-  const raises = raisesFor(stagesOf(sized.stack, peak, units, context));
+  const sizedStages = stagesOf(sized.stack, peak, units, context);
+  const raises = raisesFor(sizedStages);
   return {
     carries,
     bottleneck: failing.length > 0 ? tightest.name : ramp > MAX_RAMP_SECONDS ? 'Lambda scaling rate' : null,
@@ -344,6 +358,10 @@ export function capacityOf(
       rampSeconds: rampSeconds(sized.stack, peak, units),
     },
     stages,
+    sizedStages,
+    blockedBy: raises
+      ? null
+      : (sizedStages.find((s) => over(s) && !(typeof s.fix === 'object' && 'quota' in s.fix)) ?? null),
     rampSeconds: ramp,
     tightest,
   };

@@ -103,6 +103,8 @@ export function loadProfile(value: string): TrafficProfile {
         : `Unknown profile "${value}": use one of ${Object.keys(PROFILES).join(', ')}, or a JSON file.`,
     );
   }
+  if (statSync(value).isDirectory())
+    throw new UsageError(`--profile ${value} is a folder: give a profile's JSON file.`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(value, 'utf8'));

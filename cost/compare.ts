@@ -175,6 +175,8 @@ export interface BreakEven {
   /** Monthly votes at which serverless costs as much as this VPS setup; undefined if not within 1e3..1e11 votes. */
   votes?: number;
   usd?: number;
+  /** There is a crossing, but the VPS setup does not carry that month's peak: no break-even to quote. */
+  notCarried?: boolean;
 }
 
 /**
@@ -194,20 +196,26 @@ export function breakEven(
   const gap = (votes: number) => {
     const scaled = scaleProfile(profile, votes / baseVotes);
     const bill = estimate(scaled, stack, units, options);
-    return { diff: bill.totalUsd - vpsCost(tier, scaled, bill, capacity).totalUsd, usd: bill.totalUsd };
+    const vps = vpsCost(tier, scaled, bill, capacity);
+    return { diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
   };
   let low = 1e3;
-  if (gap(low).diff >= 0) return { tier, votes: low, usd: gap(low).usd };
+  const first = gap(low);
+  if (first.diff >= 0) return first.carries ? { tier, votes: low, usd: first.usd } : { tier, notCarried: true };
   for (let exponent = 3.05; exponent <= 11.0001; exponent += 0.05) {
     const high = 10 ** exponent;
-    if (gap(high).diff >= 0) return bisect(gap, low, high, tier);
+    if (gap(high).diff >= 0) {
+      const even = bisect(gap, low, high, tier);
+      // A break-even is one only where the VPS carries that month's peak: else there is none to quote.
+      return gap(even.votes!).carries ? even : { tier, notCarried: true };
+    }
     low = high;
   }
   return { tier };
 }
 
 function bisect(
-  gap: (votes: number) => { diff: number; usd: number },
+  gap: (votes: number) => { diff: number; usd: number; carries: boolean },
   low: number,
   high: number,
   tier: VpsTier,

@@ -81,11 +81,12 @@ export function derivePeak(profile: TrafficProfile): Peak {
   const average = pollAverage(profile);
   const pollsOpenAtOnce = ((profile.pollsPerDay * profile.busyHourFactor) / 24) * (profile.votingMinutes / 60);
   const f = profile.busiestMinuteFactor;
-  const hottest: RouteRates = { ...scale(average, f), results: average.results, creates: 0 };
+  // No polls, no peak: the hottest poll exists only when polls do.
+  const some = profile.pollsPerDay > 0 ? 1 : 0;
+  const hottest: RouteRates = scale({ ...scale(average, f), results: average.results, creates: 0 }, some);
   const creates = (profile.pollsPerDay * profile.busyHourFactor) / (24 * HOUR);
   const others = scale(average, Math.max(0, pollsOpenAtOnce - 1));
-  // No polls, no peak: the hottest poll exists only when polls do.
-  const derived = scale(add(hottest, { ...others, creates }), profile.pollsPerDay > 0 ? 1 : 0);
+  const derived = add(hottest, { ...others, creates });
   const derivedRequestsPerSecond = sum(derived);
   const override = profile.peakRequestsPerSecond;
   const raise = override !== undefined && override > derivedRequestsPerSecond && derivedRequestsPerSecond > 0;
@@ -98,7 +99,7 @@ export function derivePeak(profile: TrafficProfile): Peak {
     votesPerSecond: hottest.votes,
     resultsRequestsPerSecond: hottest.results,
     pageLoadsPerSecond: hottest.pages,
-    viewersAtOnce,
+    viewersAtOnce: viewersAtOnce * some,
     refreshSeconds,
   };
   const peak = {
@@ -117,7 +118,7 @@ function working(profile: TrafficProfile, peak: Omit<Peak, 'working'>): string[]
   const override = peak.requestsPerSecond > peak.derivedRequestsPerSecond;
   return [
     `Polls open at once in the busiest hour: ${fmt(profile.pollsPerDay)} a day × ${profile.busyHourFactor} ` +
-      `(busy hour) ÷ 24 h × ${profile.votingMinutes} min open = ${fmt(peak.pollsOpenAtOnce)}.`,
+      `(busy hour) ÷ 24 h × ${profile.votingMinutes} min open ÷ 60 = ${fmt(peak.pollsOpenAtOnce)}.`,
     `Hottest poll, busiest minute: ${fmt(profile.votesPerPoll)} votes ÷ ${profile.votingMinutes * 60} s × ` +
       `${profile.busiestMinuteFactor} = ${fmt(hot.votesPerSecond)} votes/s, with ${fmt(hot.pageLoadsPerSecond)} ` +
       'visits/s (each a page and a poll read).',
@@ -130,7 +131,8 @@ function working(profile: TrafficProfile, peak: Omit<Peak, 'working'>): string[]
       (override
         ? ` (the profile's peakRequestsPerSecond, above the derived ${fmt(peak.derivedRequestsPerSecond)})`
         : '') +
-      `; the month's average is ${fmt(monthAverage(profile))} req/s.`,
+      `; the month's average is ${fmt(monthAverage(profile))} req/s. A design whose API needs CORS also gets a ` +
+      'preflight per vote and create: its stages count them.',
   ];
 }
 

@@ -315,12 +315,13 @@ function checkOthers(profile: TrafficProfile): void {
 /** The override may only raise the peak the profile's own fields give. */
 function checkPeakOverride(profile: TrafficProfile): void {
   if (profile.peakRequestsPerSecond === undefined) return;
-  const derived = derivePeak(profile).derivedRequestsPerSecond;
-  if (profile.peakRequestsPerSecond < derived)
+  // Compared as the report prints it: whole requests a second.
+  const derived = Math.round(derivePeak(profile).derivedRequestsPerSecond);
+  if (Math.round(profile.peakRequestsPerSecond) < derived)
     throw new ProfileError(
       'peakRequestsPerSecond',
       `peakRequestsPerSecond (${profile.peakRequestsPerSecond.toLocaleString('en-US')}) is below the peak the ` +
-        `profile's own fields give (${Math.ceil(derived).toLocaleString('en-US')} req/s): it may only raise it; ` +
+        `profile's own fields give (${derived.toLocaleString('en-US')} req/s): it may only raise it; ` +
         'leave it out to use the derived one.',
     );
 }

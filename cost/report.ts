@@ -3,7 +3,14 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { capacityOf, MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
+import {
+  capacityOf,
+  MAX_RAMP_SECONDS,
+  type Account,
+  type Capacity,
+  type QuotaRaiseNeeded,
+  type Stage,
+} from './capacity';
 import {
   awsFloor,
   recommend,
@@ -172,6 +179,8 @@ const NOT_BUILT: Capacity = {
   bottleneck: 'not built (an estimate)',
   carriesWith: null,
   stages: [],
+  sizedStages: [],
+  blockedBy: null,
   rampSeconds: 0,
   tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
 };
@@ -293,7 +302,11 @@ function bindsFirst(d: DesignRow, short = false): string {
 function toCarry(d: DesignRow): string {
   const c = d.capacity;
   if (!d.deploy) return '—';
-  if (!c.carriesWith) return 'nothing the stack offers: a limit no flag or quota raise lifts';
+  if (!c.carriesWith)
+    return c.blockedBy
+      ? `nothing the stack offers: with its flags, ${c.blockedBy.name} is still at ${stageLoad(c.blockedBy)}, ` +
+          'and no quota raise lifts it'
+      : 'nothing the stack offers';
   const { flags, quotaRaises, rampSeconds } = c.carriesWith;
   const parts = [
     ...(Object.keys(flags).length > 0 ? [flagsText(flags)] : []),
@@ -315,6 +328,23 @@ const capacityRows = (report: CostReport, short = false) =>
 
 const stageHead = ['Stage', 'Load at the peak', 'Limit from'];
 const stageRows = (d: DesignRow) => d.capacity.stages.map((s) => [s.name, stageLoad(s), s.limitFrom]);
+
+/** The recommended deployment stage by stage: as its flags size it, and what to raise where that is not enough. */
+const deploymentHead = ['Stage', 'As deployed by the command above'];
+function deploymentRows(d: DesignRow): string[][] {
+  const raises = d.capacity.carriesWith?.quotaRaises ?? [];
+  return d.capacity.sizedStages.map((s) => {
+    const raise =
+      typeof s.fix === 'object' && 'quota' in s.fix
+        ? raises.find((r) => r.quota === QUOTAS[(s.fix as { quota: QuotaId }).quota].name)
+        : undefined;
+    const after = s.load > s.limit && raise ? ` → its quota raised to ${quantity(raise.to)}` : '';
+    return [s.name, `${stageLoad(s)}${after}`];
+  });
+}
+
+/** Raises that are a table setting the owner makes (charged), not a quota AWS grants. */
+const isWarmUp = (r: QuotaRaiseNeeded) => r.quota.startsWith('DynamoDB new on-demand table');
 
 /** The busiest second, with its working. */
 const peakLines = (report: CostReport) => [
@@ -349,15 +379,21 @@ function recommendation(report: CostReport): string[] {
     ];
   }
   const needs = r.capacity.carriesWith!;
-  const raises = needs.quotaRaises.length > 0;
+  const quotas = needs.quotaRaises.filter((q) => !isWarmUp(q));
+  const warmUps = needs.quotaRaises.filter(isWarmUp);
   const noneWithout = !report.designs.some((d) => d.deploy && d.capacity.carries);
   return [
     `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
       `(${usd(r.bill.usdPerMillionVotes)} per million votes). Deploy it: ${r.deploy}`,
-    raises
-      ? `Before the peak, ask AWS for (Service Quotas; README "Quotas"): ${raisesText(needs.quotaRaises)}.` +
+    quotas.length > 0
+      ? `Before the peak, ask AWS for (Service Quotas; README "Quotas"): ${raisesText(quotas)}.` +
         (noneWithout ? ' No design carries it without a quota raise.' : '')
       : 'It needs no quota raise.',
+    ...warmUps.map(
+      (w) =>
+        `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
+        'WarmThroughput, README "Quotas"; charged, and not in this bill).',
+    ),
     ...(needs.rampSeconds > 0
       ? [
           `Lambda takes about ${scaleUp(needs.rampSeconds)} to scale to the peak from idle: ` +
@@ -427,7 +463,10 @@ function opening(report: CostReport): string[] {
     ...recommendation(report),
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
       `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
-      `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor.`,
+      `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
+      (recommended.overFloor < 1
+        ? ' (the floor counts no free tier: the new-account ones take a design under it).'
+        : '.'),
     vpsLine(report),
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
   ];
@@ -441,12 +480,15 @@ function headline(report: CostReport): string[] {
   return [
     `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` +
       `(${usd(bill.usdPerMillionVotes)} per million votes).`,
-    `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month ` +
-      `(${baseline.boxes} box${baseline.boxes > 1 ? 'es' : ''} for ${quantity(report.designRps)} req/s).`,
+    baseline.carries
+      ? `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month (one box for ${quantity(report.designRps)} req/s).`
+      : `${BASELINE_VPS.name} does not carry this profile's peak (${baseline.why}).`,
     even.votes
       ? `Break-even of this stack with it: ${votesLabel(even.votes)} a month (${usd(even.usd!)}); ` +
         'below that, serverless costs less.'
-      : 'No break-even between 1,000 and 100 B votes a month.',
+      : even.notCarried
+        ? 'No break-even with it: where the bills would cross, it does not carry the peak.'
+        : 'No break-even between 1,000 and 100 B votes a month.',
     `Idle, with no traffic at all: ${usd(report.idle.totalUsd)} a month (${idleLines(report.idle)}).`,
     `Largest lines: ${largest(report, 3)
       .map((l) => `${l.service} ${l.item} ${usd(l.usd)}`)
@@ -455,16 +497,21 @@ function headline(report: CostReport): string[] {
   ];
 }
 
-/** What a flood of the function URL costs at most, where the designs include one. */
-const floodLines = ({ flood }: CostReport) =>
-  flood
-    ? [
-        `A flood of the results function URL: at most ${quantity(flood.requestsPerSecond)} req/s ` +
-          `(its ${flood.concurrency} concurrent instances), ${usd(flood.usdPerHour)} an hour; ` +
-          'beyond that callers get 429, and the page keeps its last results and says they will catch up. ' +
-          '-c resultsConcurrency=<n> moves the cap.',
-      ]
-    : [];
+/** What a flood of the function URL costs at most, where the designs include one; uncapped, that it is not capped. */
+function floodLines({ flood, recommended }: CostReport): string[] {
+  if (recommended.deploy?.includes('resultsConcurrency=off'))
+    return [
+      'The recommended command deploys the results function URL uncapped (-c resultsConcurrency=off): nothing but ' +
+        "the account's concurrency stops a flood of it, and every request of one is billed.",
+    ];
+  if (!flood) return [];
+  return [
+    `The function-URL design with its default cap: a flood of its results URL is at most ` +
+      `${quantity(flood.requestsPerSecond)} req/s (its ${flood.concurrency} concurrent instances), ` +
+      `${usd(flood.usdPerHour)} an hour; beyond that callers get 429, and the page keeps its last results and says ` +
+      'they will catch up. -c resultsConcurrency=<n> moves the cap.',
+  ];
+}
 
 /** This app's measured capacity on a VPS, route by route, and other programs' figures as references. */
 const capacityLines = (report: CostReport) => {
@@ -514,21 +561,15 @@ export function renderText(report: CostReport): string {
   out.push('');
   prose(...opening(report));
   out.push('');
-  prose(`Stage by stage, ${report.recommended.name} as deployed, at the peak:`);
-  out.push(
-    table(
-      stageHead.slice(0, 2),
-      stageRows(report.recommended).map((row) => row.slice(0, 2)),
-      [],
-    ),
-  );
+  prose(`Stage by stage at the peak, ${report.recommended.name} as the command above deploys it:`);
+  out.push(table(deploymentHead, deploymentRows(report.recommended), []));
   prose(capacityBasis(report));
   prose(...floodLines(report));
   out.push('');
   const results = report.design ? `results=${report.stack.results}, ` : '';
   prose(
     `Monthly AWS bill of this stack (${results}${report.stack.apiKind.toUpperCase()} API; ` +
-      `read from ${report.stackSource})`,
+      `read from ${report.stackSource})${notCarried(report)}`,
   );
   const { measured } = report;
   if (measured)
@@ -586,12 +627,21 @@ export function renderText(report: CostReport): string {
 const mdRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const mdAlign = (head: string[], right: number[]) => mdRow(head.map((_, i) => (right.includes(i) ? '---:' : '---')));
 
+/** A warning after the bill's title when the stack billed does not carry the profile's peak as deployed. */
+function notCarried(report: CostReport): string {
+  const row = report.designs.find((d) => d.id === report.design);
+  return row && !row.capacity.carries
+    ? `: it does not carry this profile's peak as deployed (${row.capacity.bottleneck}), so this is the bill of ` +
+        'a month it cannot serve; the designs above say what does'
+    : '';
+}
+
 /** The bill of this stack, its headline and its what-ifs, in Markdown. */
 function markdownBill(report: CostReport): string[] {
   return [
     `## The bill of this stack`,
     '',
-    `Read from ${report.stackSource}.`,
+    `Read from ${report.stackSource}${notCarried(report)}.`,
     '',
     mdRow(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']),
     mdRow(['---', '---', '---:', '---', '---:']),
@@ -669,6 +719,12 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     `![Monthly cost against monthly votes](${chartFile})`,
     '',
     ...floodLines(report).map((l) => `- ${l}`),
+    '',
+    `### ${report.recommended.name}, stage by stage at the peak, as the command above deploys it`,
+    '',
+    mdRow(deploymentHead),
+    mdAlign(deploymentHead, []),
+    ...deploymentRows(report.recommended).map(mdRow),
     '',
     ...report.designs
       .filter((d) => d.deploy)

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_THROTTLE, RESULTS_URL } from '../../config/app-config';
-import { capacityOf, MAX_RAMP_SECONDS, roundUp, type Account } from '../../cost/capacity';
+import { capacityOf, MAX_RAMP_SECONDS, RAISE_HEADROOM, roundUp, type Account } from '../../cost/capacity';
 import { recommend } from '../../cost/designs';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
@@ -16,6 +16,7 @@ import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profi
 import { QUOTAS, type QuotaId } from '../../cost/quotas';
 import type { StackConfig } from '../../cost/stack-config';
 import { API_REQUESTS_PER_VOTE, votePathFor } from '../../cost/vote-path';
+import { renderText } from '../../cost/report';
 import { costReport, designStack } from '../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });
@@ -69,7 +70,7 @@ describe('a verdict comes from the template', () => {
     const smaller = verdict({ ...functionUrl, resultsConcurrency: capped }, PROFILES.seed);
     expect(smaller).toMatchObject({ carries: false, bottleneck: 'results function URL: reserved concurrency' });
     expect(smaller.carriesWith?.flags).toEqual({
-      resultsConcurrency: String(roundUp(results / RESULTS_URL.requestsPerSecondPerConcurrency)),
+      resultsConcurrency: String(roundUp((RAISE_HEADROOM * results) / RESULTS_URL.requestsPerSecondPerConcurrency)),
     });
   });
 
@@ -83,7 +84,7 @@ describe('a verdict comes from the template', () => {
     expect(seed).toMatchObject({ carries: false, bottleneck: 'API stage throttle' });
     const n = Number(seed.carriesWith?.flags.hotPollVotesPerSecond);
     expect(votePathFor(n).stageRateLimit).toBeGreaterThanOrEqual(seed.tightest.load);
-    expect(n).toBe(roundUp(Math.max(seed.tightest.load / API_REQUESTS_PER_VOTE, 5.56)));
+    expect(n).toBe(roundUp((RAISE_HEADROOM * seed.tightest.load) / API_REQUESTS_PER_VOTE));
   });
 
   it("a hot poll's message groups and counter items: as many as the template gives", () => {
@@ -109,7 +110,7 @@ describe('a verdict comes from the quota sheet', () => {
     expect(raised(QUOTAS.cloudFrontRequestsPerSecond.name)).toEqual({
       quota: QUOTAS.cloudFrontRequestsPerSecond.name,
       from: 250_000,
-      to: roundUp(derivePeak(PROFILES['tv-show']).requestsPerSecond),
+      to: roundUp(RAISE_HEADROOM * derivePeak(PROFILES['tv-show']).requestsPerSecond),
     });
     expect(raised(QUOTAS.apiAccountRequestsPerSecond.name)?.from).toBe(QUOTAS.apiAccountRequestsPerSecond.value);
     setQuota('cloudFrontRequestsPerSecond', 1_000_000);
@@ -144,16 +145,58 @@ describe('a verdict comes from the quota sheet', () => {
   });
 });
 
+describe('what the newcomer found', () => {
+  it('rounds a flag or a raise up from the load, not from the float noise of a rate of creates', () => {
+    expect(roundUp(280_000.0000046)).toBe(280_000);
+    expect(roundUp(280_001)).toBe(290_000);
+  });
+
+  it('names the limit nothing lifts: the textbook design passes results through a stage sized for votes', () => {
+    const tv = verdict(api, PROFILES['tv-show']);
+    expect(tv.carriesWith).toBeNull();
+    expect(tv.blockedBy?.name).toBe('API stage throttle');
+    expect(tv.blockedBy!.limit).toBe(votePathFor(70_000).stageRateLimit);
+  });
+
+  it('quotes no break-even with a VPS that does not carry the peak where the bills would cross', () => {
+    const tv = costReport({ profile: 'tv-show' });
+    const baseline = tv.vps.find((v) => v.tier.monthlyUsd === 15 && !v.cdn)!;
+    expect(baseline.carries).toBe(false);
+    for (const d of tv.designs) expect([d.breakEven.notCarried, d.breakEven.votes]).toEqual([true, undefined]);
+    const text = renderText(tv).replace(/\n +/g, ' ');
+    expect(text).toMatch(/does not carry this profile's peak \(needs \d+ processes/);
+    expect(text).toContain('No break-even with it: where the bills would cross, it does not carry the peak.');
+  });
+
+  it('says an uncapped function URL is uncapped, and shows the recommended deployment stage by stage', () => {
+    const club = renderText(costReport({ profile: 'club', 'new-account': true })).replace(/\n +/g, ' ');
+    expect(club).toMatch(/deploys the results function URL uncapped \(-c resultsConcurrency=off\)/);
+    expect(club).not.toMatch(/its 200 concurrent instances/);
+    const tv = costReport({ profile: 'tv-show' });
+    const sized = tv.recommended.capacity.sizedStages.find((s) => s.name === 'API stage throttle')!;
+    expect(sized.limit).toBe(
+      votePathFor(Number(tv.recommended.capacity.carriesWith!.flags.hotPollVotesPerSecond)).stageRateLimit,
+    );
+    expect(sized.load).toBeLessThan(sized.limit);
+  });
+});
+
 describe('the recommendation', () => {
   it('is the cheapest design that carries the peak in time, its flags in the deploy command', () => {
     const tv = costReport({ profile: 'tv-show' });
     const cheapest = tv.designs.find((d) => d.deploy)!;
     expect(cheapest.id).toBe('function-url');
     expect(tv.recommended).toMatchObject({ id: 'cloudfront', carries: true });
-    expect(tv.recommended.deploy).toBe('npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=10000');
+    const votes = derivePeak(PROFILES['tv-show']).hottestPoll.votesPerSecond;
+    expect(tv.recommended.deploy).toBe(
+      `npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * votes)}`,
+    );
     const night = costReport({ profile: 'record-night' });
     expect(night.recommended.carries).toBe(true);
-    expect(night.recommended.deploy).toMatch(/-c hotPollVotesPerSecond=50000$/);
+    const nightVotes = derivePeak(PROFILES['record-night']).hottestPoll.votesPerSecond;
+    expect(night.recommended.deploy).toMatch(
+      new RegExp(`-c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * nightVotes)}$`),
+    );
   });
 
   it.each([

@@ -54,7 +54,7 @@ describe('the text report', () => {
     );
     expect(text).toMatch(/results via the HTTP API \(textbook\) ←/);
     expect(text).toMatch(/Reference, another program \(not used for sizing\): GO Poll/);
-    expect(text).toMatch(/^Stage by stage, results from a function URL as deployed, at the peak:$/m);
+    expect(text).toMatch(/^Stage by stage at the peak, results from a function URL as the command above deploys it:$/m);
   });
 
   it('names the quota raises a hot poll needs, and that nothing carries it without them', () => {
