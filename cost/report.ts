@@ -3,11 +3,12 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { capacityOf, MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
+import { MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
   recommend,
   DEPLOY_SCRIPT,
+  designCapacity,
   designOf,
   floodCeiling,
   priceDesigns,
@@ -49,6 +50,8 @@ export interface CostReport {
   /** The stack the bill is for: what cdk.out/ (or --template) holds, else the default design. */
   stack: StackConfig;
   stackSource: string;
+  /** Each deployable design's own template, as read (the verdicts are for these). */
+  designStacks: Record<string, StackConfig>;
   /** The deployable design that stack is, when it is one. */
   design?: string;
   options: BillOptions;
@@ -138,13 +141,10 @@ export function buildReport(input: ReportInput): CostReport {
     usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
     overFloor: d.bill.totalUsd / floor.usd,
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
-    // The verdict is for the design as deployed with its defaults, whatever flags cdk.out/ was synthesized with.
-    capacity: d.deploy
-      ? capacityOf(input.designStacks[d.id] ?? d.stack, peak, units, {
-          account,
-          oneVotePerVoter: profile.oneVotePerVoter,
-        })
-      : NOT_BUILT,
+    capacity: designCapacity(d, input.designStacks[d.id], peak, units, {
+      account,
+      oneVotePerVoter: profile.oneVotePerVoter,
+    }),
   }));
   const assumptions = assumptionsOf(input, bill);
   return {
@@ -165,16 +165,6 @@ export function buildReport(input: ReportInput): CostReport {
     assumptions,
   };
 }
-
-/** An estimate of a design that is not built has no stages to check: it carries nothing. */
-const NOT_BUILT: Capacity = {
-  carries: false,
-  bottleneck: 'not built (an estimate)',
-  carriesWith: null,
-  stages: [],
-  rampSeconds: 0,
-  tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
-};
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
 function wrap(text: string, width = 100, indent = '  '): string {
