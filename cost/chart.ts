@@ -39,10 +39,16 @@ const STYLE =
   '.on-focus{visibility:hidden}.series:hover .on-focus,.series:focus .on-focus{visibility:visible}' +
   '.series:focus{outline:none}.series:focus .line,.series:hover .line{stroke-width:4}';
 
-const [X_MIN, X_MAX] = [1e4, 1e10];
+const X_MAX = 1e10;
 const [Y_MIN, Y_MAX] = [1, 1e6];
-/** The volumes each series is priced at: ten a decade across the plot. */
-const POINTS = Array.from({ length: 61 }, (_, i) => 10 ** (4 + i / 10));
+/**
+ * The volumes each series is priced at: ten a decade, from 10,000 votes a month (or the decade of a
+ * smaller profile, so its marker is on the plot) to X_MAX.
+ */
+function pointsFor(votes: number): number[] {
+  const from = votes > 0 && votes < 1e4 ? Math.max(1, Math.floor(Math.log10(votes))) : 4;
+  return Array.from({ length: (10 - from) * 10 + 1 }, (_, i) => 10 ** (from + i / 10));
+}
 /** Tiers whose months stay within this ratio of each other would overlap on the plot: one series. */
 const COINCIDE = 1.4;
 
@@ -54,7 +60,7 @@ export interface ChartSeries {
   label: string;
   color: string;
   dash: string;
-  /** Monthly cost at each of POINTS; null where it is not drawn (a VPS past what one process carries). */
+  /** Monthly cost at each of the chart's points; null where it is not drawn (a VPS past what one process carries). */
   costs: Array<number | null>;
   /** The other tiers of a group, drawn as the first is. */
   alike?: Array<Array<number | null>>;
@@ -75,14 +81,17 @@ export interface ChartSeries {
 export interface ChartData {
   profileName: string;
   votes: number;
+  /** The volumes the series are priced at, least first: the plot's range. */
+  points: number[];
   series: ChartSeries[];
   facts: string[];
 }
 
-const inPlot = (votes: number | undefined) => votes !== undefined && votes >= X_MIN && votes <= X_MAX;
+const inPlot = (votes: number | undefined, points: number[]) =>
+  votes !== undefined && votes >= points[0] && votes <= X_MAX;
 
 /** Each design at every volume: its month, and its verdict on that volume's peak, as the report gives it. */
-function designSeries(report: CostReport, scaled: CostReport['profile'][]): ChartSeries[] {
+function designSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
   const { units, options, account } = report;
   return report.designs.map((design) => {
     const costs = scaled.map((profile) => estimate(profile, design.stack, units, options).totalUsd);
@@ -104,8 +113,8 @@ function designSeries(report: CostReport, scaled: CostReport['profile'][]): Char
       costs,
       carries,
       bottleneck: firstOver >= 0 ? (verdicts[firstOver].bottleneck ?? undefined) : undefined,
-      carriesUpTo: firstOver > 0 ? POINTS[firstOver - 1] : undefined,
-      breakEven: even.votes && inPlot(even.votes) ? { votes: even.votes, usd: even.usd! } : undefined,
+      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
+      breakEven: even.votes && inPlot(even.votes, points) ? { votes: even.votes, usd: even.usd! } : undefined,
       recommended: design.id === report.recommended.id,
       atProfile: design.bill.totalUsd,
     };
@@ -113,7 +122,7 @@ function designSeries(report: CostReport, scaled: CostReport['profile'][]): Char
 }
 
 /** Each VPS tier while one process carries the peak; tiers that would overlap are one series. */
-function vpsSeries(report: CostReport, scaled: CostReport['profile'][]): ChartSeries[] {
+function vpsSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
   const { units, options } = report;
   const bills = scaled.map((profile) => estimate(profile, report.stack, units, options));
   const priced = VPS_TIERS.map((tier) => {
@@ -141,7 +150,7 @@ function vpsSeries(report: CostReport, scaled: CostReport['profile'][]): ChartSe
       alike: group.slice(1).map((g) => g.costs),
       carries: group[0].carries,
       bottleneck: firstOver >= 0 ? 'one process of the VPS edition (sharding is not built)' : undefined,
-      carriesUpTo: firstOver > 0 ? POINTS[firstOver - 1] : undefined,
+      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
     };
   });
 }
@@ -177,13 +186,14 @@ function factsOf(report: CostReport, series: ChartSeries[]): string[] {
 /** The chart's series and facts for a report: the model's work, done once. */
 export function chartData(report: CostReport): ChartData {
   const votes = report.bill.votes;
-  const scaled = POINTS.map((v) => scaleProfile(report.profile, votes > 0 ? v / votes : 0));
-  const series = [...designSeries(report, scaled), ...vpsSeries(report, scaled)];
-  return { profileName: report.profile.name, votes, series, facts: factsOf(report, series) };
+  const points = pointsFor(votes);
+  const scaled = points.map((v) => scaleProfile(report.profile, votes > 0 ? v / votes : 0));
+  const series = [...designSeries(report, scaled, points), ...vpsSeries(report, scaled, points)];
+  return { profileName: report.profile.name, votes, points, series, facts: factsOf(report, series) };
 }
 
 /** Where things go at a width: the legend to the right when wide, below when not. */
-function layoutFor(width: number, legendRows: number) {
+function layoutFor(width: number, legendRows: number, xMin: number) {
   const wide = width >= 640;
   const pad = wide ? { left: 56, right: 250, top: 50, bottom: 50 } : { left: 46, right: 16, top: 60, bottom: 46 };
   const plotBottom = wide ? 470 - pad.bottom : pad.top + Math.round(Math.min(width * 0.9, 340));
@@ -191,7 +201,7 @@ function layoutFor(width: number, legendRows: number) {
   const plotRight = width - pad.right;
   const x = (votes: number) =>
     pad.left +
-    ((Math.log10(votes) - Math.log10(X_MIN)) / (Math.log10(X_MAX) - Math.log10(X_MIN))) * (plotRight - pad.left);
+    ((Math.log10(votes) - Math.log10(xMin)) / (Math.log10(X_MAX) - Math.log10(xMin))) * (plotRight - pad.left);
   // Not clamped: the plot's clip ends a line at the frame rather than drawing it flat along it.
   const y = (usdValue: number) =>
     plotBottom -
@@ -200,7 +210,7 @@ function layoutFor(width: number, legendRows: number) {
   const legend = wide
     ? { x: plotRight + 14, y: pad.top + 8, chars: 30 }
     : { x: 10, y: plotBottom + pad.bottom + 6, chars: Math.floor((width - pad.left) / 7) };
-  return { wide, width, height, pad, plotRight, plotBottom, x, y, legend };
+  return { wide, width, height, pad, plotRight, plotBottom, x, y, legend, xMin };
 }
 type Layout = ReturnType<typeof layoutFor>;
 
@@ -229,7 +239,7 @@ function frame(l: Layout, data: ChartData): string[] {
       '</text>',
   ];
   // On a phone every other decade is labelled: the labels would touch.
-  for (let e = 4; e <= 10; e++) {
+  for (let e = Math.log10(l.xMin); e <= 10; e++) {
     const gx = f(l.x(10 ** e));
     parts.push(`<line x1="${gx}" x2="${gx}" y1="${l.pad.top}" y2="${l.plotBottom}" stroke="#eee"/>`);
     if (l.wide || e % 2 === 0)
@@ -254,7 +264,7 @@ function frame(l: Layout, data: ChartData): string[] {
 }
 
 /** A path through the points where `keep` holds, broken where it does not. */
-function pathOf(l: Layout, costs: Array<number | null>, keep: (i: number) => boolean): string {
+function pathOf(l: Layout, points: number[], costs: Array<number | null>, keep: (i: number) => boolean): string {
   let d = '';
   let open = false;
   costs.forEach((cost, i) => {
@@ -262,7 +272,7 @@ function pathOf(l: Layout, costs: Array<number | null>, keep: (i: number) => boo
       open = false;
       return;
     }
-    d += `${open ? 'L' : 'M'}${f(l.x(POINTS[i]))},${f(l.y(cost))} `;
+    d += `${open ? 'L' : 'M'}${f(l.x(points[i]))},${f(l.y(cost))} `;
     open = true;
   });
   return d.trim();
@@ -289,7 +299,7 @@ function detailOf(s: ChartSeries): string {
 }
 
 /** One series as a focusable group: its lines, its break-even and its words on hover or focus. */
-function seriesGroup(l: Layout, s: ChartSeries): string {
+function seriesGroup(l: Layout, s: ChartSeries, points: number[]): string {
   const detail = detailOf(s);
   const weight = s.kind === 'design' ? 2.5 : 2;
   const line = (d: string, dash: string, opacity = 1) =>
@@ -309,12 +319,12 @@ function seriesGroup(l: Layout, s: ChartSeries): string {
     '<g clip-path="url(#plot-clip)">',
     ...[s.costs, ...(s.alike ?? [])].map((costs) =>
       line(
-        pathOf(l, costs, (i) => s.carries[i]),
+        pathOf(l, points, costs, (i) => s.carries[i]),
         s.dash,
       ),
     ),
     line(
-      pathOf(l, s.costs, (i) => !s.carries[i] || s.carries[i + 1] === false),
+      pathOf(l, points, s.costs, (i) => !s.carries[i] || s.carries[i + 1] === false),
       NOT_CARRYING.dash,
       NOT_CARRYING.opacity,
     ),
@@ -330,7 +340,7 @@ function seriesGroup(l: Layout, s: ChartSeries): string {
 
 /** The profile's volume: a dotted line down the plot, and a dot on each design's line at its month. */
 function profileMarker(l: Layout, data: ChartData): string[] {
-  if (!inPlot(data.votes)) return [];
+  if (!inPlot(data.votes, data.points)) return [];
   const mx = f(l.x(data.votes));
   const dots = data.series
     .filter((s) => s.atProfile !== undefined)
@@ -341,7 +351,8 @@ function profileMarker(l: Layout, data: ChartData): string[] {
     `<g id="profile-marker" data-votes="${data.votes}" clip-path="url(#plot-clip)">`,
     `<line x1="${mx}" x2="${mx}" y1="${l.pad.top}" y2="${l.plotBottom}" stroke="#555" stroke-dasharray="2 2"/>`,
     ...dots,
-    `<text x="${f(l.x(data.votes) + (right ? 5 : -5))}" y="${l.plotBottom - 6}" text-anchor="${right ? 'start' : 'end'}" ` +
+    `<text x="${f(l.x(data.votes) + (right ? 5 : -5))}" y="${l.plotBottom - 6}" ` +
+      `text-anchor="${right ? 'start' : 'end'}" ` +
       `fill="#333" ${HALO}>this profile</text>`,
     '</g>',
   ];
@@ -404,7 +415,7 @@ const legendRows = (data: ChartData, chars: number) =>
 export function drawChart(data: ChartData, width = 820): string {
   const w = Math.max(300, Math.round(width));
   const rows = legendRows(data, Math.floor((w - 50) / 7));
-  const l = layoutFor(w, rows);
+  const l = layoutFor(w, rows, data.points[0]);
   const recommended = data.series.find((s) => s.recommended && s.breakEven);
   const evenLabel = recommended
     ? [
@@ -415,7 +426,7 @@ export function drawChart(data: ChartData, width = 820): string {
   return [
     ...frame(l, data),
     ...profileMarker(l, data),
-    ...data.series.map((s) => seriesGroup(l, s)),
+    ...data.series.map((s) => seriesGroup(l, s, data.points)),
     ...evenLabel,
     ...legend(l, data),
     '</svg>',

@@ -89,7 +89,8 @@ function renderShare(profile: TrafficProfile): void {
   const preset = PROFILES[profile.name];
   const asPreset = preset && JSON.stringify(preset) === JSON.stringify(profile);
   const file = `${profile.name.replace(/[^\w.-]+/g, '-') || 'profile'}.json`;
-  const command = `npm run cost -- --profile ${asPreset ? profile.name : file}${newAccount.checked ? ' --new-account' : ''}`;
+  const flags = newAccount.checked ? ' --new-account' : '';
+  const command = `npm run cost -- --profile ${asPreset ? profile.name : file}${flags}`;
   $('command').textContent = command;
   const link = $<HTMLAnchorElement>('download');
   URL.revokeObjectURL(link.href);

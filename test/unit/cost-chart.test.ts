@@ -31,7 +31,8 @@ describe('the chart', () => {
   it('has a title, a description in words, a drawn legend, and no label across the profile line', () => {
     const svg = renderChart(report);
     expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 820 470" width="100%"[^>]*aria-labelledby="chart-title"/);
-    expect(svg).toMatch(/<text id="chart-title"[^>]*><tspan[^>]*>Monthly cost against monthly votes: profile “seed”/);
+    expect(svg).toMatch(/<text id="chart-title"[^>]*><tspan[^>]*>Monthly cost against monthly votes: /);
+    expect(svg).toContain('profile “seed”, scaled');
     expect(svg).toMatch(/<desc id="chart-desc">This profile: 15\.0 M votes a month; recommended: /);
     // What shows on hover or focus aside, the texts drawn.
     const texts = textsOf(svg.replace(/<g class="on-focus">.*?<\/g>/gs, ''));
