@@ -1,168 +1,437 @@
 /**
  * The report's chart: monthly cost against monthly votes, both on log scales, each AWS design as a
- * line and each VPS tier as steps, as one SVG that scales to the width it is given.
+ * line (grey and dashed where it stops carrying the peak) and each VPS tier as a line that ends where
+ * one process stops carrying it, as one SVG drawn for the width it is given: the legend to the right
+ * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
+ * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
 import { scaleProfile, vpsCost } from './compare';
-import { escapeHtml, quantity, votesLabel } from './format';
+import { carriesInTime } from './capacity';
+import { designCapacity } from './designs';
+import { escapeHtml, usd, votesLabel } from './format';
 import { estimate } from './model';
-import type { TrafficProfile } from './profiles';
+import { derivePeak } from './peaks';
 import type { CostReport } from './report';
-import { BASELINE_VPS, VPS_TIERS } from './vps';
+import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps';
 
-/** Cool colours for AWS designs (solid), warm ones for VPS tiers (dashed): the two families never mix. */
-const DESIGN_COLORS = ['#1f5fd1', '#0a8f5a', '#0891b2', '#6d28d9', '#475569'];
-const VPS_COLORS = ['#c0392b', '#e67e22', '#a0522d', '#b8860b', '#7f1d1d'];
+/** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
+const DESIGN_STYLES: Record<string, { color: string; dash: string }> = {
+  'function-url': { color: '#0072B2', dash: '' },
+  cloudfront: { color: '#009E73', dash: '' },
+  api: { color: '#56B4E9', dash: '' },
+  'api-rest': { color: '#000000', dash: '' },
+  websocket: { color: '#666666', dash: '1 3' },
+};
+const VPS_STYLES = [
+  { color: '#D55E00', dash: '9 4' },
+  { color: '#E69F00', dash: '3 3' },
+  { color: '#CC79A7', dash: '12 3 3 3' },
+  { color: '#8C510A', dash: '6 2 1 2' },
+  { color: '#7F7F7F', dash: '2 6' },
+];
+/** Where a design stops carrying the peak: its own colour, dashed and faded. */
+const NOT_CARRYING = { dash: '5 4', opacity: 0.45 };
+const EVEN_COLOR = '#D55E00';
 /** Text over the lines: a white halo keeps it readable where it crosses one. */
 const HALO = 'stroke="#fff" stroke-width="4" stroke-linejoin="round" paint-order="stroke"';
+/** Hidden until its series is hovered or focused. */
+const STYLE =
+  '.on-focus{visibility:hidden}.series:hover .on-focus,.series:focus .on-focus{visibility:visible}' +
+  '.series:focus{outline:none}.series:focus .line,.series:hover .line{stroke-width:4}';
 
-const WIDTH = 820;
-const HEIGHT = 470;
-const PAD = { left: 70, right: 250, top: 46, bottom: 50 };
-const [X_MIN, X_MAX] = [1e4, 1e10];
+const X_MAX = 1e10;
 const [Y_MIN, Y_MAX] = [1, 1e6];
-const PLOT_RIGHT = WIDTH - PAD.right;
-/** The volumes each series is priced at: ten a decade across the plot. */
-const POINTS = Array.from({ length: 61 }, (_, i) => 10 ** (4 + i / 10));
+/**
+ * The volumes each series is priced at: ten a decade, from 10,000 votes a month (or the decade of a
+ * smaller profile, so its marker is on the plot) to X_MAX.
+ */
+function pointsFor(votes: number): number[] {
+  const from = votes > 0 && votes < 1e4 ? Math.max(1, Math.floor(Math.log10(votes))) : 4;
+  return Array.from({ length: (10 - from) * 10 + 1 }, (_, i) => 10 ** (from + i / 10));
+}
+/** Tiers whose months stay within this ratio of each other would overlap on the plot: one series. */
+const COINCIDE = 1.4;
 
-/** Where monthly votes fall across the plot. */
-const x = (votes: number) =>
-  PAD.left +
-  ((Math.log10(votes) - Math.log10(X_MIN)) / (Math.log10(X_MAX) - Math.log10(X_MIN))) * (PLOT_RIGHT - PAD.left);
-
-/** Where a monthly cost falls up the plot (clamped to it). */
-function y(usdValue: number): number {
-  const clamped = Math.min(Math.max(usdValue, Y_MIN), Y_MAX);
-  return (
-    HEIGHT -
-    PAD.bottom -
-    ((Math.log10(clamped) - Math.log10(Y_MIN)) / (Math.log10(Y_MAX) - Math.log10(Y_MIN))) *
-      (HEIGHT - PAD.top - PAD.bottom)
-  );
+/** How a series is drawn, and what it says of itself. */
+export interface ChartSeries {
+  kind: 'design' | 'vps';
+  /** The design's id, or the tiers' names joined. */
+  id: string;
+  label: string;
+  color: string;
+  dash: string;
+  /** Monthly cost at each of the chart's points; null where it is not drawn (a VPS past what one process carries). */
+  costs: Array<number | null>;
+  /** The other tiers of a group, drawn as the first is. */
+  alike?: Array<Array<number | null>>;
+  /** Whether it carries the peak at each point (designs: as deployed; an estimate: always drawn as one). */
+  carries: boolean[];
+  /** Why it stops carrying, at the first point it does not. */
+  bottleneck?: string;
+  /** The last volume it carries, when it stops within the plot. */
+  carriesUpTo?: number;
+  /** Its break-even with the baseline VPS, when within the plot. */
+  breakEven?: { votes: number; usd: number };
+  recommended?: boolean;
+  /** Its month at the profile's own volume. */
+  atProfile?: number;
 }
 
-/** A series through POINTS: one cost per point. */
-const path = (costs: number[]) =>
-  costs.map((v, i) => `${i ? 'L' : 'M'}${x(POINTS[i]).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+/** What the chart shows for a report, computed once: drawn again at any width without the model. */
+export interface ChartData {
+  profileName: string;
+  votes: number;
+  /** The volumes the series are priced at, least first: the plot's range. */
+  points: number[];
+  series: ChartSeries[];
+  facts: string[];
+}
 
-/** The SVG's opening, its title, the grid with its labels, and the axes' names. */
-function frame(profileName: string): string[] {
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" ` +
-      `style="max-width:${WIDTH}px;height:auto" role="img" aria-labelledby="chart-title" ` +
-      'font-family="system-ui, sans-serif" font-size="12">',
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
-    `<text id="chart-title" x="${PAD.left}" y="24" font-size="16" font-weight="bold">` +
-      `Monthly cost against monthly votes: profile “${escapeHtml(profileName)}”, scaled</text>`,
+const inPlot = (votes: number | undefined, points: number[]) =>
+  votes !== undefined && votes >= points[0] && votes <= X_MAX;
+
+/** Each design at every volume: its month, and its verdict on that volume's peak, as the report gives it. */
+function designSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
+  const { units, options, account } = report;
+  return report.designs.map((design) => {
+    const costs = scaled.map((profile) => estimate(profile, design.stack, units, options).totalUsd);
+    const verdicts = scaled.map((profile) =>
+      designCapacity(design, report.designStacks[design.id], derivePeak(profile), units, {
+        account,
+        oneVotePerVoter: profile.oneVotePerVoter,
+      }),
+    );
+    // As the recommendation counts it: with the flags and quota raises that make it carry, in time.
+    const carries = verdicts.map((v) => !design.deploy || carriesInTime(v));
+    const firstOver = carries.indexOf(false);
+    const even = design.breakEven;
+    return {
+      kind: 'design' as const,
+      id: design.id,
+      label: `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`,
+      ...(DESIGN_STYLES[design.id] ?? DESIGN_STYLES.websocket),
+      costs,
+      carries,
+      bottleneck: firstOver >= 0 ? (verdicts[firstOver].bottleneck ?? undefined) : undefined,
+      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
+      breakEven: even.votes && inPlot(even.votes, points) ? { votes: even.votes, usd: even.usd! } : undefined,
+      recommended: design.id === report.recommended.id,
+      atProfile: design.bill.totalUsd,
+    };
+  });
+}
+
+/** Each VPS tier while one process carries the peak; tiers that would overlap are one series. */
+function vpsSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
+  const { units, options } = report;
+  const bills = scaled.map((profile) => estimate(profile, report.stack, units, options));
+  const priced = VPS_TIERS.map((tier) => {
+    const rows = scaled.map((profile, i) => vpsCost(tier, profile, bills[i], report.vpsCapacity));
+    return { tier, costs: rows.map((r) => (r.carries ? r.totalUsd : null)), carries: rows.map((r) => r.carries) };
+  });
+  const groups: Array<typeof priced> = [];
+  for (const row of priced) {
+    const near = groups.find((g) =>
+      row.costs.every((c, i) => c === null || Math.max(c, g[0].costs[i]!) / Math.min(c, g[0].costs[i]!) < COINCIDE),
+    );
+    if (near) near.push(row);
+    else groups.push([row]);
+  }
+  return groups.map((group, i) => {
+    const firstOver = group[0].carries.indexOf(false);
+    return {
+      kind: 'vps' as const,
+      id: group.map((g) => g.tier.name).join(' · '),
+      label: group[0].costs.every((c) => c === null)
+        ? 'VPS: no tier carries this peak at any volume (one process; sharding is not built)'
+        : `VPS: ${group.map((g) => shortTier(g.tier)).join(' · ')}`,
+      ...VPS_STYLES[i % VPS_STYLES.length],
+      costs: group[0].costs,
+      alike: group.slice(1).map((g) => g.costs),
+      carries: group[0].carries,
+      bottleneck: firstOver >= 0 ? 'one process of the VPS edition (sharding is not built)' : undefined,
+      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
+    };
+  });
+}
+
+/** A tier's name without the box's details: "DO $12", "Seed’s $15 VPS". */
+const shortTier = (tier: VpsTier) => tier.name.replace(/ \(.*\)$/, '');
+
+/** The chart's key facts in words: its text alternative. */
+function factsOf(report: CostReport, series: ChartSeries[]): string[] {
+  const designs = series.filter((s) => s.kind === 'design');
+  const vps = series.find((s) => s.kind === 'vps' && s.carriesUpTo);
+  const recommended = designs.find((s) => s.recommended);
+  return [
+    `This profile: ${votesLabel(report.bill.votes)} a month; recommended: ${report.recommended.name}, ` +
+      `${usd(report.recommended.bill.totalUsd)} a month.`,
+    ...designs.map(
+      (s) =>
+        `${s.label}: ${usd(s.atProfile!)} at this profile; ` +
+        (s.breakEven
+          ? `break-even with ${BASELINE_VPS.name} at ${votesLabel(s.breakEven.votes)} a month`
+          : 'no break-even with the baseline VPS in the plot') +
+        (s.carriesUpTo ? `; stops carrying above ~${votesLabel(s.carriesUpTo)}: ${s.bottleneck}` : '') +
+        (s === recommended ? ' (recommended)' : '') +
+        '.',
+    ),
+    vps
+      ? `Every VPS tier stops carrying above ~${votesLabel(vps.carriesUpTo!)} a month: one process serves ` +
+        'every poll, and sharding is not built.'
+      : 'Every VPS tier carries the whole plot: one process serves it.',
   ];
-  for (let e = 4; e <= 10; e++) {
-    parts.push(
-      `<line x1="${x(10 ** e)}" x2="${x(10 ** e)}" y1="${PAD.top}" y2="${HEIGHT - PAD.bottom}" stroke="#eee"/>`,
-    );
-    parts.push(
-      `<text x="${x(10 ** e)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${quantity(10 ** e)}</text>`,
-    );
+}
+
+/** The chart's series and facts for a report: the model's work, done once. */
+export function chartData(report: CostReport): ChartData {
+  const votes = report.bill.votes;
+  const points = pointsFor(votes);
+  const scaled = points.map((v) => scaleProfile(report.profile, votes > 0 ? v / votes : 0));
+  const series = [...designSeries(report, scaled, points), ...vpsSeries(report, scaled, points)];
+  return { profileName: report.profile.name, votes, points, series, facts: factsOf(report, series) };
+}
+
+/** Where things go at a width: the legend to the right when wide, below when not. */
+function layoutFor(width: number, legendRows: number, xMin: number) {
+  const wide = width >= 640;
+  const pad = wide ? { left: 56, right: 250, top: 50, bottom: 50 } : { left: 46, right: 16, top: 60, bottom: 46 };
+  const plotBottom = wide ? 470 - pad.bottom : pad.top + Math.round(Math.min(width * 0.9, 340));
+  const height = wide ? 470 : plotBottom + pad.bottom + legendRows * 18 + 10;
+  const plotRight = width - pad.right;
+  const x = (votes: number) =>
+    pad.left +
+    ((Math.log10(votes) - Math.log10(xMin)) / (Math.log10(X_MAX) - Math.log10(xMin))) * (plotRight - pad.left);
+  // Not clamped: the plot's clip ends a line at the frame rather than drawing it flat along it.
+  const y = (usdValue: number) =>
+    plotBottom -
+    ((Math.log10(Math.max(usdValue, 1e-3)) - Math.log10(Y_MIN)) / (Math.log10(Y_MAX) - Math.log10(Y_MIN))) *
+      (plotBottom - pad.top);
+  const legend = wide
+    ? { x: plotRight + 14, y: pad.top + 8, chars: 30 }
+    : { x: 10, y: plotBottom + pad.bottom + 6, chars: Math.floor((width - pad.left) / 7) };
+  return { wide, width, height, pad, plotRight, plotBottom, x, y, legend, xMin };
+}
+type Layout = ReturnType<typeof layoutFor>;
+
+const f = (n: number) => n.toFixed(1);
+/** An axis label short enough for a phone: 10k, 1M, 10B. */
+const compact = (n: number) =>
+  n >= 1e9 ? `${n / 1e9}B` : n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n);
+
+/** The SVG's opening, its title and description, the grid with its labels, and the axes' names. */
+function frame(l: Layout, data: ChartData): string[] {
+  const title = `Monthly cost against monthly votes: profile “${escapeHtml(data.profileName)}”, scaled`;
+  const titleLines = l.wide
+    ? [title]
+    : ['Monthly cost against monthly votes:', `profile “${escapeHtml(data.profileName)}”, scaled`];
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${l.width} ${l.height}" width="100%" ` +
+      `style="max-width:${l.width}px;height:auto" role="group" aria-labelledby="chart-title" ` +
+      'aria-describedby="chart-desc" font-family="system-ui, sans-serif" font-size="12">',
+    `<desc id="chart-desc">${data.facts.map(escapeHtml).join(' ')}</desc>`,
+    `<style>${STYLE}</style>`,
+    `<clipPath id="plot-clip"><rect x="${l.pad.left}" y="${l.pad.top}" width="${l.plotRight - l.pad.left}" ` +
+      `height="${l.plotBottom - l.pad.top}"/></clipPath>`,
+    `<rect width="${l.width}" height="${l.height}" fill="#fff"/>`,
+    `<text id="chart-title" x="${l.wide ? l.pad.left : 8}" y="22" font-size="${l.wide ? 16 : 14}" font-weight="bold">` +
+      titleLines.map((line, i) => `<tspan x="${l.wide ? l.pad.left : 8}" dy="${i ? 17 : 0}">${line}</tspan>`).join('') +
+      '</text>',
+  ];
+  // On a phone every other decade is labelled: the labels would touch.
+  for (let e = Math.log10(l.xMin); e <= 10; e++) {
+    const gx = f(l.x(10 ** e));
+    parts.push(`<line x1="${gx}" x2="${gx}" y1="${l.pad.top}" y2="${l.plotBottom}" stroke="#eee"/>`);
+    if (l.wide || e % 2 === 0)
+      parts.push(`<text x="${gx}" y="${l.plotBottom + 16}" text-anchor="middle">${compact(10 ** e)}</text>`);
   }
   for (let e = 0; e <= 6; e++) {
-    parts.push(`<line x1="${PAD.left}" x2="${PLOT_RIGHT}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#eee"/>`);
-    parts.push(`<text x="${PAD.left - 6}" y="${y(10 ** e) + 4}" text-anchor="end">$${quantity(10 ** e)}</text>`);
+    const gy = f(l.y(10 ** e));
+    parts.push(`<line x1="${l.pad.left}" x2="${l.plotRight}" y1="${gy}" y2="${gy}" stroke="#eee"/>`);
+    parts.push(`<text x="${l.pad.left - 5}" y="${f(l.y(10 ** e) + 4)}" text-anchor="end">$${compact(10 ** e)}</text>`);
   }
-  parts.push(`<text x="${(PAD.left + PLOT_RIGHT) / 2}" y="${HEIGHT - 12}" text-anchor="middle">votes per month</text>`);
   parts.push(
-    `<text transform="rotate(-90)" x="${-(HEIGHT - PAD.bottom + PAD.top) / 2}" y="16" text-anchor="middle">` +
-      'USD per month</text>',
+    `<rect x="${l.pad.left}" y="${l.pad.top}" width="${l.plotRight - l.pad.left}" ` +
+      `height="${l.plotBottom - l.pad.top}" fill="none" stroke="#ccc"/>`,
+    `<text x="${(l.pad.left + l.plotRight) / 2}" y="${l.plotBottom + 34}" text-anchor="middle">votes per month</text>`,
+    // On a phone the axis's name goes above it: turned, it would run into the dollar labels.
+    l.wide
+      ? `<text transform="rotate(-90)" x="${-(l.plotBottom + l.pad.top) / 2}" y="14" text-anchor="middle">` +
+          'USD per month</text>'
+      : `<text x="8" y="${l.pad.top - 8}">USD per month</text>`,
   );
   return parts;
 }
 
-/** The dotted line at this profile's volume, where the plot reaches it. */
-function profileMarker(votes: number): string[] {
-  if (!(votes >= X_MIN && votes <= X_MAX)) return [];
-  return [
-    `<line x1="${x(votes)}" x2="${x(votes)}" y1="${PAD.top}" y2="${HEIGHT - PAD.bottom}" ` +
-      'stroke="#999" stroke-dasharray="2 2"/>',
-    // At the foot of the line, clear of the series, which rise to the right.
-    `<text x="${x(votes) + 4}" y="${HEIGHT - PAD.bottom - 6}" fill="#555" ${HALO}>this profile</text>`,
+/** A path through the points where `keep` holds, broken where it does not. */
+function pathOf(l: Layout, points: number[], costs: Array<number | null>, keep: (i: number) => boolean): string {
+  let d = '';
+  let open = false;
+  costs.forEach((cost, i) => {
+    if (cost === null || !keep(i)) {
+      open = false;
+      return;
+    }
+    d += `${open ? 'L' : 'M'}${f(l.x(points[i]))},${f(l.y(cost))} `;
+    open = true;
+  });
+  return d.trim();
+}
+
+/** Lines of text at most `chars` long. */
+function wrapped(text: string, chars: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= chars) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** What a series says on hover or focus: drawn at the top of the plot, hidden until then. */
+function detailOf(s: ChartSeries): string {
+  const parts = [
+    s.carriesUpTo ? `stops carrying above ~${votesLabel(s.carriesUpTo)}: ${s.bottleneck}` : 'carries the whole plot',
+    ...(s.breakEven ? [`break-even with ${shortTier(BASELINE_VPS)}: ${votesLabel(s.breakEven.votes)}`] : []),
   ];
+  return `${s.label.replace(/^(AWS|VPS): /, '')}: ${parts.join('; ')}`;
 }
 
-/** How a series is drawn: its colour, dash and weight, and its label in the legend. */
-interface Stroke {
-  color: string;
-  dash: string;
-  weight: number;
-  label: string;
-}
-
-/** A legend row: a swatch drawn as its series is, and the label beside it. */
-function legendItem(row: number, { color, dash, weight, label }: Stroke): string[] {
-  const ly = PAD.top + 8 + row * 20;
+/** One series as a focusable group: its lines, its break-even and its words on hover or focus. */
+function seriesGroup(l: Layout, s: ChartSeries, points: number[]): string {
+  const detail = detailOf(s);
+  const weight = s.kind === 'design' ? 2.5 : 2;
+  const line = (d: string, dash: string, opacity = 1) =>
+    d
+      ? `<path class="line" d="${d}" fill="none" stroke="${s.color}" stroke-width="${weight}" ` +
+        `stroke-dasharray="${dash}" opacity="${opacity}"/>`
+      : '';
+  const even = s.breakEven
+    ? `<circle class="${s.recommended ? '' : 'on-focus'}" cx="${f(l.x(s.breakEven.votes))}" ` +
+      `cy="${f(l.y(s.breakEven.usd))}" r="6" fill="none" stroke="${EVEN_COLOR}" stroke-width="2"/>`
+    : '';
+  const lines = wrapped(detail, Math.floor((l.plotRight - l.pad.left - 12) / 6.6));
+  const boxHeight = lines.length * 15 + 8;
   return [
-    `<line x1="${PLOT_RIGHT + 14}" x2="${PLOT_RIGHT + 44}" y1="${ly}" y2="${ly}" stroke="${color}" ` +
-      `stroke-width="${weight}" stroke-dasharray="${dash}"/>`,
-    `<text x="${PLOT_RIGHT + 50}" y="${ly + 4}" fill="${color}">${escapeHtml(label)}</text>`,
-  ];
-}
-
-/** Every series: each AWS design (dotted where it is an estimate), then each VPS tier, with its stroke. */
-function series(report: CostReport, scaled: TrafficProfile[]): Array<{ costs: number[]; stroke: Stroke }> {
-  const { units, options } = report;
-  const designs = report.designs.map((design, i) => ({
-    costs: scaled.map((profile) => estimate(profile, design.stack, units, options).totalUsd),
-    stroke: {
-      color: DESIGN_COLORS[i % DESIGN_COLORS.length],
-      dash: design.deploy ? '' : '2 3',
-      weight: design.deploy ? 2.5 : 1.5,
-      label: `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`,
-    },
-  }));
-  // The VPS carries what this stack's bill counts: priced once per point, for every tier.
-  const stackBills = scaled.map((profile) => estimate(profile, report.stack, units, options));
-  const tiers = VPS_TIERS.map((tier, i) => ({
-    costs: scaled.map((profile, j) => vpsCost(tier, profile, stackBills[j], report.vpsCapacity).totalUsd),
-    stroke: { color: VPS_COLORS[i % VPS_COLORS.length], dash: '6 3', weight: 1.5, label: `VPS: ${tier.name}` },
-  }));
-  return [...designs, ...tiers];
-}
-
-/** The break-even with the baseline VPS, circled on the plot and told in the legend column below `row`. */
-function breakEvenMark(report: CostReport, row: number): { plot: string[]; legend: string[] } {
-  const even = report.breakEven.find((b) => b.tier === BASELINE_VPS);
-  if (!even?.votes || even.votes < X_MIN || even.votes > X_MAX) return { plot: [], legend: [] };
-  const circle = 'r="6" fill="none" stroke="#c0392b" stroke-width="2"/>';
-  // Its words go in the legend column, where no line or label of the plot runs through them.
-  const ly = PAD.top + 8 + (row + 1) * 20;
-  const words = ['break-even of this stack', `with ${BASELINE_VPS.name}:`, `${votesLabel(even.votes)} a month`];
-  return {
-    plot: [`<circle cx="${x(even.votes)}" cy="${y(even.usd!)}" ${circle}`],
-    legend: [
-      `<circle cx="${PLOT_RIGHT + 29}" cy="${ly}" ${circle}`,
-      ...words.map(
-        (line, n) => `<text x="${PLOT_RIGHT + 50}" y="${ly + 4 + n * 15}" fill="#c0392b">${escapeHtml(line)}</text>`,
+    `<g class="series" tabindex="0" role="img" data-series="${escapeHtml(s.id)}" aria-label="${escapeHtml(detail)}">`,
+    `<title>${escapeHtml(detail)}</title>`,
+    '<g clip-path="url(#plot-clip)">',
+    ...[s.costs, ...(s.alike ?? [])].map((costs) =>
+      line(
+        pathOf(l, points, costs, (i) => s.carries[i]),
+        s.dash,
       ),
-    ],
+    ),
+    line(
+      pathOf(l, points, s.costs, (i) => !s.carries[i] || s.carries[i + 1] === false),
+      NOT_CARRYING.dash,
+      NOT_CARRYING.opacity,
+    ),
+    even,
+    '</g>',
+    `<g class="on-focus"><rect x="${l.pad.left + 4}" y="${l.pad.top + 4}" width="${l.plotRight - l.pad.left - 8}" ` +
+      `height="${boxHeight}" fill="#fff" stroke="${s.color}" opacity="0.95"/>`,
+    ...lines.map((t, n) => `<text x="${l.pad.left + 10}" y="${l.pad.top + 19 + n * 15}">${escapeHtml(t)}</text>`),
+    '</g>',
+    '</g>',
+  ].join('');
+}
+
+/** The profile's volume: a dotted line down the plot, and a dot on each design's line at its month. */
+function profileMarker(l: Layout, data: ChartData): string[] {
+  if (!inPlot(data.votes, data.points)) return [];
+  const mx = f(l.x(data.votes));
+  const dots = data.series
+    .filter((s) => s.atProfile !== undefined)
+    .map((s) => `<circle cx="${mx}" cy="${f(l.y(s.atProfile!))}" r="3.5" fill="${s.color}" stroke="#fff"/>`);
+  // Right of the line when there is room, else left of it: never across it.
+  const right = l.x(data.votes) < l.plotRight - 110;
+  return [
+    `<g id="profile-marker" data-votes="${data.votes}" clip-path="url(#plot-clip)">`,
+    `<line x1="${mx}" x2="${mx}" y1="${l.pad.top}" y2="${l.plotBottom}" stroke="#555" stroke-dasharray="2 2"/>`,
+    ...dots,
+    `<text x="${f(l.x(data.votes) + (right ? 5 : -5))}" y="${l.plotBottom - 6}" ` +
+      `text-anchor="${right ? 'start' : 'end'}" ` +
+      `fill="#333" ${HALO}>this profile</text>`,
+    '</g>',
+  ];
+}
+
+/** A legend entry: its swatch's colour and dash ('circle': the break-even's ring), and its words. */
+type LegendEntry = [color: string, dash: string, text: string];
+
+/** A legend row: a swatch drawn as its series is, and its label (wrapped); returns the rows it takes. */
+function legendItem(l: Layout, row: number, [color, dash, text]: LegendEntry): { svg: string; rows: number } {
+  const ly = l.legend.y + row * 18;
+  const lines = wrapped(text, l.legend.chars - 6);
+  const swatch =
+    dash === 'circle'
+      ? `<circle cx="${l.legend.x + 15}" cy="${ly}" r="6" fill="none" stroke="${color}" stroke-width="2"/>`
+      : `<line x1="${l.legend.x}" x2="${l.legend.x + 30}" y1="${ly}" y2="${ly}" stroke="${color}" ` +
+        `stroke-width="2.5" stroke-dasharray="${dash}"/>`;
+  return {
+    svg:
+      swatch +
+      lines.map((t, n) => `<text x="${l.legend.x + 36}" y="${ly + 4 + n * 15}">${escapeHtml(t)}</text>`).join(''),
+    rows: lines.length,
   };
 }
 
-/**
- * Monthly cost against monthly votes, both on log scales: each AWS design as a line, each VPS
- * tier as steps. It scales to the width it is given (a phone included).
- */
-export function renderChart(report: CostReport): string {
-  const baseVotes = report.bill.votes;
-  const scaled = POINTS.map((votes) => scaleProfile(report.profile, baseVotes > 0 ? votes / baseVotes : 0));
-  const lines = series(report, scaled);
-  const even = breakEvenMark(report, lines.length);
+/** The legend's entries: every series, the grey of a design past its capacity, the break-even marked. */
+function legendEntries(data: ChartData): LegendEntry[] {
+  const recommended = data.series.find((s) => s.recommended && s.breakEven);
+  const even: LegendEntry[] = recommended
+    ? [
+        [
+          EVEN_COLOR,
+          'circle',
+          `break-even of ${recommended.id} (recommended) with ${shortTier(BASELINE_VPS)}: ` +
+            votesLabel(recommended.breakEven!.votes),
+        ],
+      ]
+    : [];
   return [
-    ...frame(report.profile.name),
-    ...profileMarker(baseVotes),
-    ...lines.map(
-      ({ costs, stroke }) =>
-        `<path d="${path(costs)}" fill="none" stroke="${stroke.color}" stroke-width="${stroke.weight}" ` +
-        `stroke-dasharray="${stroke.dash}"/>`,
-    ),
-    ...even.plot,
-    ...lines.flatMap(({ stroke }, row) => legendItem(row, stroke)),
-    ...even.legend,
+    ...data.series.map((s): LegendEntry => [s.color, s.dash, s.label]),
+    ['#666', NOT_CARRYING.dash, 'faded: past what it can carry, even with flags and quota raises (hover or Tab: why)'],
+    ...even,
+  ];
+}
+
+function legend(l: Layout, data: ChartData): string[] {
+  let row = 0;
+  return legendEntries(data).map((entry) => {
+    const item = legendItem(l, row, entry);
+    row += item.rows;
+    return item.svg;
+  });
+}
+
+/** Rows the legend takes at a width (a narrow legend wraps more). */
+const legendRows = (data: ChartData, chars: number) =>
+  legendEntries(data).reduce((rows, [, , text]) => rows + wrapped(text, chars - 6).length, 0);
+
+/** The chart of `data` at `width` px (the static report's: 820). */
+export function drawChart(data: ChartData, width = 820): string {
+  const w = Math.max(300, Math.round(width));
+  const rows = legendRows(data, Math.floor((w - 50) / 7));
+  const l = layoutFor(w, rows, data.points[0]);
+  const recommended = data.series.find((s) => s.recommended && s.breakEven);
+  const evenLabel = recommended
+    ? [
+        `<text x="${f(l.x(recommended.breakEven!.votes) + 9)}" y="${f(l.y(recommended.breakEven!.usd) + 18)}" ` +
+          `fill="${EVEN_COLOR}" ${HALO}>break-even</text>`,
+      ]
+    : [];
+  return [
+    ...frame(l, data),
+    ...profileMarker(l, data),
+    ...data.series.map((s) => seriesGroup(l, s, data.points)),
+    ...evenLabel,
+    ...legend(l, data),
     '</svg>',
   ].join('\n');
 }
+
+/** Monthly cost against monthly votes for a report, drawn `width` px wide. */
+export const renderChart = (report: CostReport, width?: number): string => drawChart(chartData(report), width);

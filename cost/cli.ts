@@ -19,7 +19,8 @@ import {
   type TrafficProfile,
 } from './profiles';
 import { renderChart } from './chart';
-import { buildReport, renderHtml, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
+import { explorerHtml } from './explorer';
+import { buildReport, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
 import { readStackConfig, type StackConfig } from './stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
 
@@ -247,14 +248,24 @@ export function reportInput(values: {
   };
 }
 
-/** Writes report.json, chart.svg, report.md and report.html into `folder` (made if missing); returns its path. */
-export function writeReports(report: CostReport, folder: string): string {
+/**
+ * Writes report.json, chart.svg, report.md and report.html (the explorer, opened on this report's
+ * profile) into `folder` (made if missing); returns its path.
+ */
+export function writeReports(input: ReportInput, report: CostReport, folder: string): string {
   const out = makeFolder(folder);
   writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2));
   writeFileSync(join(out, 'chart.svg'), renderChart(report));
   writeFileSync(join(out, 'report.md'), renderMarkdown(report, 'chart.svg'));
-  writeFileSync(join(out, 'report.html'), renderHtml(report));
+  writeFileSync(join(out, 'report.html'), explorerHtml(input));
   return out;
+}
+
+let defaultExplorer: string | undefined;
+/** The explorer as `npm run cost` with no options writes it: what the servers show at /cost (built once). */
+export function defaultExplorerPage(): string {
+  defaultExplorer ??= explorerHtml(reportInput({ profile: 'seed', 'new-account': false }));
+  return defaultExplorer;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -267,6 +278,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   });
   const report = buildReport(input);
   console.log(renderText(report));
-  const out = writeReports(report, values.out);
-  console.log(`\nReports: ${join(out, 'report.html')} (with the chart), report.md, report.json, chart.svg`);
+  const out = writeReports(input, report, values.out);
+  console.log(`\nReports: ${join(out, 'report.html')} (the explorer), ` + 'report.md, report.json, chart.svg');
 }

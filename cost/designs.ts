@@ -4,8 +4,9 @@
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
 import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../config/app-config';
-import { carriesInTime, type CapacityVerdict } from './capacity';
+import { capacityOf, carriesInTime, type Account, type Capacity, type CapacityVerdict } from './capacity';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import type { Peak } from './peaks';
 import type { PriceId } from './prices';
 import { PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
@@ -86,6 +87,32 @@ export function priceDesigns(
       ]
     : [];
   return [...deployable, ...estimates].sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
+}
+
+/** An estimate of a design that is not built has no stages to check: it carries nothing. */
+const NOT_BUILT: Capacity = {
+  carries: false,
+  bottleneck: 'not built (an estimate)',
+  carriesWith: null,
+  stages: [],
+  sizedStages: [],
+  blockedBy: null,
+  rampSeconds: 0,
+  tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
+};
+
+/**
+ * A design's verdict on a peak, for the design as deployed with its defaults (`deployed`: its own
+ * template, whatever flags cdk.out/ was synthesized with). The report and its chart both ask here.
+ */
+export function designCapacity(
+  design: PricedDesign,
+  deployed: StackConfig | undefined,
+  peak: Peak,
+  units: UnitCosts,
+  context: { account: Account; oneVotePerVoter: boolean },
+): Capacity {
+  return design.deploy ? capacityOf(deployed ?? design.stack, peak, units, context) : NOT_BUILT;
 }
 
 /** A priced design with its verdict on the peak (cost/capacity.ts). */

@@ -3,18 +3,12 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import {
-  capacityOf,
-  MAX_RAMP_SECONDS,
-  type Account,
-  type Capacity,
-  type QuotaRaiseNeeded,
-  type Stage,
-} from './capacity';
+import { MAX_RAMP_SECONDS, type Account, type Capacity, type QuotaRaiseNeeded, type Stage } from './capacity';
 import {
   awsFloor,
   recommend,
   DEPLOY_SCRIPT,
+  designCapacity,
   designOf,
   floodCeiling,
   priceDesigns,
@@ -56,6 +50,8 @@ export interface CostReport {
   /** The stack the bill is for: what cdk.out/ (or --template) holds, else the default design. */
   stack: StackConfig;
   stackSource: string;
+  /** Each deployable design's own template, as read (the verdicts are for these). */
+  designStacks: Record<string, StackConfig>;
   /** The deployable design that stack is, when it is one. */
   design?: string;
   options: BillOptions;
@@ -145,13 +141,10 @@ export function buildReport(input: ReportInput): CostReport {
     usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
     overFloor: d.bill.totalUsd / floor.usd,
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
-    // The verdict is for the design as deployed with its defaults, whatever flags cdk.out/ was synthesized with.
-    capacity: d.deploy
-      ? capacityOf(input.designStacks[d.id] ?? d.stack, peak, units, {
-          account,
-          oneVotePerVoter: profile.oneVotePerVoter,
-        })
-      : NOT_BUILT,
+    capacity: designCapacity(d, input.designStacks[d.id], peak, units, {
+      account,
+      oneVotePerVoter: profile.oneVotePerVoter,
+    }),
   }));
   const assumptions = assumptionsOf(input, bill);
   return {
@@ -172,18 +165,6 @@ export function buildReport(input: ReportInput): CostReport {
     assumptions,
   };
 }
-
-/** An estimate of a design that is not built has no stages to check: it carries nothing. */
-const NOT_BUILT: Capacity = {
-  carries: false,
-  bottleneck: 'not built (an estimate)',
-  carriesWith: null,
-  stages: [],
-  sizedStages: [],
-  blockedBy: null,
-  rampSeconds: 0,
-  tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
-};
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
 function wrap(text: string, width = 100, indent = '  '): string {
@@ -220,10 +201,17 @@ function billRows(report: CostReport): string[][] {
   ]);
 }
 
-const DESIGNS_INTRO =
+export const DESIGNS_INTRO =
   `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; ` +
   `deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
-const designHead = ['AWS design (← the bill above)', 'Monthly', '$ per M req', 'x floor', 'Break-even', 'Deploy'];
+export const designHead = [
+  'AWS design (← the bill above)',
+  'Monthly',
+  '$ per M req',
+  'x floor',
+  'Break-even',
+  'Deploy',
+];
 /** The deploy cell: the whole command, or (in the terminal, where width is short) only its flags. */
 const deployCell = (d: DesignRow, flagsOnly: boolean) =>
   d.deploy
@@ -231,7 +219,7 @@ const deployCell = (d: DesignRow, flagsOnly: boolean) =>
       ? d.deploy.replace(`${DEPLOY_SCRIPT} -- `, '').replace(DEPLOY_SCRIPT, '') || '(no flags)'
       : d.deploy
     : 'not built';
-const designRows = (report: CostReport, flagsOnly = false) =>
+export const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
     d.name + (d.id === report.design ? ' ←' : ''),
     usd(d.bill.totalUsd),
@@ -241,7 +229,7 @@ const designRows = (report: CostReport, flagsOnly = false) =>
     deployCell(d, flagsOnly),
   ]);
 
-const vpsHead = [
+export const vpsHead = [
   'VPS (the VPS edition)',
   'Boxes',
   'Peak load',
@@ -259,7 +247,7 @@ const vpsBreakEven = (report: CostReport, v: VpsCost) => {
   return votes ? votesLabel(votes) : '—';
 };
 /** Each VPS row; in a terminal (`narrow`) the verdict is short and the prose under the table says why. */
-const vpsRows = (report: CostReport, narrow = false) =>
+export const vpsRows = (report: CostReport, narrow = false) =>
   report.vps.map((v) => [
     v.name,
     String(v.boxes),
@@ -317,8 +305,8 @@ function toCarry(d: DesignRow): string {
   return c.carries ? 'carries as deployed' : parts.join('; ');
 }
 
-const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', 'What carrying it takes'];
-const capacityRows = (report: CostReport, short = false) =>
+export const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', 'What carrying it takes'];
+export const capacityRows = (report: CostReport, short = false) =>
   report.designs.map((d) => [
     d.name,
     d.deploy ? (d.capacity.carries ? 'yes' : 'no') : 'not built',
@@ -347,7 +335,7 @@ function deploymentRows(d: DesignRow): string[][] {
 const isWarmUp = (r: QuotaRaiseNeeded) => r.quota.startsWith('DynamoDB new on-demand table');
 
 /** The busiest second, with its working. */
-const peakLines = (report: CostReport) => [
+export const peakLines = (report: CostReport) => [
   `The busiest second: ${quantity(report.peak.requestsPerSecond)} requests/s; the hottest poll ` +
     `${quantity(report.peak.hottestPoll.votesPerSecond)} votes/s and ` +
     `${quantity(report.peak.hottestPoll.resultsRequestsPerSecond)} results requests/s.`,
@@ -457,7 +445,7 @@ function vpsLine(report: CostReport): string {
 }
 
 /** The answer, first: the cheapest design to deploy, the floor, and the VPS. */
-function opening(report: CostReport): string[] {
+export function opening(report: CostReport): string[] {
   const { recommended, floor } = report;
   return [
     ...recommendation(report),
@@ -758,14 +746,8 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   return `${out.join('\n')}\n`;
 }
 
-const HTML_STYLE =
-  'body{font:15px/1.5 system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1d232b}' +
-  '.scroll{overflow-x:auto}table{border-collapse:collapse;margin:1rem 0}' +
-  'td,th{border-bottom:1px solid #ddd;padding:.3rem .6rem;text-align:left}th{background:#f3f5f8}' +
-  'ul{padding-left:1.25rem}li{margin:.2rem 0}';
-
-/** The report as one HTML page, the chart drawn in it: the Markdown report, converted. */
-export function renderHtml(report: CostReport): string {
+/** The report's body in HTML: the Markdown report, converted; the chart drawn in it unless `chart` is false. */
+export function reportBodyHtml(report: CostReport, chart = true): string {
   const md = renderMarkdown(report, '');
   // A small Markdown subset (headings, lists, tables, bold) is all the report uses.
   const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
@@ -792,7 +774,7 @@ export function renderHtml(report: CostReport): string {
     }
     if (inTable) html.push('</table></div>');
     inTable = false;
-    if (line.startsWith('![')) html.push(renderChart(report));
+    if (line.startsWith('![')) html.push(chart ? renderChart(report) : '');
     else if (line.startsWith('## ')) html.push(`<h2>${escapeHtml(line.slice(3))}</h2>`);
     else if (line.startsWith('# ')) html.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
     else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
@@ -800,9 +782,5 @@ export function renderHtml(report: CostReport): string {
   }
   if (inTable) html.push('</table></div>');
   if (inList) html.push('</ul>');
-  const head =
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(`Cost: ${report.profile.name}`)}</title>\n<style>${HTML_STYLE}</style>\n</head>`;
-  return `${head}<body>${html.join('\n')}</body></html>\n`;
+  return html.join('\n');
 }

@@ -11,6 +11,8 @@ export interface Site {
   /** index.html, with CONFIG_PLACEHOLDER where the config goes. */
   page: string;
   notFound: string;
+  /** The cost explorer served at /cost (npm start, npm run vps): what npm run cost writes as report.html. */
+  explorer?: string;
 }
 
 /** The page with its config in place; `<` is escaped so no value can end the script element. */

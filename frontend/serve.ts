@@ -1,7 +1,8 @@
 /**
  * Serves the built site over node:http as CloudFront serves it on AWS: the page for `/` and
- * `/poll/{id}` (revalidated by ETag, so a return visit is a 304), the not-found page with a
- * 404 for any other path, compressed when the browser accepts it. The local runtime and the
+ * `/poll/{id}` (revalidated by ETag, so a return visit is a 304), the cost explorer for `/cost`
+ * when the site has one, the not-found page with a 404 for any other path, compressed when the
+ * browser accepts it. The local runtime and the
  * VPS edition both serve the site with this.
  */
 import { createHash } from 'node:crypto';
@@ -37,6 +38,9 @@ function pathOf(req: IncomingMessage): string {
 export function siteServer(site: Site, config: SiteConfig, onServed?: (status: number, bytes: number) => void) {
   const page = body(pageWithConfig(site.page, config));
   const notFound = body(site.notFound);
+  const explorer = site.explorer === undefined ? undefined : body(site.explorer);
+  /** The page for a path, if the site has one there. */
+  const pageFor = (path: string) => (isSitePage(path) ? page : path === '/cost' ? explorer : undefined);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res
@@ -45,8 +49,8 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
       onServed?.(405, 19);
       return;
     }
-    const found = isSitePage(pathOf(req));
-    const { raw, gzipped, etag } = found ? page : notFound;
+    const found = pageFor(pathOf(req));
+    const { raw, gzipped, etag } = found ?? notFound;
     const status = found && req.headers['if-none-match'] === etag ? 304 : found ? 200 : 404;
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const sent = status === 304 ? Buffer.alloc(0) : gzip ? gzipped : raw;

@@ -18,7 +18,7 @@ import {
 } from '../config/app-config';
 import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
-import { buildSite } from '../frontend/build';
+import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
 import { HOT_POLL_FLAG } from '../cost/vote-path';
 import { synthesizeTemplate } from '../lib/app';
@@ -435,7 +435,7 @@ function router(parts: {
     faults: parts.faults,
   });
   const cdn = cdnCache(model.apiCacheBehaviors);
-  const serveSite = siteServer(buildSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));
+  const serveSite = siteServer(buildServedSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));
   return (req, res) => {
     let path: string;
     try {

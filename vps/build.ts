@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { parseCommandLine } from '../bin/command-line';
-import { buildSite } from '../frontend/build';
+import { buildServedSite } from '../frontend/served-site';
 
 const { values } = parseCommandLine({
   command: 'npm run build:vps --',
@@ -26,9 +26,9 @@ const result = await build({
   target: 'node20',
   outfile,
   // The page, built now: vps/site.ts serves it instead of building one (which would need esbuild).
-  define: { PREBUILT_SITE: JSON.stringify(buildSite()) },
+  define: { PREBUILT_SITE: JSON.stringify(buildServedSite()) },
   // Only the source needs these (to build the page at start); the bundle has it built in.
-  external: ['esbuild', '../frontend/build'],
+  external: ['esbuild', '../frontend/served-site'],
   minify: true,
   metafile: true,
   logLevel: 'warning',

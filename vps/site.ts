@@ -11,6 +11,6 @@ export const BUNDLED = typeof PREBUILT_SITE !== 'undefined';
 
 export async function loadSite(): Promise<Site> {
   if (BUNDLED) return PREBUILT_SITE as Site;
-  const { buildSite } = await import('../frontend/build');
-  return buildSite();
+  const { buildServedSite } = await import('../frontend/served-site');
+  return buildServedSite();
 }

@@ -49,6 +49,13 @@ export const RULES: Rule[] = [
     why: 'the cost model reads data, not the stack, the runtime or the page',
   },
   {
+    from: 'cost/explorer/',
+    forbidden: ['node:', 'esbuild'],
+    evenTypes: true,
+    // It sits in cost/ because it is the cost model's page: cost/explorer.ts (node) bundles it, for npm run cost.
+    why: 'the cost explorer runs in a browser, from a file',
+  },
+  {
     from: 'lib/',
     forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/'],
     why: 'a synth must not load Lambda code',

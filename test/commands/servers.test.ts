@@ -49,4 +49,17 @@ describe.each([
       statuses.push((await api({ url }).call('POST', '/api/poll', { title: `p${i}`, options: ['a', 'b'] })).status);
     expect(statuses).toEqual(statuses.map(() => 201));
   });
+
+  it('serves the cost explorer at /cost, linked from the page footer', { timeout: 60_000 }, async () => {
+    const url = await serve(file, own());
+    const page = await (await fetch(url)).text();
+    expect(page).toContain('<footer><a href="/cost">');
+    const explorer = await fetch(`${url}/cost`);
+    expect(explorer.status).toBe(200);
+    expect(explorer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await explorer.text();
+    expect(html).toContain('<script type="application/json" id="explorer-input">');
+    // Built from the default inputs: the seed, as npm run cost with no options.
+    expect(JSON.parse(/id="explorer-input">(.*?)<\/script>/s.exec(html)![1]).profile.name).toBe('seed');
+  });
 });

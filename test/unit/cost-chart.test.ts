@@ -1,37 +1,90 @@
 /**
- * The report's chart (cost/chart.ts): monthly cost against monthly votes, drawn for a screen.
+ * The report's chart (cost/chart.ts): monthly cost against monthly votes, drawn for a screen of any width.
  */
 import { describe, expect, it } from 'vitest';
-import { renderChart } from '../../cost/chart';
+import { chartData, drawChart, renderChart } from '../../cost/chart';
 import { DEPLOYABLE_DESIGNS } from '../../cost/designs';
 import { VPS_TIERS } from '../../cost/vps';
 import { costReport } from '../support/cost';
 
+interface Text {
+  x: number;
+  y: number;
+  anchor: string;
+  size: number;
+  text: string;
+}
+
+const textsOf = (svg: string): Text[] =>
+  [...svg.matchAll(/<text ([^>]*)>([^<]*)<\/text>/g)].map(([, attrs, text]) => ({
+    x: Number(/\bx="([\d.-]+)"/.exec(attrs)![1]),
+    y: Number(/\by="([\d.-]+)"/.exec(attrs)![1]),
+    anchor: /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start',
+    size: Number(/font-size="(\d+)"/.exec(attrs)?.[1] ?? 12),
+    text,
+  }));
+
 describe('the chart', () => {
-  it('has a title, a drawn legend, no label across the profile line, and a width that follows the screen', () => {
-    const svg = renderChart(costReport());
-    expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 \d+ \d+" width="100%"[^>]*role="img" aria-labelledby="chart-title"/);
-    expect(svg).toMatch(/<text id="chart-title"[^>]*>Monthly cost against monthly votes: profile “seed”/);
-    const texts = [...svg.matchAll(/<text ([^>]*)>([^<]*)<\/text>/g)].map(([, attrs, text]) => ({
-      x: Number(/\bx="([\d.-]+)"/.exec(attrs)![1]),
-      y: Number(/\by="([\d.-]+)"/.exec(attrs)![1]),
-      anchor: /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start',
-      text,
-    }));
-    // One label per series, each beside a drawn swatch (a line), none drawn in ASCII.
+  const report = costReport();
+  const data = chartData(report);
+
+  it('has a title, a description in words, a drawn legend, and no label across the profile line', () => {
+    const svg = renderChart(report);
+    expect(svg).toMatch(/^<svg [^>]*viewBox="0 0 820 470" width="100%"[^>]*aria-labelledby="chart-title"/);
+    expect(svg).toMatch(/<text id="chart-title"[^>]*><tspan[^>]*>Monthly cost against monthly votes: /);
+    expect(svg).toContain('profile “seed”, scaled');
+    expect(svg).toMatch(/<desc id="chart-desc">This profile: 15\.0 M votes a month; recommended: /);
+    // What shows on hover or focus aside, the texts drawn.
+    const texts = textsOf(svg.replace(/<g class="on-focus">.*?<\/g>/gs, ''));
+    // One label per series (tiers that would overlap share one), each beside a drawn swatch.
     const legendLabels = texts.filter((t) => /^(AWS|VPS): /.test(t.text));
-    expect(legendLabels).toHaveLength(DEPLOYABLE_DESIGNS.length + 1 + VPS_TIERS.length);
+    const vpsSeries = data.series.filter((s) => s.kind === 'vps');
+    expect(legendLabels).toHaveLength(DEPLOYABLE_DESIGNS.length + 1 + vpsSeries.length);
+    expect(vpsSeries.length).toBeLessThan(VPS_TIERS.length);
     for (const label of legendLabels) expect(svg).toContain(`x2="${label.x - 6}" y1="${label.y - 4}"`);
-    expect(texts.filter((t) => /--|==|\.\.\./.test(t.text))).toEqual([]);
-    // The dotted "this profile" line runs down the plot: no text in the plot may run across it.
-    const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#999"/
+    const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#555"/
       .exec(svg)!
       .map(Number);
     const across = texts.filter((t) => {
-      const width = t.text.length * 7; // 12 px text is narrower than 7 px a character
+      const width = t.text.length * 7;
       const left = t.anchor === 'start' ? t.x : t.anchor === 'end' ? t.x - width : t.x - width / 2;
       return t.y > top && t.y < bottom && left < lineX && left + width > lineX;
     });
     expect(across.map((t) => t.text)).toEqual([]);
+  });
+
+  it('reflows for a phone: 358 px wide, legend below the plot, no text under 12 px', () => {
+    const svg = drawChart(data, 358);
+    const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(svg)!.map(Number);
+    expect(width).toBe(358);
+    expect(height).toBeGreaterThan(500);
+    const texts = textsOf(svg);
+    expect(Math.min(...texts.map((t) => t.size))).toBeGreaterThanOrEqual(12);
+    const plotBottom = Number(/<clipPath id="plot-clip"><rect [^>]*y="([\d.]+)"[^>]*height="([\d.]+)"/.exec(svg)![1]);
+    for (const label of texts.filter((t) => /^(AWS|VPS): /.test(t.text))) expect(label.y).toBeGreaterThan(plotBottom);
+  });
+
+  it('ends lines at the frame and VPS lines where one process stops carrying; marks the recommended break-even', () => {
+    const svg = renderChart(report);
+    expect(svg).toContain('clip-path="url(#plot-clip)"');
+    for (const vps of data.series.filter((s) => s.kind === 'vps')) {
+      const drawn = vps.costs.map((c, i) => (c === null ? -1 : i)).filter((i) => i >= 0);
+      expect(drawn.every((i) => vps.carries[i])).toBe(true);
+      expect(vps.carriesUpTo).toBeDefined();
+    }
+    const recommended = data.series.find((s) => s.recommended)!;
+    expect(recommended.id).toBe(report.recommended.id);
+    expect(recommended.breakEven?.votes).toBe(report.recommended.breakEven.votes);
+    // Its circle is always shown; every other design's only on hover or focus of its series.
+    const circles = [...svg.matchAll(/<circle class="([^"]*)"[^>]*stroke="#D55E00"/g)].map((m) => m[1]);
+    expect(circles.filter((c) => c === '')).toHaveLength(1);
+    expect(circles.filter((c) => c === 'on-focus').length).toBeGreaterThan(0);
+    // Each series takes focus, names itself and, past what it carries, its bottleneck.
+    const groups = [
+      ...svg.matchAll(/<g class="series" tabindex="0" role="img" data-series="([^"]+)" aria-label="([^"]+)"/g),
+    ];
+    expect(groups).toHaveLength(data.series.length);
+    const fnUrl = groups.find(([, id]) => id === 'function-url')!;
+    expect(fnUrl[2]).toMatch(/stops carrying above ~[\d.]+ [MB] votes: /);
   });
 });

@@ -55,14 +55,17 @@ describe('npm run cost, the command', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(unwrapped(result.stdout)).toMatch(/Total\s+<?\$[\d.,]+/);
     expect(result.stdout).toContain('Break-even');
-    expect(result.stdout).toContain(`Reports: ${join(out, 'report.html')} (with the chart)`);
+    expect(result.stdout).toContain(`Reports: ${join(out, 'report.html')} (the explorer)`);
     // Prose is wrapped and tables are narrow enough for a terminal.
     const widest = Math.max(...result.stdout.split('\n').map((line) => line.length));
     expect(widest).toBeLessThanOrEqual(120);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.profile.name).toBe('club');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+    // The explorer: the inputs it was given, embedded, and the report as the CLI wrote it for a page without script.
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<script type="application/json" id="explorer-input">');
+    expect(html).toContain('<svg');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/^# Monthly AWS bill: profile "club"/);
   });
 });

@@ -8,7 +8,7 @@ import { renderChart } from '../../cost/chart';
 import { designRps } from '../../cost/compare';
 import { quantity, usd } from '../../cost/format';
 import { PROFILES } from '../../cost/profiles';
-import { renderHtml, renderMarkdown, renderText } from '../../cost/report';
+import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
 import { costReport, unwrapped } from '../support/cost';
 
 /** One pattern from parts written on lines of their own (flags on the whole). */
@@ -145,9 +145,10 @@ describe('the report in Markdown and HTML', () => {
     );
     expect(md).toContain('![Monthly cost against monthly votes](chart.svg)');
     for (const design of seed.designs) expect(md).toContain(`| ${design.name}`);
-    const html = renderHtml(seed);
-    expect(html).toMatch(/^<!doctype html><html lang="en"><head>.*<title>Cost: seed<\/title>/);
+    const html = reportBodyHtml(seed);
+    expect(html).toMatch(/^<h1>Monthly AWS bill: profile &quot;seed&quot;<\/h1>/);
     expect(html).toContain(renderChart(seed));
+    expect(reportBodyHtml(seed, false)).not.toContain('<svg');
     expect(html).toContain('<b>Cheapest AWS design that carries this profile:</b>');
     // Every Markdown table became a table, and no Markdown is left over.
     expect(html.match(/<table>/g)).toHaveLength(md.match(/^\| ---/gm)!.length);

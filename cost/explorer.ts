@@ -1,0 +1,53 @@
+/**
+ * Builds the cost explorer: one HTML file carrying its script (cost/explorer/app.ts and the model it
+ * imports, bundled by esbuild as the site is), its styles and its inputs as JSON, so it opens from
+ * disk with no server and no network. npm run cost writes it as report.html; the servers serve it at /cost.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync, type Metafile } from 'esbuild';
+import { escapeHtml } from './format';
+import { buildReport, reportBodyHtml, type ReportInput } from './report';
+
+const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');
+
+/** The script, bundled once a process: it does not depend on the inputs. */
+let bundled: { js: string; metafile: Metafile } | undefined;
+
+/** The explorer's script and what went into it (a test reads its inputs: one model, not two). */
+export function explorerBundle(): { js: string; metafile: Metafile } {
+  if (bundled) return bundled;
+  const result = buildSync({
+    entryPoints: [join(EXPLORER_DIR, 'app.ts')],
+    bundle: true,
+    format: 'iife',
+    target: ['es2022', 'chrome110', 'safari16', 'firefox115'],
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // esbuild escapes "</script" in what it writes: the script cannot end its element early.
+  bundled = { js: result.outputFiles[0].text.trim(), metafile: result.metafile };
+  return bundled;
+}
+
+/** The explorer for these inputs: it opens on their profile and shows what npm run cost printed for it. */
+export function explorerHtml(input: ReportInput): string {
+  const read = (name: string) => readFileSync(join(EXPLORER_DIR, name), 'utf8');
+  const json = JSON.stringify(input).replace(/</g, '\\u003c');
+  const values: Record<string, string> = {
+    '/*explorer.css*/': read('explorer.css'),
+    '/*explorer.js*/': explorerBundle().js,
+    __EXPLORER_INPUT__: json,
+    __PROFILE_NAME__: escapeHtml(input.profile.name),
+    __STACK_SOURCE__: escapeHtml(input.stackSource),
+    // Without a script, the report as the CLI wrote it.
+    __STATIC_REPORT__: reportBodyHtml(buildReport(input)),
+  };
+  return read('index.html').replace(
+    /\/\*explorer\.(css|js)\*\/|__(EXPLORER_INPUT|PROFILE_NAME|STACK_SOURCE|STATIC_REPORT)__/g,
+    (key) => values[key],
+  );
+}

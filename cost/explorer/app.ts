@@ -1,0 +1,196 @@
+/**
+ * The cost explorer in the browser: the report npm run cost writes, recomputed as a profile's fields
+ * change, by the same model (buildReport) over the same inputs, embedded in the page as JSON. It runs
+ * from a file (no server, no network); the profile lives in the URL, and downloads as the file
+ * `npm run cost -- --profile <file>` reads.
+ */
+import { chartData, drawChart, type ChartData } from '../chart';
+import { escapeHtml } from '../format';
+import { PROFILES, type TrafficProfile } from '../profiles';
+import {
+  buildReport,
+  capacityRows,
+  designRows,
+  opening,
+  peakLines,
+  reportBodyHtml,
+  vpsRows,
+  type CostReport,
+  type ReportInput,
+} from '../report';
+import {
+  checkProfile,
+  controlsHtml,
+  fillControls,
+  fromQuery,
+  readControls,
+  sliderValue,
+  syncSlider,
+  toQuery,
+  type RawProfile,
+} from './fields';
+
+const input: ReportInput = JSON.parse(document.getElementById('explorer-input')!.textContent!);
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const form = $<HTMLFormElement>('profile-form');
+const newAccount = $<HTMLInputElement>('new-account');
+
+/** The last answer shown for a valid profile: it stays, dimmed, while a field is bad. */
+let shown: { report: CostReport; chart: ChartData } | undefined;
+let description = input.profile.description;
+/** The width the chart was drawn for: a resize redraws it only when that changes. */
+let chartWidth = 0;
+
+const lines = (texts: string[]) => texts.map((t) => `<p>${escapeHtml(t)}</p>`).join('');
+
+function renderAnswer(report: CostReport): void {
+  // The CLI's own sentences: the recommendation with its deploy command, the floor, the VPS, the peak.
+  $('answer-text').innerHTML = lines(opening(report)) + lines(peakLines(report).slice(0, 1));
+}
+
+/** Each design: its bill, its verdict on the peak, where it binds, its break-even and how to deploy it. */
+function renderDesigns(report: CostReport): void {
+  const capacity = capacityRows(report, true);
+  const rows = designRows(report).map((cells, i) => {
+    const d = report.designs[i];
+    const recommended = d.id === report.recommended.id ? ' class="recommended"' : '';
+    const tds = [cells[0], cells[1], capacity[i][1], capacity[i][2], cells[4], cells[5]];
+    return (
+      `<tr data-design="${escapeHtml(d.id)}" data-monthly-usd="${d.bill.totalUsd}" ` +
+      `data-carries="${d.capacity.carries}"${recommended}>${tds.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`
+    );
+  });
+  $('designs-body').innerHTML = rows.join('');
+}
+
+function renderVps(report: CostReport): void {
+  const cells = vpsRows(report, true);
+  $('vps-body').innerHTML = report.vps
+    .map(
+      (v, i) =>
+        `<tr data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}">` +
+        [0, 1, 2, 3, 5].map((c) => `<td>${escapeHtml(cells[i][c])}</td>`).join('') +
+        '</tr>',
+    )
+    .join('');
+}
+
+/** The chart at the width its box has (a phone gets the narrow layout), and its facts in words. */
+function renderChart(): void {
+  if (!shown) return;
+  const box = $('chart');
+  chartWidth = Math.min(box.clientWidth, 820);
+  box.innerHTML = drawChart(shown.chart, chartWidth);
+  $('chart-facts').innerHTML = shown.chart.facts.map((f) => `<li>${escapeHtml(f)}</li>`).join('');
+}
+
+/** The file to download and the command that reads it; a preset as it is needs no file. */
+function renderShare(profile: TrafficProfile): void {
+  const preset = PROFILES[profile.name];
+  const asPreset = preset && JSON.stringify(preset) === JSON.stringify(profile);
+  const file = `${profile.name.replace(/[^\w.-]+/g, '-') || 'profile'}.json`;
+  const flags = newAccount.checked ? ' --new-account' : '';
+  const command = `npm run cost -- --profile ${asPreset ? profile.name : file}${flags}`;
+  $('command').textContent = command;
+  const link = $<HTMLAnchorElement>('download');
+  URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([`${JSON.stringify(profile, null, 2)}\n`], { type: 'application/json' }));
+  link.download = file;
+}
+
+/** The whole report, as npm run cost writes it, drawn only while it is open (it is long). */
+function renderFullReport(): void {
+  const details = $<HTMLDetailsElement>('full-report');
+  if (shown && details.open) $('full-report-body').innerHTML = reportBodyHtml(shown.report, false);
+}
+
+/** Shows the answer for a valid profile: every part of the page, and the URL that reproduces it. */
+function show(profile: TrafficProfile): void {
+  const report = buildReport({ ...input, profile, options: { ...input.options, newAccount: newAccount.checked } });
+  shown = { report, chart: chartData(report) };
+  $('profile-name').textContent = profile.name;
+  renderAnswer(report);
+  renderDesigns(report);
+  renderVps(report);
+  renderChart();
+  renderShare(profile);
+  renderFullReport();
+}
+
+/** Marks each bad field with the CLI's message; fields the page has no control for are listed above them. */
+function mark(errors: Array<{ field: string; message: string }>): void {
+  for (const field of form.querySelectorAll<HTMLElement>('.field')) {
+    const error = errors.find((e) => e.field === field.dataset.field);
+    field.classList.toggle('invalid', Boolean(error));
+    field.querySelector('.error')!.textContent = error?.message ?? '';
+    for (const control of field.querySelectorAll('input')) control.setAttribute('aria-invalid', String(Boolean(error)));
+  }
+  const known = new Set([...form.querySelectorAll<HTMLElement>('.field')].map((f) => f.dataset.field));
+  const other = errors.filter((e) => !known.has(e.field));
+  $('other-errors').innerHTML = other.map((e) => `<p>${escapeHtml(e.message)}</p>`).join('');
+  document.body.classList.toggle('stale', errors.length > 0);
+  $('status').textContent =
+    errors.length > 0 ? `${errors.length} field(s) to fix; the last valid answer is shown, dimmed.` : '';
+}
+
+/** Checks what the controls hold; shows its answer when valid, else marks the fields and keeps the last one. */
+function update(raw: RawProfile, first = false): void {
+  const fallback = shown?.report.profile ?? input.profile;
+  const checked = checkProfile(raw, fallback);
+  mark(checked.errors);
+  if (checked.profile) {
+    show(checked.profile);
+    const query = toQuery(checked.profile, newAccount.checked);
+    if (!first) setQuery(query);
+  } else if (first) show(checked.nearest);
+}
+
+/** The URL says the profile; a file:// page may refuse a new history entry, which changes nothing here. */
+function setQuery(query: string): void {
+  try {
+    history.replaceState(null, '', `${location.pathname}${query ? `?${query}` : ''}`);
+  } catch {
+    // The page works the same without it; the download and the command line still give the profile.
+  }
+}
+
+/** A change, recomputed once per frame however fast the slider moves. */
+let pending = 0;
+function scheduleUpdate(): void {
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(() => update(readControls(form, description)));
+}
+
+function start(): void {
+  form.insertAdjacentHTML('beforeend', controlsHtml());
+  const fromUrl = fromQuery(location.search);
+  const raw = fromUrl?.raw ?? (input.profile as unknown as RawProfile);
+  newAccount.checked = fromUrl?.newAccount ?? input.options.newAccount ?? false;
+  description = String(raw.description ?? '');
+  fillControls(form, raw);
+  form.addEventListener('input', (event) => {
+    const target = event.target as HTMLInputElement;
+    if (target.classList.contains('slider')) {
+      const field = form.querySelector<HTMLInputElement>(`[name="${target.dataset.for}"]`)!;
+      field.value = String(sliderValue(target));
+    } else syncSlider(form, target.name);
+    scheduleUpdate();
+  });
+  form.addEventListener('submit', (event) => event.preventDefault());
+  newAccount.addEventListener('change', scheduleUpdate);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-preset]')) {
+    button.addEventListener('click', () => {
+      const preset = PROFILES[button.dataset.preset!] ?? input.profile;
+      description = preset.description;
+      fillControls(form, preset as unknown as RawProfile);
+      scheduleUpdate();
+    });
+  }
+  $<HTMLDetailsElement>('full-report').addEventListener('toggle', renderFullReport);
+  new ResizeObserver(() => {
+    if (Math.min($('chart').clientWidth, 820) !== chartWidth) renderChart();
+  }).observe($('chart'));
+  update(raw, true);
+}
+
+start();

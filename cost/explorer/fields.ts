@@ -1,0 +1,184 @@
+/**
+ * The explorer's controls, one per profile field, made from PROFILE_FIELDS (unit, range, meaning), and
+ * how a profile goes to and from them and the URL. Checking is validateProfile's: the same rules and
+ * messages as `npm run cost -- --profile <file>`.
+ */
+import { escapeHtml } from '../format';
+import {
+  OTHER_PROFILE_FIELDS,
+  PROFILE_FIELDS,
+  PROFILES,
+  ProfileError,
+  validateProfile,
+  type TrafficProfile,
+} from '../profiles';
+
+type NumberField = keyof typeof PROFILE_FIELDS;
+/** What the controls hold: a profile's fields as typed, checked or not. */
+export type RawProfile = Record<string, unknown>;
+
+/** Fields with a slider, and the least it goes down to (its scale is logarithmic: ranges span decades). */
+const SLIDERS: Partial<Record<NumberField, number>> = {
+  pollsPerDay: 0.01,
+  votesPerPoll: 1,
+  resultsViewersPerPoll: 1,
+  votingMinutes: 1,
+  watchMinutes: 0.5,
+  busiestMinuteFactor: 1,
+  busyHourFactor: 1,
+};
+/** The optional field: empty means the peak is derived from the others. */
+const OPTIONAL = 'peakRequestsPerSecond';
+
+const fieldIds = (field: string) => ({ input: `f-${field}`, error: `e-${field}`, hint: `d-${field}` });
+
+/** A field's frame: its label, its control(s), its meaning, and where its error goes. */
+function fieldHtml(field: string, unit: string, controls: string, hint: string): string {
+  const ids = fieldIds(field);
+  return (
+    `<div class="field" data-field="${field}"><label for="${ids.input}">${field}` +
+    `${unit ? ` <span class="unit">${escapeHtml(unit)}</span>` : ''}</label>${controls}` +
+    `<p class="hint" id="${ids.hint}">${escapeHtml(hint)}</p><p class="error" id="${ids.error}"></p></div>`
+  );
+}
+
+const describedBy = (field: string) => `aria-describedby="${fieldIds(field).error} ${fieldIds(field).hint}"`;
+
+function numberField(field: NumberField): string {
+  const { unit, min, max, description } = PROFILE_FIELDS[field];
+  const low = SLIDERS[field];
+  const slider =
+    low === undefined
+      ? ''
+      : `<input type="range" class="slider" data-for="${field}" aria-label="${field}, on a log scale" ` +
+        `min="${Math.log10(Math.max(min, low))}" max="${Math.log10(max)}" step="0.01">`;
+  const input =
+    `<input type="number" id="${fieldIds(field).input}" name="${field}" min="${min}" max="${max}" step="any" ` +
+    `inputmode="decimal" ${field === OPTIONAL ? 'placeholder="derived" ' : ''}${describedBy(field)}>`;
+  return fieldHtml(field, unit, `<div class="pair">${input}${slider}</div>`, description);
+}
+
+/** Every control: the number fields, then refresh, one vote per voter and the name. */
+export function controlsHtml(): string {
+  const numbers = (Object.keys(PROFILE_FIELDS) as NumberField[]).map(numberField);
+  const refresh = fieldHtml(
+    'refresh',
+    '',
+    `<input id="${fieldIds('refresh').input}" name="refresh" list="refresh-kinds" ${describedBy('refresh')}>` +
+      '<datalist id="refresh-kinds"><option value="busy"></option><option value="quiet"></option></datalist>',
+    OTHER_PROFILE_FIELDS.refresh,
+  );
+  const oneVote = fieldHtml(
+    'oneVotePerVoter',
+    '',
+    `<input type="checkbox" id="${fieldIds('oneVotePerVoter').input}" name="oneVotePerVoter" ` +
+      `${describedBy('oneVotePerVoter')}>`,
+    OTHER_PROFILE_FIELDS.oneVotePerVoter,
+  );
+  const name = fieldHtml(
+    'name',
+    '',
+    `<input id="${fieldIds('name').input}" name="name" ${describedBy('name')}>`,
+    OTHER_PROFILE_FIELDS.name,
+  );
+  return [name, ...numbers, refresh, oneVote].join('');
+}
+
+/** A typed value as a profile file would hold it: a number when it reads as one, else the text as typed. */
+function typed(field: string, text: string): unknown {
+  if (field === 'name' || field === 'description') return text;
+  if (field === 'oneVotePerVoter' && (text === 'true' || text === 'false')) return text === 'true';
+  const trimmed = text.trim();
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
+}
+
+/** The profile as the controls hold it (an empty optional field is left out). */
+export function readControls(form: HTMLFormElement, description: string): RawProfile {
+  const raw: RawProfile = { description };
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[name]')) {
+    if (input.type === 'checkbox') raw[input.name] = input.checked;
+    else if (!(input.name === OPTIONAL && input.value.trim() === '')) raw[input.name] = typed(input.name, input.value);
+  }
+  return raw;
+}
+
+/** Puts a profile (checked or not) into the controls and their sliders. */
+export function fillControls(form: HTMLFormElement, raw: RawProfile): void {
+  for (const input of form.querySelectorAll<HTMLInputElement>('input[name]')) {
+    const value = raw[input.name];
+    if (input.type === 'checkbox') input.checked = value === true;
+    else input.value = value === undefined ? '' : String(value);
+    syncSlider(form, input.name);
+  }
+}
+
+/** The slider beside a number field follows its value (where the value is a number in range). */
+export function syncSlider(form: HTMLFormElement, field: string): void {
+  const slider = form.querySelector<HTMLInputElement>(`.slider[data-for="${field}"]`);
+  const value = Number(form.querySelector<HTMLInputElement>(`[name="${field}"]`)?.value);
+  if (slider && value > 0) slider.value = String(Math.log10(value));
+  else if (slider) slider.value = slider.min;
+}
+
+/** A slider's position as a value: two significant digits, as a person would type it. */
+export const sliderValue = (slider: HTMLInputElement): number => Number((10 ** Number(slider.value)).toPrecision(2));
+
+export interface Checked {
+  /** The profile, when every field is valid. */
+  profile?: TrafficProfile;
+  /** The profile with each bad field put back to `fallback`'s value: an answer to show, dimmed. */
+  nearest: TrafficProfile;
+  errors: ProfileError[];
+}
+
+/**
+ * Checks a profile as the CLI does; each bad field is noted and put back to `fallback`'s value and the
+ * rest checked again, so every bad field is marked, each with the CLI's own message.
+ */
+export function checkProfile(raw: RawProfile, fallback: TrafficProfile): Checked {
+  const errors: ProfileError[] = [];
+  let candidate = { ...raw };
+  for (let tries = 0; tries < 20; tries++) {
+    try {
+      const profile = validateProfile(candidate, PROFILES.seed);
+      return { profile: errors.length === 0 ? profile : undefined, nearest: profile, errors };
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      errors.push(error);
+      candidate = withFallback(candidate, error.field, fallback);
+    }
+  }
+  return { nearest: fallback, errors };
+}
+
+/** The candidate with `field` as `fallback` has it (or without it, when the fallback has none). */
+function withFallback(candidate: RawProfile, field: string, fallback: TrafficProfile): RawProfile {
+  const { [field]: _bad, ...rest } = candidate;
+  const value = (fallback as unknown as RawProfile)[field];
+  return value === undefined ? rest : { ...rest, [field]: value };
+}
+
+/** The URL's profile: its fields over the seed, as a profile file's are; `newAccount` is the CLI's option. */
+export function fromQuery(search: string): { raw: RawProfile; newAccount?: boolean } | undefined {
+  const params = new URLSearchParams(search);
+  if ([...params.keys()].length === 0) return undefined;
+  const raw: RawProfile = {};
+  let newAccount: boolean | undefined;
+  for (const [key, value] of params) {
+    if (key === 'newAccount') newAccount = value === 'true';
+    else raw[key] = typed(key, value);
+  }
+  return { raw: { ...PROFILES.seed, description: 'from the URL', ...raw }, newAccount };
+}
+
+/** The fields that differ from the seed (a description only when it is not a preset's): the URL's query. */
+export function toQuery(profile: TrafficProfile, newAccount: boolean): string {
+  const seed = PROFILES.seed as unknown as RawProfile;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(profile)) {
+    if (key === 'description' || value === seed[key]) continue;
+    params.set(key, String(value));
+  }
+  if (newAccount) params.set('newAccount', 'true');
+  return params.toString();
+}

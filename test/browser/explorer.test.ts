@@ -1,0 +1,148 @@
+/**
+ * The cost explorer (report.html) in a real browser (Debian's chromium via playwright-core), opened
+ * from disk as npm run cost writes it: the same totals as the CLI's buildReport for the presets and a
+ * profile in the URL, every figure following an edit, a bad value marked with the CLI's message while
+ * the last answer stays, and a phone's width with no sideways scroll. Screenshots go to
+ * test-artifacts/explorer/ for a person to look at.
+ */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportInput } from '../../cost/cli';
+import { explorerHtml } from '../../cost/explorer';
+import { PROFILES, ProfileError, validateProfile, type TrafficProfile } from '../../cost/profiles';
+import { buildReport, type ReportInput } from '../../cost/report';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = 'test-artifacts/explorer';
+const haveBrowser = existsSync(CHROMIUM);
+
+let browser: Browser;
+let input: ReportInput;
+let fileUrl: string;
+
+beforeAll(async () => {
+  if (!haveBrowser) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // As `npm run cost -- --profile club` writes it.
+  input = reportInput({ profile: 'club', 'new-account': false });
+  const file = join(mkdtempSync(join(tmpdir(), 'explorer-')), 'report.html');
+  writeFileSync(file, explorerHtml(input));
+  fileUrl = pathToFileURL(file).href;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}, 60_000);
+afterAll(async () => browser?.close());
+
+/** The page opened from disk, every console error and uncaught exception kept in `errors`. */
+async function open(query = '', width = 1280): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${fileUrl}${query}`);
+  await page.locator('[data-design]').first().waitFor();
+  return { page, errors };
+}
+
+/** Each row's monthly figure, to the cent, by its data attribute. */
+const rows = (page: Page, kind: 'design' | 'vps') =>
+  page.$$eval(
+    `[data-${kind}]`,
+    (trs, k) => trs.map((tr) => [tr.getAttribute(`data-${k}`), tr.dataset.monthlyUsd]),
+    kind,
+  );
+const cents = (value: unknown) => Number(value).toFixed(2);
+
+/** What the CLI's model gives for a profile: every design and VPS row, to the cent. */
+function cliTotals(profile: TrafficProfile) {
+  const report = buildReport({ ...input, profile });
+  return {
+    designs: report.designs.map((d) => [d.id, cents(d.bill.totalUsd)]),
+    vps: report.vps.map((v) => [v.name, cents(v.totalUsd)]),
+  };
+}
+
+async function pageTotals(page: Page) {
+  const asCents = (list: Array<Array<string | null | undefined>>) => list.map(([id, usd]) => [id, cents(usd)]);
+  return { designs: asCents(await rows(page, 'design')), vps: asCents(await rows(page, 'vps')) };
+}
+
+describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium', () => {
+  it('opens on the CLI profile with its totals, and gives each preset the totals npm run cost gives', async () => {
+    const { page, errors } = await open();
+    expect(await page.locator('#profile-name').textContent()).toBe('club');
+    expect(await pageTotals(page)).toEqual(cliTotals(input.profile));
+    for (const name of Object.keys(PROFILES)) {
+      await page.getByRole('button', { name, exact: true }).click();
+      await expect.poll(() => page.locator('#profile-name').textContent()).toBe(name);
+      expect(await pageTotals(page)).toEqual(cliTotals(PROFILES[name]));
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('reads a profile from the URL, over the seed as a profile file is', async () => {
+    const { page, errors } = await open('?votesPerPoll=2000&pollsPerDay=40&oneVotePerVoter=true&refresh=10');
+    const profile = validateProfile({ votesPerPoll: 2000, pollsPerDay: 40, oneVotePerVoter: true, refresh: 10 });
+    expect(await pageTotals(page)).toEqual(cliTotals(profile));
+    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile seed.json');
+    expect(errors).toEqual([]);
+  });
+
+  it('follows a change of votes per poll: every total, the marker and the URL', async () => {
+    const { page, errors } = await open('', 1280);
+    const before = await pageTotals(page);
+    const markerBefore = await page.locator('#profile-marker').getAttribute('data-votes');
+    await page.locator('#f-votesPerPoll').fill('400');
+    await expect.poll(() => page.url()).toContain('votesPerPoll=400');
+    const after = await pageTotals(page);
+    expect(after).toEqual(cliTotals({ ...input.profile, votesPerPoll: 400 }));
+    after.designs.forEach(([, usd], i) => expect(usd).not.toBe(before.designs[i][1]));
+    const markerAfter = await page.locator('#profile-marker').getAttribute('data-votes');
+    expect(Number(markerAfter)).toBeCloseTo(Number(markerBefore) * 10);
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-1280.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('marks a bad value with the CLI message, keeps the last answer dimmed, and marks a bad URL', async () => {
+    const { page, errors } = await open();
+    const before = await pageTotals(page);
+    await page.locator('#f-watchMinutes').fill('90');
+    const message = (() => {
+      try {
+        validateProfile({ ...input.profile, watchMinutes: 90 });
+      } catch (error) {
+        return (error as ProfileError).message;
+      }
+    })();
+    await expect.poll(() => page.locator('#e-watchMinutes').textContent()).toBe(message);
+    expect(await page.locator('#f-watchMinutes').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.body.classList.contains('stale'))).toBe(true);
+    expect(await pageTotals(page)).toEqual(before);
+    await page.locator('#f-watchMinutes').fill('');
+    await expect.poll(() => page.locator('#e-watchMinutes').textContent()).toContain('(got "")');
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-bad-value.png` });
+
+    const bad = await open('?votesPerPoll=lots&pollsPerDay=-1&colour=blue');
+    expect(await bad.page.locator('#e-votesPerPoll').textContent()).toContain('votesPerPoll must be a number');
+    expect(await bad.page.locator('#e-pollsPerDay').textContent()).toContain('pollsPerDay must be a number');
+    expect(await bad.page.locator('#other-errors').textContent()).toContain('Unknown profile field "colour"');
+    expect((await rows(bad.page, 'design')).length).toBeGreaterThan(0);
+    expect([...errors, ...bad.errors]).toEqual([]);
+  });
+
+  it('fits a phone: 390 px with no sideways scroll, the chart drawn for it', async () => {
+    const { page, errors } = await open('', 390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const viewBox = await page.locator('#chart svg').getAttribute('viewBox');
+    expect(Number(viewBox!.split(' ')[2])).toBeLessThan(400);
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-390.png`, fullPage: true });
+    await page.locator('#chart').screenshot({ path: `${ARTIFACTS}/explorer-390-chart.png` });
+    expect(errors).toEqual([]);
+  });
+});
