@@ -35,10 +35,15 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
+/** The page's footer, as built (hidden) and as a server with the cost explorer serves it. */
+export const COST_FOOTER = { hidden: '<footer hidden>', shown: '<footer>' } as const;
+
 export function siteServer(site: Site, config: SiteConfig, onServed?: (status: number, bytes: number) => void) {
-  const page = body(pageWithConfig(site.page, config));
-  const notFound = body(site.notFound);
   const explorer = site.explorer === undefined ? undefined : body(site.explorer);
+  // The footer's link to /cost shows only where /cost is served (not on the CloudFront site).
+  const withConfig = pageWithConfig(site.page, config);
+  const page = body(explorer ? withConfig.replace(COST_FOOTER.hidden, COST_FOOTER.shown) : withConfig);
+  const notFound = body(site.notFound);
   /** The page for a path, if the site has one there. */
   const pageFor = (path: string) => (isSitePage(path) ? page : path === '/cost' ? explorer : undefined);
   return (req: IncomingMessage, res: ServerResponse): void => {

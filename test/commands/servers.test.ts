@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildSite } from '../../frontend/build';
 import { RATE_LIMITS } from '../../config/app-config';
 import { api } from '../support/local';
 
@@ -54,6 +55,8 @@ describe.each([
     const url = await serve(file, own());
     const page = await (await fetch(url)).text();
     expect(page).toContain('<footer><a href="/cost">');
+    // The page CloudFront serves has no /cost: its footer stays hidden there.
+    expect(buildSite().page).toContain('<footer hidden><a href="/cost">');
     const explorer = await fetch(`${url}/cost`);
     expect(explorer.status).toBe(200);
     expect(explorer.headers.get('content-type')).toBe('text/html; charset=utf-8');
