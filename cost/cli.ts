@@ -279,5 +279,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const report = buildReport(input);
   console.log(renderText(report));
   const out = writeReports(input, report, values.out);
-  console.log(`\nReports: ${join(out, 'report.html')} (the explorer), ` + 'report.md, report.json, chart.svg');
+  console.log(`\nReports: ${join(out, 'report.html')} (the explorer), report.md, report.json, chart.svg`);
 }
