@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollCeiling } from '../../cost/capacity';
 import { DEFAULT_UNIT_COSTS } from '../../cost/model';
-import { QUOTAS, type QuotaId, quota } from '../../cost/quotas';
+import { QUOTAS, quota } from '../../cost/quotas';
 import { AwsLimitsError, awsLimits, BURST_SECONDS, parseAwsLimitsScale, TokenBucket } from '../../local/aws-limits';
 import { HOT_POLL } from '../../load-tests/hot-poll';
-import { designStack } from '../support/cost';
+import { designStack, restoreQuotas, setQuota } from '../support/cost';
 
 const SCALE = 0.01;
 const defaultStack = designStack();
@@ -24,15 +24,8 @@ function heldClock() {
 /** How many of `n` tries `take` admits, without the clock moving. */
 const admitted = (n: number, take: () => unknown) => Array.from({ length: n }, take).filter((r) => !r).length;
 
-const changed = new Map<QuotaId, number>();
-const setQuota = (id: QuotaId, value: number) => {
-  if (!changed.has(id)) changed.set(id, QUOTAS[id].value);
-  (QUOTAS[id] as { value: number }).value = value;
-};
-afterEach(() => {
-  for (const [id, value] of changed) (QUOTAS[id] as { value: number }).value = value;
-  changed.clear();
-});
+// Quotas changed by a test (setQuota), put back after it.
+afterEach(restoreQuotas);
 
 describe('a token bucket', () => {
   it('starts full, refuses past its burst, and refills at its rate', () => {
