@@ -370,3 +370,61 @@ export function capacityOf(
 /** The carriesWith reaches the peak in time: what a recommendation needs. */
 export const carriesInTime = (c: CapacityVerdict) =>
   c.carriesWith !== null && c.carriesWith.rampSeconds <= MAX_RAMP_SECONDS;
+
+/** What a load sends with each vote to one poll: its poll reads, a CORS preflight or not, the results beside it. */
+export interface PollTraffic {
+  pollReadsPerVote: number;
+  resultsPerVote: number;
+  preflights: boolean;
+}
+
+/** The most votes a second one poll carries, the stage that binds first, and every stage at that rate. */
+export interface PollCeiling {
+  votesPerSecond: number;
+  bottleneck: string;
+  stages: Stage[];
+}
+
+/**
+ * The most votes a second one poll carries on `stack`, with AWS's limits at `scale` (the local
+ * runtime's --aws-limits), and the stage that binds first: each stage's load grows in step with
+ * the votes, so the ceiling is where the tightest reaches its limit. Limits `scale` times smaller
+ * are loads 1/scale times larger, except the consumer's: a batch takes as long at any scale, so
+ * its time is scaled with them (its share of Lambda's concurrency, a batch's milliseconds, is
+ * then understated by 1/scale: it never binds a hot poll).
+ */
+export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollTraffic, scale = 1): PollCeiling {
+  const votes = 1 / scale;
+  const routes = {
+    pages: 0,
+    pollReads: votes * traffic.pollReadsPerVote,
+    votes,
+    results: votes * traffic.resultsPerVote,
+    creates: 0,
+  };
+  const requests = routes.pollReads + routes.votes + routes.results;
+  const peak: Peak = {
+    requestsPerSecond: requests,
+    derivedRequestsPerSecond: requests,
+    routes,
+    pollsOpenAtOnce: 1,
+    hottestPoll: {
+      votesPerSecond: votes,
+      resultsRequestsPerSecond: routes.results,
+      pageLoadsPerSecond: 0,
+      viewersAtOnce: 0,
+      refreshSeconds: 0,
+    },
+    working: [],
+  };
+  const billedMs = { ...units.billedMs, countVotes: units.billedMs.countVotes * scale };
+  const context = { account: 'established' as const, oneVotePerVoter: false };
+  const stages = stagesOf({ ...stack, corsPreflight: traffic.preflights }, peak, { ...units, billedMs }, context);
+  const tightest = stages.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
+  const votesPerSecond = 1 / ratio(tightest);
+  return {
+    votesPerSecond,
+    bottleneck: tightest.name,
+    stages: stages.map((s) => ({ ...s, limit: s.limit * scale, load: s.load * scale * votesPerSecond })),
+  };
+}

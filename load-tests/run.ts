@@ -23,6 +23,7 @@ import type { DeployTarget } from '../config/app-config';
 import { type LocalResources, RESOURCES_PATH } from '../local/endpoints';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
+import { awsLimitsAt, formatHotPoll, HOT_POLL, type HotPollFigures, hotPollFigures, NO_LIMITS_HINT } from './hot-poll';
 import { compareTallies, voteTallies, type Conservation, type Tally, type VoteTallies } from './conservation';
 
 const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
@@ -71,6 +72,8 @@ export interface Summary {
   vusersFailed: number;
   artilleryExitCode: number;
   votes: Pick<Conservation, 'accepted' | 'unanswered' | 'counted' | 'lost' | 'extra' | 'ok'>;
+  /** The hot-poll scenario against a runtime with --aws-limits: predicted and measured ceilings. */
+  hotPoll?: HotPollFigures;
 }
 
 export interface LoadRunOptions {
@@ -230,6 +233,7 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     const dir = join(options.resultsRoot ?? join(LOAD_DIR, 'results'), `${scenario}-${target}-${stamp}`);
     mkdirSync(dir, { recursive: true });
     const reportFile = join(dir, 'artillery.json');
+    const limitsBefore = scenario === HOT_POLL.scenario ? await awsLimitsAt(url) : undefined;
 
     const started = Date.now();
     const exitCode = await runArtillery(
@@ -297,6 +301,8 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
         ok: conservation.ok,
       },
     };
+    const limitsAfter = limitsBefore && (await awsLimitsAt(url));
+    if (limitsBefore && limitsAfter) summary.hotPoll = hotPollFigures(limitsBefore, limitsAfter, report);
     writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, polls: conservation.polls }, null, 2));
     return { dir, summary, conservation, ok: exitCode === 0 && conservation.ok };
   } finally {
@@ -360,7 +366,8 @@ export function formatSummary(result: LoadRunResult): string {
     lines.push(`  votes not counted may be in the dead-letter queue: npm run dlq -- inspect --target ${s.target}`);
   // Any 429 means the limits are on: even a few fail a scenario's checks.
   const limited = s.codes['429'] ?? 0;
-  if (limited > 0)
+  // With --aws-limits, the 429s are AWS's throttles at scale, which the hot-poll figures count by limit.
+  if (limited > 0 && !s.hotPoll)
     lines.push(
       `  ${limited} of ${s.requests} requests were refused 429: the per-address rate limits are on. ` +
         RATE_LIMITS_OFF[s.target],
@@ -370,6 +377,8 @@ export function formatSummary(result: LoadRunResult): string {
       `  artillery exited ${s.artilleryExitCode}: a check or threshold failed ` +
         "(artillery's output says which; --quiet hides most of it)",
     );
+  if (s.hotPoll) lines.push(...formatHotPoll(s.hotPoll));
+  else if (s.scenario === HOT_POLL.scenario) lines.push(NO_LIMITS_HINT);
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
 }

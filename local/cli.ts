@@ -16,6 +16,7 @@ import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { HOT_POLL_FLAG, parseHotPollVotesPerSecond } from '../cost/vote-path';
 import { apiKindFrom, resultsFrom } from '../lib/app';
+import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';
 import { PROJECT_ROOT, startLocalRuntime } from './runtime';
 
@@ -48,6 +49,13 @@ const SPEC = {
       type: 'string',
       value: '<n>',
       description: `size the vote path for one poll of n votes a second, as -c ${HOT_POLL_FLAG}= deploys it`,
+    },
+    'aws-limits': {
+      type: 'string',
+      value: '<scale>',
+      description:
+        "enforce AWS's limits that bind a hot poll (API throttles, Lambda concurrency, SQS sends per group, " +
+        'writes per item) at this fraction of their value, in (0, 1]; e.g. 0.01',
     },
     'data-dir': {
       type: 'string',
@@ -106,10 +114,21 @@ function options() {
     apiKind,
     results,
     hotPollVotesPerSecond,
+    awsLimits: awsLimitsFrom(values['aws-limits']),
     dataDir: values['data-dir'] ? makeFolder(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: serverCaptchaFrom(values),
   };
+}
+
+/** --aws-limits: absent, or a scale in (0, 1]. */
+function awsLimitsFrom(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseAwsLimitsScale(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
+  }
 }
 
 let chosen!: ReturnType<typeof options>;
@@ -126,6 +145,8 @@ console.log(
     `ready in ${seconds} s`,
 );
 console.log(`  open ${runtime.url} in a browser to create a poll`);
+if (chosen.awsLimits !== undefined)
+  console.log(`  AWS's limits enforced at ${chosen.awsLimits} of their value; refusals in ${USAGE_PATH} (awsLimits)`);
 console.log(`  rate limits ${chosen.rateLimits ? 'on (--rate-limits off to try things out)' : 'OFF'}`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);

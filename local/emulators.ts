@@ -12,6 +12,7 @@ import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION } from '../config/emulated-aws';
 import { emulatorClientConfig } from './endpoints';
+import { keyRangeThrottle, SQS_THROTTLE, type AwsLimits } from './aws-limits';
 import { chance, type Faults } from './faults';
 import { patchFauxqs, restoreQueue, snapshotQueue, type QueueSnapshot } from './fauxqs-internals';
 import type { Meter } from './metering';
@@ -119,13 +120,15 @@ export interface Emulators {
 
 export async function startEmulators(
   model: AppModel,
-  options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string },
+  options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string; limits?: AwsLimits },
 ): Promise<Emulators> {
   await patchFauxqs(options.projectRoot);
-  const dynamo = await startDynamo(options);
+  const keyNames = model.tables.flatMap((t) => t.keySchema.map((k) => k.AttributeName));
+  const dynamo = await startDynamo({ ...options, itemLimits: options.limits && itemLimits(options.limits, keyNames) });
   const sqs = await startSqs({
     ...options,
     dedupePerGroup: new Set(model.queues.filter((q) => q.dedupePerGroup).map((q) => q.name)),
+    fifo: new Set(model.queues.filter((q) => q.fifo).map((q) => q.name)),
   });
   const queueName = (logicalId: string) => model.queues.find((q) => q.logicalId === logicalId)!.name;
   const queueUrl = (logicalId: string) => `${sqs.endpoint}/${ACCOUNT}/${queueName(logicalId)}`;
@@ -156,7 +159,17 @@ export async function startEmulators(
  * dynalite, behind a proxy that asks for (and meters) consumed capacity, per calling function,
  * and can throttle writes.
  */
-async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: Faults; dataDir?: string }) {
+async function startDynamo({
+  meter,
+  faults,
+  dataDir,
+  itemLimits,
+}: {
+  meter: Meter;
+  faults: Faults;
+  dataDir?: string;
+  itemLimits?: (action: string, body: any) => object | undefined;
+}) {
   const server: Server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: dataDir });
   const port = await listen(server);
   const proxy = await startProxy(
@@ -164,6 +177,8 @@ async function startDynamo({ meter, faults, dataDir }: { meter: Meter; faults: F
     (action, body) => {
       // Ask for what AWS bills: every response then carries its consumed capacity.
       body.ReturnConsumedCapacity = 'TOTAL';
+      const throttled = itemLimits?.(action, body);
+      if (throttled) return { status: 400, body: throttled };
       if (action === 'UpdateItem' && chance(faults, faults.throttleUpdates)) {
         return {
           status: 400,
@@ -192,10 +207,14 @@ async function startSqs({
   meter,
   faults,
   dedupePerGroup,
+  fifo,
+  limits,
 }: {
   meter: Meter;
   faults: Faults;
   dedupePerGroup: Set<string>;
+  fifo: Set<string>;
+  limits?: AwsLimits;
 }) {
   const fauxqs = await startFauxqs({ port: 0, host: LOOPBACK, logger: false, defaultRegion: REGION });
   // fauxqs knows queues by the URL it made.
@@ -203,6 +222,13 @@ async function startSqs({
   const proxy = await startProxy(
     fauxqs.port,
     (action, body) => {
+      const queue =
+        String(body.QueueUrl ?? '')
+          .split('/')
+          .pop() ?? '';
+      // Sends over a message group's or the queue's rate: SQS's ThrottlingException (the SDK retries it).
+      if (action === 'SendMessage' && limits && fifo.has(queue) && limits.send(queue, String(body.MessageGroupId)))
+        return { status: 400, body: SQS_THROTTLE };
       if (action === 'SendMessage' && chance(faults, faults.dropSends)) {
         // Acknowledged like a real send (the SDK checks the body's MD5), then dropped.
         const md5 = createHash('md5')
@@ -234,6 +260,31 @@ async function startSqs({
     },
   );
   return { fauxqs, urls, proxy, endpoint: `http://${LOOPBACK}:${(proxy.address() as AddressInfo).port}` };
+}
+
+/** Actions on one item, by its key: what AWS meters against the item's partition. */
+const ITEM_CALLS: Record<string, 'read' | 'write'> = {
+  GetItem: 'read',
+  PutItem: 'write',
+  UpdateItem: 'write',
+  DeleteItem: 'write',
+};
+
+/**
+ * With --aws-limits: a call on an item over the item's reads or writes a second is answered as a
+ * hot partition is (the SDK retries it, then the caller's own retries take over). A write is one
+ * unit (the poll's items are under 1 KB), an eventually consistent read half a unit.
+ */
+function itemLimits(limits: AwsLimits, keyNames: string[]) {
+  return (action: string, body: any) => {
+    const kind = ITEM_CALLS[action];
+    const key = body.Key ?? body.Item;
+    if (!kind || !key) return undefined;
+    const itemKey = `${body.TableName}/${JSON.stringify(keyNames.map((name) => key[name]))}`;
+    const units = kind === 'read' && !body.ConsistentRead ? 0.5 : 1;
+    if (!limits.itemCall(kind, itemKey, units)) return undefined;
+    return keyRangeThrottle(kind, `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${body.TableName}`);
+  };
 }
 
 /** A deduplication id counts within its message group only: fauxqs keeps them per queue, so each is given its group. */

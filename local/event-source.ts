@@ -135,7 +135,9 @@ function holdInvisible(
 async function processBatch(options: EventSourceOptions, messages: Message[]): Promise<void> {
   const records = messages.map((m) => toRecord(m, options.queueArn));
   const withheld = withheldByFaults(options.faults, records);
-  const invoked = await options.fn.invoke({ Records: records.filter((r) => !withheld.has(r.messageId)) });
+  const invoked = await invokeWhenAdmitted(options.fn, {
+    Records: records.filter((r) => !withheld.has(r.messageId)),
+  });
   const crashed =
     !records.some((r) => isLastDelivery(options, r)) && chance(options.faults, options.faults.crashAfterWrites);
   if (invoked.outcome !== 'ok' || crashed) {
@@ -153,6 +155,22 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
     records.filter((r) => !failed.has(r.messageId)),
   );
   options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
+}
+
+/** How long, and how often, a throttled batch is tried again before it is left to come back. */
+const THROTTLED_RETRY_MS = 20;
+const THROTTLED_TRIES = 500;
+
+/**
+ * A batch Lambda throttles (--aws-limits) is held and tried again, its group still locked, as the
+ * event source's pollers back off; after THROTTLED_TRIES it comes back after its visibility timeout.
+ */
+async function invokeWhenAdmitted(fn: LoadedFunction, event: { Records: SQSRecord[] }) {
+  for (let tries = 1; ; tries++) {
+    const invoked = await fn.invoke(event);
+    if (invoked.outcome !== 'throttled' || tries >= THROTTLED_TRIES) return invoked;
+    await new Promise((r) => setTimeout(r, THROTTLED_RETRY_MS));
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { RESULTS_URL } from '../config/app-config';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
+import type { AwsLimits } from './aws-limits';
 import type { LambdaEvent } from './lambda-events';
 import type { Meter } from './metering';
 import type { FunctionModel } from './template-model';
@@ -41,7 +42,13 @@ export interface LoadedFunction {
 
 export async function loadFunctions(
   functions: FunctionModel[],
-  options: { projectRoot: string; environment: (fn: FunctionModel) => Record<string, string>; meter: Meter },
+  options: {
+    projectRoot: string;
+    environment: (fn: FunctionModel) => Record<string, string>;
+    meter: Meter;
+    /** With --aws-limits: Lambda's concurrency and requests a second, scaled. */
+    limits?: Pick<AwsLimits, 'invoke'>;
+  },
 ): Promise<{ functions: Map<string, LoadedFunction>; bundleDir: string }> {
   // Inside the project so that the bundles resolve the AWS SDK from its node_modules, as Lambda's runtime provides it.
   const outdir = join(options.projectRoot, 'node_modules', '.cache', 'poll-local', randomUUID());
@@ -76,14 +83,21 @@ export async function loadFunctions(
     loaded.set(model.logicalId, {
       model,
       async invoke(event) {
-        if (throttle && !throttle.enter()) {
+        const throttled = (): InvokeResult => {
           options.meter.recordInvocation(model.name, model.memoryMb, 0, 'throttled');
           return { outcome: 'throttled', durationMs: 0 };
+        };
+        if (throttle && !throttle.enter()) return throttled();
+        const admitted = options.limits?.invoke({ name: model.name, reservedConcurrency: model.reservedConcurrency });
+        if (typeof admitted === 'string') {
+          throttle?.leave();
+          return throttled();
         }
         try {
           return await invoke(model, handler, event, options.meter);
         } finally {
           throttle?.leave();
+          admitted?.();
         }
       },
     });

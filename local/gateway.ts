@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROUTES, type ApiKind } from '../config/app-config';
 import { routeMatcher } from '../lambdas/handlers/http';
+import type { AwsLimits } from './aws-limits';
 import { takeOne, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import { functionUrlEvent, httpApiEvent, restApiEvent, type ReceivedRequest } from './lambda-events';
@@ -126,6 +127,9 @@ export interface Gateway {
   respond(request: IncomingRequest): Promise<{ routeKey: string; response: LocalResponse }>;
 }
 
+/** API Gateway's answer past its account or stage throttle (both kinds). */
+const THROTTLED = { message: 'Too Many Requests' };
+
 const VOTE_ROUTE = ROUTES.find((route) => route.fn === 'castVote')!;
 
 export function createGateway(options: {
@@ -133,6 +137,8 @@ export function createGateway(options: {
   routes: RouteModel[];
   functions: Map<string, LoadedFunction>;
   faults: Faults;
+  /** With --aws-limits: the account's and the stage's throttles, before anything else. */
+  limits?: Pick<AwsLimits, 'frontDoor'>;
 }): Gateway {
   const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
@@ -142,6 +148,7 @@ export function createGateway(options: {
     async respond(request) {
       // Both kinds answer an unknown path and a wrong method alike.
       const matched = match(request.method, request.path);
+      if (options.limits?.frontDoor()) return { routeKey: 'throttled', response: json(429, THROTTLED) };
       if (!matched || 'allowed' in matched) return { routeKey: 'unmatched', response: gatewayError(errors.notFound) };
       const { route, pathParameters } = matched;
       const routeKey = `${route.method} ${route.path}`;

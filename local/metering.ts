@@ -2,6 +2,8 @@
  * Usage as AWS would bill it, counted while the local runtime runs; the cost
  * model reads it (GET /_local/usage, or the file written on exit).
  */
+import type { StackConfig } from '../cost/stack-config';
+import type { LimitName } from './aws-limits';
 export interface FunctionUsage {
   invocations: number;
   /** Sum of per-invocation durations, each rounded up to 1 ms as Lambda bills. */
@@ -55,6 +57,13 @@ export interface FunctionUrlUsage {
   bytesOut: number;
 }
 
+/** With --aws-limits: the scale, the stack the limits were read from, and the refusals by limit. */
+export interface AwsLimitsUsage {
+  scale: number;
+  stack: StackConfig;
+  refused: Partial<Record<LimitName, number>>;
+}
+
 export interface Usage {
   startedAt: string;
   at: string;
@@ -65,6 +74,7 @@ export interface Usage {
   api: ApiUsage;
   site: SiteUsage;
   functionUrls: FunctionUrlUsage;
+  awsLimits?: AwsLimitsUsage;
 }
 
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
@@ -79,6 +89,8 @@ export class Meter {
   readonly api: ApiUsage = { requests: 0, byStatus: {}, byRoute: {}, bytesOut: 0 };
   readonly site: SiteUsage = { requests: 0, bytesOut: 0, cacheHits: 0 };
   readonly functionUrls: FunctionUrlUsage = { requests: 0, byStatus: {}, bytesOut: 0 };
+  /** Set by the runtime when it enforces AWS's limits; its refusals are counted where they happen. */
+  awsLimits?: AwsLimitsUsage;
 
   constructor(private readonly apiKind: string) {}
 
@@ -177,6 +189,7 @@ export class Meter {
       api: this.api,
       site: this.site,
       functionUrls: this.functionUrls,
+      ...(this.awsLimits && { awsLimits: this.awsLimits }),
     });
   }
 }

@@ -22,6 +22,8 @@ import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
 import { HOT_POLL_FLAG } from '../cost/vote-path';
 import { synthesizeTemplate } from '../lib/app';
+import { readStackConfig } from '../cost/stack-config';
+import { awsLimits, type AwsLimits } from './aws-limits';
 import { cdnCache } from './cloudfront';
 import { functionEndpoint, startEmulators, type Emulators } from './emulators';
 import { emulatorClientConfig, RESOURCES_PATH, USAGE_PATH, type LocalResources } from './endpoints';
@@ -69,6 +71,8 @@ export interface LocalRuntimeOptions {
   resultsConcurrency?: number | 'off';
   /** The vote path sized for one poll of this many votes a second (`-c hotPollVotesPerSecond`). */
   hotPollVotesPerSecond?: number;
+  /** Enforce AWS's limits that bind a hot poll at this fraction of their value (local/aws-limits.ts). */
+  awsLimits?: number;
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   /**
@@ -126,10 +130,17 @@ async function assemble(
   setRoute: (route: Router) => void,
 ): Promise<LocalRuntime> {
   const url = originOf(server);
-  const model = appModel(options);
+  const { model, template } = appModel(options);
   const faults: Faults = options.faults ?? {};
   const meter = new Meter(model.apiKind);
-  const emulators = await startEmulators(model, { projectRoot: PROJECT_ROOT, meter, faults, dataDir: options.dataDir });
+  const limits = options.awsLimits === undefined ? undefined : limitsOf(template, options.awsLimits, meter);
+  const emulators = await startEmulators(model, {
+    projectRoot: PROJECT_ROOT,
+    meter,
+    faults,
+    dataDir: options.dataDir,
+    limits,
+  });
   const ssm = options.captcha ? await startSsm({ [CAPTCHA_PARAMETER]: options.captcha.secret }) : undefined;
   const restoreEnvironment = pointSdkClientsAt(
     { dynamoEndpoint: emulators.dynamoEndpoint, sqsEndpoint: emulators.sqsEndpoint, ssmEndpoint: ssm?.endpoint },
@@ -139,6 +150,7 @@ async function assemble(
   const { functions, bundleDir } = await loadFunctions(model.functions, {
     projectRoot: PROJECT_ROOT,
     meter,
+    limits,
     environment: (fn) =>
       functionEnvironment(
         fn.environment,
@@ -171,6 +183,7 @@ async function assemble(
       meter,
       siteConfig,
       faults,
+      limits,
       localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources },
     }),
   );
@@ -248,8 +261,8 @@ function runtimeHandle(
 
 // ---------- the steps ----------
 
-/** The template, synthesized in this process with the options a deployment would pass as context. */
-function appModel(options: LocalRuntimeOptions): AppModel {
+/** The template, synthesized in this process with the options a deployment would pass as context, and its model. */
+function appModel(options: LocalRuntimeOptions): { model: AppModel; template: Template } {
   const { captcha } = options;
   const template = synthesizeTemplate({
     ...(options.apiKind ? { apiKind: options.apiKind } : {}),
@@ -264,7 +277,15 @@ function appModel(options: LocalRuntimeOptions): AppModel {
   if (options.visibilityTimeoutSeconds !== undefined) {
     for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;
   }
-  return model;
+  return { model, template };
+}
+
+/** AWS's limits at `scale`, read from the template as the cost model reads it; the meter reports their refusals. */
+function limitsOf(template: Template, scale: number, meter: Meter): AwsLimits {
+  const stack = readStackConfig(template);
+  const limits = awsLimits(stack, scale);
+  meter.awsLimits = { scale, stack, refused: limits.refused };
+  return limits;
 }
 
 /** Points every AWS SDK client this process makes (the handlers') at the emulators; returns how to undo it. */
@@ -425,6 +446,7 @@ function router(parts: {
   meter: Meter;
   siteConfig: SiteConfig;
   faults: Faults;
+  limits?: AwsLimits;
   localEndpoints: Record<string, () => unknown>;
 }): Router {
   const { model, meter } = parts;
@@ -433,6 +455,7 @@ function router(parts: {
     routes: model.routes,
     functions: parts.functions,
     faults: parts.faults,
+    limits: parts.limits,
   });
   const cdn = cdnCache(model.apiCacheBehaviors);
   const serveSite = siteServer(buildServedSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));

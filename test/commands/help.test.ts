@@ -120,6 +120,12 @@ describe('mistakes people make', () => {
         '(the FIFO queue\'s sends a second), or off (got "0"). Run npm start -- --help for the usage.',
     ],
     [
+      "a scale of AWS's limits outside (0, 1]",
+      ['local/cli.ts', '--aws-limits', '2'],
+      "--aws-limits must be the fraction of AWS's limits to enforce, a number in (0, 1], e.g. 0.01 " +
+        '(got "2"). Run npm start -- --help for the usage.',
+    ],
+    [
       'a hot poll beyond any quota raise, as CDK context for LocalStack',
       ['localstack/cli.ts', 'deploy', '-c', 'hotPollVotesPerSecond=1000000'],
       'hotPollVotesPerSecond must be a whole number of votes a second from 1 to 70,000 ' +

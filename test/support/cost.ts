@@ -9,10 +9,22 @@ import { join } from 'node:path';
 import type { ApiKind } from '../../config/app-config';
 import { reportInput } from '../../cost/cli';
 import type { Bill, BillLine } from '../../cost/model';
+import { QUOTAS, type QuotaId } from '../../cost/quotas';
 import { buildReport, type CostReport } from '../../cost/report';
 import { readStackConfig, type StackConfig } from '../../cost/stack-config';
 import { synthesizeTemplate } from '../../lib/app';
 import { templateFor } from './synth';
+
+/** Changes a quota's value for the test that calls it; each file puts them back after each test (restoreQuotas). */
+const changedQuotas = new Map<QuotaId, number>();
+export const setQuota = (id: QuotaId, value: number) => {
+  if (!changedQuotas.has(id)) changedQuotas.set(id, QUOTAS[id].value);
+  (QUOTAS[id] as { value: number }).value = value;
+};
+export function restoreQuotas(): void {
+  for (const [id, value] of changedQuotas) (QUOTAS[id] as { value: number }).value = value;
+  changedQuotas.clear();
+}
 
 const stacks = new Map<string, StackConfig>();
 

@@ -13,11 +13,11 @@ import { recommend } from '../../cost/designs';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profiles';
-import { QUOTAS, type QuotaId } from '../../cost/quotas';
+import { QUOTAS } from '../../cost/quotas';
 import type { StackConfig } from '../../cost/stack-config';
 import { API_REQUESTS_PER_VOTE, votePathFor } from '../../cost/vote-path';
 import { renderText } from '../../cost/report';
-import { costReport, designStack } from '../support/cost';
+import { costReport, designStack, restoreQuotas, setQuota } from '../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });
 const cloudFront = designStack({ results: 'cloudfront' });
@@ -30,16 +30,8 @@ const verdict = (
   units: UnitCosts = DEFAULT_UNIT_COSTS,
 ) => capacityOf(stack, derivePeak(profile), units, { account, oneVotePerVoter: profile.oneVotePerVoter });
 
-/** Quotas changed by a test, put back after it. */
-const changed = new Map<QuotaId, number>();
-const setQuota = (id: QuotaId, value: number) => {
-  if (!changed.has(id)) changed.set(id, QUOTAS[id].value);
-  (QUOTAS[id] as { value: number }).value = value;
-};
-afterEach(() => {
-  for (const [id, value] of changed) (QUOTAS[id] as { value: number }).value = value;
-  changed.clear();
-});
+// Quotas changed by a test (setQuota), put back after it.
+afterEach(restoreQuotas);
 
 describe('the peak a profile brings', () => {
   it("is the hottest poll's busiest minute, its viewers over their refresh, and the other open polls", () => {
