@@ -173,6 +173,22 @@ describe('what the newcomer found', () => {
   });
 });
 
+describe('the stack deployed as recommended', () => {
+  it("record-night: the template with the printed flags carries the peak, needing only AWS's quota raises", () => {
+    const night = costReport({ profile: 'record-night' });
+    const flags = night.recommended.capacity.carriesWith!.flags;
+    const deployed = designStack({ results: 'cloudfront', ...flags });
+    expect(deployed.votePath).toEqual(
+      expect.objectContaining({ groupsPerPoll: votePathFor(Number(flags.hotPollVotesPerSecond)).groupsPerPoll }),
+    );
+    const asDeployed = verdict(deployed, PROFILES['record-night']);
+    expect(asDeployed.carriesWith?.flags).toEqual({});
+    expect(asDeployed.carriesWith?.quotaRaises).toEqual(night.recommended.capacity.carriesWith!.quotaRaises);
+    for (const stage of asDeployed.stages.filter((s) => s.load > s.limit))
+      expect(stage.fix, stage.name).toMatchObject({ quota: expect.any(String) });
+  });
+});
+
 describe('the recommendation', () => {
   it('is the cheapest design that carries the peak in time, its flags in the deploy command', () => {
     const tv = costReport({ profile: 'tv-show' });
