@@ -174,9 +174,8 @@ export const POLL_CACHE = { maxAgeSeconds: 60, maxEntries: 1000 } as const;
 /**
  * How the stack tells the functions the vote path's size (cost/vote-path.ts): the create function
  * records it in each new poll (a poll keeps its size for life: lambdas/domain/poll.ts), whose
- * votes are spread over this many message groups and counted in this many counter items. The
- * vote function and the consumer carry it too, as the deployment's size the cost model reads.
- * Absent: the default size.
+ * votes are spread over this many message groups and counted in this many counter items (the
+ * cost model reads the deployment's size there too). Absent: the default size.
  */
 export const VOTE_PATH_ENV = { groupsPerPoll: 'VOTE_GROUPS_PER_POLL', counterShards: 'COUNTER_SHARDS' } as const;
 

@@ -17,9 +17,13 @@ export type QuotaScope =
   | 'table'
   | 'distribution';
 
-/** How a limit is raised: a Service Quotas request (name, and code where AWS gives one), by AWS itself, or not. */
+/**
+ * How a limit is raised: a Service Quotas request (name, and code where AWS gives one), a setting of
+ * the owner's own resource (charged), by AWS itself, or not.
+ */
 export type QuotaRaise =
   | { how: 'service-quotas'; quotaName: string; code?: string }
+  | { how: 'setting'; setting: string }
   | { how: 'automatic'; note: string }
   | { how: 'fixed' };
 
@@ -184,7 +188,7 @@ export const QUOTAS = {
     value: 4_000,
     unit: 'write units/s',
     scope: 'table',
-    raise: { how: 'service-quotas', quotaName: 'warm throughput (UpdateTable WarmThroughput; charged)' },
+    raise: { how: 'setting', setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)" },
     source: `${DYNAMO_WARM}; "DynamoDB on-demand capacity mode"`,
     checked: CHECKED,
     note: 'beyond it the table doubles its previous peak as traffic grows; pre-warming is charged',
@@ -194,7 +198,7 @@ export const QUOTAS = {
     value: 12_000,
     unit: 'read units/s',
     scope: 'table',
-    raise: { how: 'service-quotas', quotaName: 'warm throughput (UpdateTable WarmThroughput; charged)' },
+    raise: { how: 'setting', setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)" },
     source: `${DYNAMO_WARM}; "DynamoDB on-demand capacity mode"`,
     checked: CHECKED,
   },
@@ -221,6 +225,9 @@ export const QUOTAS = {
 
 export type QuotaId = keyof typeof QUOTAS;
 
+/** A quota by the name the report and report.json give it. */
+export const quotaNamed = (name: string): Quota | undefined => Object.values(QUOTAS).find((q) => q.name === name);
+
 /** A quota's value. */
 export const quota = (id: QuotaId): number => QUOTAS[id].value;
 
@@ -229,5 +236,6 @@ export function raiseText(id: QuotaId): string {
   const raise: QuotaRaise = QUOTAS[id].raise;
   if (raise.how === 'service-quotas')
     return `Service Quotas: "${raise.quotaName}"${raise.code ? ` (${raise.code})` : ''}`;
+  if (raise.how === 'setting') return raise.setting;
   return raise.how === 'automatic' ? raise.note : 'fixed by AWS';
 }

@@ -21,7 +21,7 @@ import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from '
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
 import { derivePeak, type Peak } from './peaks';
-import { QUOTAS, raiseText, type QuotaId } from './quotas';
+import { QUOTAS, quotaNamed, raiseText, type QuotaId } from './quotas';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
@@ -331,8 +331,8 @@ function deploymentRows(d: DesignRow): string[][] {
   });
 }
 
-/** Raises that are a table setting the owner makes (charged), not a quota AWS grants. */
-const isWarmUp = (r: QuotaRaiseNeeded) => r.quota.startsWith('DynamoDB new on-demand table');
+/** Raises that are a setting the owner makes (charged), not a quota AWS grants (cost/quotas.ts). */
+const isWarmUp = (r: QuotaRaiseNeeded) => quotaNamed(r.quota)?.raise.how === 'setting';
 
 /** The busiest second, with its working. */
 export const peakLines = (report: CostReport) => [

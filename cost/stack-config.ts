@@ -156,8 +156,9 @@ export function readStackConfig(template: Json): StackConfig {
 }
 
 /**
- * The vote path as deployed: groups and shards from the functions' environment (absent: the
- * default size), the throttle from the API's stage (HTTP API default route settings, REST method settings).
+ * The vote path as deployed: groups and shards from the create function's environment (a poll takes
+ * its size at creation; absent: the default size), the throttle from the API's stage (HTTP API
+ * default route settings, REST method settings).
  */
 function votePathOf(
   resources: Json,
@@ -173,8 +174,8 @@ function votePathOf(
   ) ?? [undefined, undefined];
   const throttle = stage?.Properties?.DefaultRouteSettings ?? stage?.Properties?.MethodSettings?.[0] ?? {};
   return {
-    groupsPerPoll: env('castVote', VOTE_PATH_ENV.groupsPerPoll) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
-    counterShards: env('countVotes', VOTE_PATH_ENV.counterShards) ?? DEFAULT_VOTE_PATH.counterShards,
+    groupsPerPoll: env('createPoll', VOTE_PATH_ENV.groupsPerPoll) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
+    counterShards: env('createPoll', VOTE_PATH_ENV.counterShards) ?? DEFAULT_VOTE_PATH.counterShards,
     stageRateLimit: throttle.ThrottlingRateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
     stageBurstLimit: throttle.ThrottlingBurstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
   };

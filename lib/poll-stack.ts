@@ -84,7 +84,7 @@ export class PollStack extends Stack {
 
     const votePath = props.votePath ?? DEFAULT_VOTE_PATH;
     const sizeEnv = votePathEnv(votePath);
-    const votes = new VotePipeline(this, 'Votes', { table, votePathEnv: sizeEnv });
+    const votes = new VotePipeline(this, 'Votes', { table });
     const site = new PollSite(this, 'Site', { hosting: props.siteHosting });
 
     // The API answers CORS for the site's origin, unless the site fronts it on its own (results=cloudfront).
@@ -109,7 +109,6 @@ export class PollStack extends Stack {
         environment: {
           ...env,
           ...captchaEnv,
-          ...sizeEnv,
           QUEUE_URL: votes.queue.queueUrl,
           RATE_LIMIT: rateLimit(RATE_LIMITS.castVote),
         },

@@ -20,8 +20,7 @@ export class VotePipeline extends Construct {
   readonly dlqAlarm: Alarm;
   readonly consumerFailureAlarm: Alarm;
 
-  /** `votePathEnv`: the vote path's size, when the stack sizes it for a hot poll (config VOTE_PATH_ENV). */
-  constructor(scope: Construct, id: string, props: { table: ITable; votePathEnv: Record<string, string> }) {
+  constructor(scope: Construct, id: string, props: { table: ITable }) {
     super(scope, id);
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
@@ -47,11 +46,7 @@ export class VotePipeline extends Construct {
     this.consumer = appFunction(this, 'CountVotes', {
       entry: 'count-votes.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
-      environment: {
-        TABLE_NAME: props.table.tableName,
-        DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl,
-        ...props.votePathEnv,
-      },
+      environment: { TABLE_NAME: props.table.tableName, DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl },
       customMetrics: CONSUMER_METRICS.always,
     });
     // Only what counting needs: the conditional update of a counter item, its read on a redelivery, and
