@@ -1,9 +1,13 @@
 /**
  * The local runtime with AWS's limits at scale (`npm start -- --aws-limits 0.01`): API Gateway's
- * 429 past the stage's throttle, votes refused by SQS's sends per group answered 503 and never
- * counted, throttled counter writes retried and counted once; and without the flag, no limit.
+ * 429 past the stage's throttle, SQS's ThrottlingException past a message group's sends (the vote
+ * function's 503 on it: test/handlers), every accepted vote counted once whatever was refused; and
+ * without the flag, no limit.
  */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quota } from '../../cost/quotas';
+import { emulatorClientConfig } from '../../local/endpoints';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME } from '../support/campaign';
 import { api } from '../support/local';
@@ -54,9 +58,33 @@ describe('the local runtime with --aws-limits', () => {
     let results = await client.results(poll.id);
     while (results.status !== 200) results = await client.results(poll.id);
     expect(results.json.counts).toEqual(accepted);
-    const refused = limited.usage().awsLimits!.refused;
-    // A 503 is a send SQS refused: the vote function answers it, and nothing of it is counted.
-    if (statuses[503]) expect(refused['sqs-group']).toBeGreaterThan(0);
+    // Every other answer is a limit's: API Gateway's 429, a throttled Lambda's 500, a refused send's 503.
+    expect(Object.keys(statuses).filter((s) => !['202', '429', '500', '503'].includes(s))).toEqual([]);
+  });
+
+  it("refuses a message group's sends past its rate with SQS's ThrottlingException, each counted", async () => {
+    // Straight to the endpoint, one try each: the send the vote function's SDK would retry, then answer 503.
+    const sqs = new SQSClient({ ...emulatorClientConfig(limited.resources.sqsEndpoint), maxAttempts: 1 });
+    const before = limited.usage().awsLimits!.refused['sqs-group'] ?? 0;
+    const perGroup = quota('sqsFifoSendsPerGroup') * SCALE;
+    // Far more than a group's burst and what it refills while they are sent.
+    const sends = 20 + Math.ceil(perGroup * 10);
+    let throttled = 0;
+    for (let i = 0; i < sends; i++) {
+      const send = new SendMessageCommand({
+        // The dead-letter queue: FIFO and limited alike, and no consumer takes these.
+        QueueUrl: limited.resources.deadLetterQueueUrl,
+        MessageBody: `{"n":${i}}`,
+        MessageGroupId: 'one-group',
+        MessageDeduplicationId: `send-${i}`,
+      });
+      await sqs.send(send).catch((error: Error) => {
+        expect(error.name).toBe('ThrottlingException');
+        throttled++;
+      });
+    }
+    expect(throttled).toBeGreaterThan(0);
+    expect(limited.usage().awsLimits!.refused['sqs-group']! - before).toBe(throttled);
   });
 });
 
