@@ -415,7 +415,6 @@ export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollT
       viewersAtOnce: 0,
       refreshSeconds: 0,
     },
-    working: [],
   };
   const billedMs = { ...units.billedMs, countVotes: units.billedMs.countVotes * scale };
   const context = { account: 'established' as const, oneVotePerVoter: false };

@@ -209,17 +209,32 @@ const SHARE_TOTALS = [
 
 /** Shares added up, each total in the order the shares are given (floating-point sums depend on it). */
 export function sumShares(shares: UsageShare[]): Required<UsageShare> {
-  const totals = Object.fromEntries(
-    SHARE_TOTALS.map((total) => [total, shares.reduce((sum, share) => sum + (share[total] ?? 0), 0)]),
-  ) as Record<(typeof SHARE_TOTALS)[number], number>;
-  return { work: shares.flatMap((share) => share.work ?? []), ...totals };
+  // Loops, not Object.fromEntries over maps: the model adds shares up at every volume it prices.
+  const month = { work: [] } as unknown as Required<UsageShare>;
+  for (const total of SHARE_TOTALS) month[total] = 0;
+  for (const share of shares) {
+    if (share.work) month.work.push(...share.work);
+    for (const total of SHARE_TOTALS) month[total] += share[total] ?? 0;
+  }
+  return month;
 }
+
+/** A schedule's requests by window: walking it is the model's costliest step, asked at every volume it prices. */
+const scheduleRequests = new Map<string, number>();
 
 /** Requests one results viewer makes while watching. */
 export function resultsRequestsPerViewer(profile: Pick<TrafficProfile, 'watchMinutes' | 'refresh'>): number {
   const windowMs = profile.watchMinutes * 60_000;
   if (typeof profile.refresh === 'number') return Math.ceil(windowMs / (profile.refresh * 1000));
-  return refreshRequests(windowMs, profile.refresh);
+  const key = `${profile.refresh} ${windowMs}`;
+  let requests = scheduleRequests.get(key);
+  if (requests === undefined) {
+    // Bounded: the explorer asks for a new window at each value typed.
+    if (scheduleRequests.size >= 256) scheduleRequests.clear();
+    requests = refreshRequests(windowMs, profile.refresh);
+    scheduleRequests.set(key, requests);
+  }
+  return requests;
 }
 
 /** The month's volumes for a profile; preflights only where the stack's API needs them. */
@@ -498,9 +513,20 @@ export interface BillOptions {
 }
 
 /** A price as the bill prints it: "$0.2 per 1M requests", "(tiered)" after it when it has tiers. */
-function unitPriceText(price: Price): string {
-  const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
-  return `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`;
+/** Each price's words on a bill line, made once: a bill is made at every volume the report prices. */
+const priceTexts = new WeakMap<Price, Pick<BillLine, 'unit' | 'unitPrice'>>();
+function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
+  let text = priceTexts.get(price);
+  if (text === undefined) {
+    const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
+    text = {
+      // "1M requests" -> "requests": usage is counted in raw units.
+      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
+      unitPrice: `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
+    };
+    priceTexts.set(price, text);
+  }
+  return text;
 }
 
 /** A month's usage as a bill, line by line, free tiers taken off (a shared pool once across its lines). */
@@ -521,9 +547,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
       item: price.item,
       usage: amount,
       billable,
-      // "1M requests" -> "requests": usage is counted in raw units.
-      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: unitPriceText(price),
+      ...priceText(price),
       usd: tieredCost(billable, price),
       assumption: price.assumption,
     };

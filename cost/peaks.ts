@@ -35,8 +35,6 @@ export interface Peak {
     /** Seconds between a viewer's results requests, on average over the watch. */
     refreshSeconds: number;
   };
-  /** The working, line by line, as the report prints it. */
-  working: string[];
 }
 
 const HOUR = 3600;
@@ -102,18 +100,14 @@ export function derivePeak(profile: TrafficProfile): Peak {
     viewersAtOnce: viewersAtOnce * some,
     refreshSeconds,
   };
-  const peak = {
-    requestsPerSecond,
-    derivedRequestsPerSecond,
-    routes,
-    pollsOpenAtOnce,
-    hottestPoll,
-  };
-  return { ...peak, working: working(profile, peak) };
+  return { requestsPerSecond, derivedRequestsPerSecond, routes, pollsOpenAtOnce, hottestPoll };
 }
 
-/** The derivation in words and numbers, so a reader can check it. */
-function working(profile: TrafficProfile, peak: Omit<Peak, 'working'>): string[] {
+/**
+ * The derivation in words and numbers, as the report prints it, so a reader can check it. Apart from
+ * derivePeak: the model derives peaks at many volumes (break-evens, the chart) and prints one.
+ */
+export function peakWorking(profile: TrafficProfile, peak: Peak): string[] {
   const { hottestPoll: hot, routes } = peak;
   const override = peak.requestsPerSecond > peak.derivedRequestsPerSecond;
   return [

@@ -20,7 +20,7 @@ import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
-import { derivePeak, type Peak } from './peaks';
+import { derivePeak, peakWorking, type Peak } from './peaks';
 import { QUOTAS, quotaNamed, raiseText, type QuotaId } from './quotas';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
@@ -63,8 +63,8 @@ export interface CostReport {
   designs: DesignRow[];
   /** The cheapest design that carries the peak (deployed with its flags), else the cheapest; see `carries`. */
   recommended: DesignRow & { carries: boolean };
-  /** The busiest second the profile brings, derived from its fields (cost/peaks.ts). */
-  peak: Peak;
+  /** The busiest second the profile brings, derived from its fields (cost/peaks.ts), with its working. */
+  peak: Peak & { working: string[] };
   /** The account the verdicts are for: --new-account means a new account's quotas too. */
   account: Account;
   floor: ReturnType<typeof awsFloor>;
@@ -154,13 +154,18 @@ export function buildReport(input: ReportInput): CostReport {
     idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
     designs,
     recommended: recommend(designs),
-    peak,
+    peak: { ...peak, working: peakWorking(profile, peak) },
     account,
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
     vps: vpsOptions(profile, bill, vpsCapacity),
     designRps: designRps(profile),
-    breakEven: VPS_TIERS.map((tier) => breakEven(tier, profile, stack, vpsCapacity, units, options)),
+    // The baseline's is the row's of the design this stack is, when it is one: searched once.
+    breakEven: VPS_TIERS.map(
+      (tier) =>
+        (tier === BASELINE_VPS && designs.find((d) => d.stack === stack)?.breakEven) ||
+        breakEven(tier, profile, stack, vpsCapacity, units, options),
+    ),
     whatIfs: whatIfs(profile, stack, units, options, bill),
     assumptions,
   };
