@@ -7,6 +7,7 @@ import { CDN_PLANS, type CdnPlan } from './cdn';
 import {
   cachedAtOrigin,
   cachePeriodsOfWatch,
+  DAYS_PER_MONTH,
   estimate,
   SECONDS_PER_MONTH,
   type Bill,
@@ -179,9 +180,19 @@ export interface BreakEven {
   notCarried?: boolean;
 }
 
+/** Monthly volumes the break-even search spans, as powers of ten. */
+const SEARCH_DECADES = { from: 3, to: 11 };
+/** Its scan's step, in decades. */
+const SCAN_STEP = 0.25;
+/** Where a search stops: the two volumes bracketing its answer this close (far below the digits shown). */
+const PRECISION = 1e-7;
+
 /**
- * Scans monthly volume on a log grid (the VPS cost is a step function, the
- * serverless one nearly linear), then bisects the first crossing.
+ * The first monthly volume at which serverless costs at least this VPS setup while it carries the
+ * peak. While one box carries, the VPS costs its box and any transfer over its allowance, and
+ * serverless gains on it with every vote (it pays for transfer too, and for requests): they cross
+ * there at most once, and a coarse scan finds the step it is in. Where the box stops carrying within
+ * a step, the bills may have crossed just before: the edge is found, and the crossing before it.
  */
 export function breakEven(
   tier: VpsTier,
@@ -191,39 +202,75 @@ export function breakEven(
   units?: UnitCosts,
   options?: BillOptions,
 ): BreakEven {
-  const baseVotes = profile.pollsPerDay * 30 * profile.votesPerPoll;
+  const baseVotes = profile.pollsPerDay * DAYS_PER_MONTH * profile.votesPerPoll;
   if (baseVotes === 0) return { tier };
-  const gap = (votes: number) => {
+  const at = (votes: number): Point => {
     const scaled = scaleProfile(profile, votes / baseVotes);
     const bill = estimate(scaled, stack, units, options);
     const vps = vpsCost(tier, scaled, bill, capacity);
-    return { diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
+    return { votes, diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
   };
-  let low = 1e3;
-  const first = gap(low);
-  if (first.diff >= 0) return first.carries ? { tier, votes: low, usd: first.usd } : { tier, notCarried: true };
-  for (let exponent = 3.05; exponent <= 11.0001; exponent += 0.05) {
-    const high = 10 ** exponent;
-    if (gap(high).diff >= 0) {
-      const even = bisect(gap, low, high, tier);
-      // A break-even is one only where the VPS carries that month's peak: else there is none to quote.
-      return gap(even.votes!).carries ? even : { tier, notCarried: true };
+  const steps = (SEARCH_DECADES.to - SEARCH_DECADES.from) / SCAN_STEP;
+  const volume = (step: number) => 10 ** (SEARCH_DECADES.from + step * SCAN_STEP);
+  /** The last volume scanned where the VPS carries and still costs more. */
+  let low: Point | undefined;
+  for (let step = 0; step <= steps; step++) {
+    const high = at(volume(step));
+    if (high.carries && high.diff < 0) low = high;
+    else if (high.carries) return found(tier, low ? solve(at, low, high) : high);
+    else {
+      // It stops carrying within this step: the bills may have crossed just before it did.
+      if (low) {
+        const edge = lastCarried(at, low, high);
+        if (edge.diff >= 0) return found(tier, solve(at, low, edge));
+      }
+      // No break-even while it carries: say whether the bills cross at all, where it does not.
+      for (let later = step; later <= steps; later++)
+        if (at(volume(later)).diff >= 0) return { tier, notCarried: true };
+      return { tier };
     }
-    low = high;
   }
   return { tier };
 }
 
-function bisect(
-  gap: (votes: number) => { diff: number; usd: number; carries: boolean },
-  low: number,
-  high: number,
-  tier: VpsTier,
-): BreakEven {
-  for (let i = 0; i < 40; i++) {
-    const mid = Math.sqrt(low * high);
-    if (gap(mid).diff >= 0) high = mid;
-    else low = mid;
+const found = (tier: VpsTier, at: Point): BreakEven => ({ tier, votes: at.votes, usd: at.usd });
+
+/** The two bills at a monthly volume: serverless's less the VPS's, and whether the VPS carries its peak. */
+type Point = { votes: number; diff: number; usd: number; carries: boolean };
+
+/**
+ * The least volume (within PRECISION) where serverless costs at least the VPS, between `low` (less)
+ * and `high` (at least): regula falsi with the Illinois step. Both bills are nearly straight lines in
+ * volume, so it takes a few model runs where halving the bracket takes twenty; the Illinois step keeps
+ * it shrinking from both ends, and a guess outside the bracket (a VPS step within it) falls back to halving.
+ */
+function solve(at: (votes: number) => Point, low: Point, high: Point): Point {
+  let [lowDiff, highDiff] = [low.diff, high.diff];
+  let kept: 'low' | 'high' | undefined;
+  // Bounded all the same: halving alone gets there within 30 steps.
+  for (let step = 0; step < 100 && high.votes / low.votes > 1 + PRECISION; step++) {
+    const secant = high.votes - (highDiff * (high.votes - low.votes)) / (highDiff - lowDiff);
+    const inside = secant > low.votes && secant < high.votes;
+    const mid = at(inside ? secant : Math.sqrt(low.votes * high.votes));
+    if (mid.diff >= 0) {
+      [high, highDiff] = [mid, mid.diff];
+      if (kept === 'low') lowDiff /= 2;
+      kept = 'low';
+    } else {
+      [low, lowDiff] = [mid, mid.diff];
+      if (kept === 'high') highDiff /= 2;
+      kept = 'high';
+    }
   }
-  return { tier, votes: high, usd: gap(high).usd };
+  return high;
+}
+
+/** The last volume (within PRECISION) at which the VPS still carries, between one it carries and one it does not. */
+function lastCarried(at: (votes: number) => Point, low: Point, high: Point): Point {
+  for (let step = 0; step < 100 && high.votes / low.votes > 1 + PRECISION; step++) {
+    const mid = at(Math.sqrt(low.votes * high.votes));
+    if (mid.carries) low = mid;
+    else high = mid;
+  }
+  return low;
 }

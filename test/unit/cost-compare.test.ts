@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { CDN_PLANS } from '../../cost/cdn';
-import { breakEven, originAtPeak, vpsCost, vpsMix, vpsOptions } from '../../cost/compare';
+import { breakEven, originAtPeak, scaleProfile, vpsCost, vpsMix, vpsOptions } from '../../cost/compare';
 import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { PROFILES } from '../../cost/profiles';
@@ -66,6 +66,36 @@ describe('the same month on a VPS', () => {
     const scaled = { ...PROFILES.seed, pollsPerDay: (PROFILES.seed.pollsPerDay * even.votes!) / 15e6 };
     const scaledBill = estimate(scaled, stack);
     expect(scaledBill.totalUsd).toBeCloseTo(vpsCost(BASELINE_VPS, scaled, scaledBill, capacity).totalUsd, 2);
+  });
+
+  it('finds the first crossing while the VPS carries, also when the box stops carrying just past it', () => {
+    // Small polls: more volume is more polls open at once, so the peak grows with it.
+    const small = { ...PROFILES.seed, votesPerPoll: 100, resultsViewersPerPoll: 100 };
+    const votes = (v: number) => scaleProfile(small, v / (small.pollsPerDay * 30 * small.votesPerPoll));
+    const crossing = breakEven(BASELINE_VPS, small, stack, capacity).votes!;
+    // A capacity whose box stops carrying between the crossing and the break-even scan's next volume.
+    const nextScanned = 10 ** (Math.ceil(Math.log10(crossing) * 4) / 4);
+    const edge = Math.sqrt(crossing * nextScanned);
+    const atEdge = vpsCost(BASELINE_VPS, votes(edge), estimate(votes(edge), stack), capacity);
+    const scale = (1.0001 * atEdge.loadRps) / (atEdge.capacityRps * VPS_MAX_UTILISATION);
+    const routes = Object.fromEntries(
+      Object.entries(measurement.routes).map(([name, r]) => [
+        name,
+        { ...r, requestsPerSecond: r.requestsPerSecond * scale },
+      ]),
+    ) as VpsMeasurement['routes'];
+    const smaller: VpsCapacity = { measurement: { ...measurement, routes }, source: 'test' };
+    const carriesAt = (v: number) => vpsCost(BASELINE_VPS, votes(v), estimate(votes(v), stack), smaller).carries;
+    expect([carriesAt(crossing), carriesAt(edge), carriesAt(edge * 1.01), carriesAt(nextScanned)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    // One box costs the same whatever it serves: the same crossing, quoted though the box stops carrying soon after.
+    const even = breakEven(BASELINE_VPS, small, stack, smaller);
+    expect(even.notCarried).toBeUndefined();
+    expect(even.votes! / crossing).toBeCloseTo(1, 6);
   });
 
   it('prices a row that needs more than one process for its boxes, and says it does not carry the peak', () => {
