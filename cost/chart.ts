@@ -9,9 +9,11 @@ import { scaleProfile, vpsCost } from './compare';
 import { carriesInTime } from './capacity';
 import { designCapacity } from './designs';
 import { escapeHtml, usd, votesLabel } from './format';
-import { estimate } from './model';
+import { estimate, type Bill } from './model';
 import { derivePeak } from './peaks';
+import type { TrafficProfile } from './profiles';
 import type { CostReport } from './report';
+import type { StackConfig } from './stack-config';
 import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps';
 
 /** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
@@ -90,20 +92,42 @@ export interface ChartData {
 const inPlot = (votes: number | undefined, points: number[]) =>
   votes !== undefined && votes >= points[0] && votes <= X_MAX;
 
+/** The chart's volumes, each as a profile, and a stack's bills at them: made once a stack (the VPS reuses one). */
+interface Volumes {
+  points: number[];
+  scaled: TrafficProfile[];
+  billsOf: (stack: StackConfig) => Bill[];
+}
+
+/**
+ * The first index at which `carries` is false (`count` if none is), asking it about log2(count) times.
+ * It may bisect: a volume's peak grows with the volume, and so does every stage's load, so a design
+ * that stops carrying does not carry again further up (test/unit/cost-chart.test.ts checks this).
+ */
+function firstNotCarrying(carries: (i: number) => boolean, count: number): number {
+  let [low, high] = [0, count];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (carries(mid)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Each design at every volume: its month, and its verdict on that volume's peak, as the report gives it. */
-function designSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
-  const { units, options, account } = report;
+function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
+  const { units, account } = report;
+  const { scaled, points } = volumes;
   return report.designs.map((design) => {
-    const costs = scaled.map((profile) => estimate(profile, design.stack, units, options).totalUsd);
-    const verdicts = scaled.map((profile) =>
-      designCapacity(design, report.designStacks[design.id], derivePeak(profile), units, {
+    const costs = volumes.billsOf(design.stack).map((bill) => bill.totalUsd);
+    const verdict = (i: number) =>
+      designCapacity(design, report.designStacks[design.id], derivePeak(scaled[i]), units, {
         account,
-        oneVotePerVoter: profile.oneVotePerVoter,
-      }),
-    );
+        oneVotePerVoter: scaled[i].oneVotePerVoter,
+      });
     // As the recommendation counts it: with the flags and quota raises that make it carry, in time.
-    const carries = verdicts.map((v) => !design.deploy || carriesInTime(v));
-    const firstOver = carries.indexOf(false);
+    const firstOver = design.deploy ? firstNotCarrying((i) => carriesInTime(verdict(i)), points.length) : points.length;
+    const over = firstOver < points.length;
     const even = design.breakEven;
     return {
       kind: 'design' as const,
@@ -111,9 +135,9 @@ function designSeries(report: CostReport, scaled: CostReport['profile'][], point
       label: `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`,
       ...(DESIGN_STYLES[design.id] ?? DESIGN_STYLES.websocket),
       costs,
-      carries,
-      bottleneck: firstOver >= 0 ? (verdicts[firstOver].bottleneck ?? undefined) : undefined,
-      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
+      carries: points.map((_, i) => i < firstOver),
+      bottleneck: over ? (verdict(firstOver).bottleneck ?? undefined) : undefined,
+      carriesUpTo: over && firstOver > 0 ? points[firstOver - 1] : undefined,
       breakEven: even.votes && inPlot(even.votes, points) ? { votes: even.votes, usd: even.usd! } : undefined,
       recommended: design.id === report.recommended.id,
       atProfile: design.bill.totalUsd,
@@ -122,9 +146,9 @@ function designSeries(report: CostReport, scaled: CostReport['profile'][], point
 }
 
 /** Each VPS tier while one process carries the peak; tiers that would overlap are one series. */
-function vpsSeries(report: CostReport, scaled: CostReport['profile'][], points: number[]): ChartSeries[] {
-  const { units, options } = report;
-  const bills = scaled.map((profile) => estimate(profile, report.stack, units, options));
+function vpsSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
+  const { scaled, points } = volumes;
+  const bills = volumes.billsOf(report.stack);
   const priced = VPS_TIERS.map((tier) => {
     const rows = scaled.map((profile, i) => vpsCost(tier, profile, bills[i], report.vpsCapacity));
     return { tier, costs: rows.map((r) => (r.carries ? r.totalUsd : null)), carries: rows.map((r) => r.carries) };
@@ -188,7 +212,17 @@ export function chartData(report: CostReport): ChartData {
   const votes = report.bill.votes;
   const points = pointsFor(votes);
   const scaled = points.map((v) => scaleProfile(report.profile, votes > 0 ? v / votes : 0));
-  const series = [...designSeries(report, scaled, points), ...vpsSeries(report, scaled, points)];
+  const bills = new Map<StackConfig, Bill[]>();
+  const billsOf = (stack: StackConfig) => {
+    if (!bills.has(stack))
+      bills.set(
+        stack,
+        scaled.map((p) => estimate(p, stack, report.units, report.options)),
+      );
+    return bills.get(stack)!;
+  };
+  const volumes = { points, scaled, billsOf };
+  const series = [...designSeries(report, volumes), ...vpsSeries(report, volumes)];
   return { profileName: report.profile.name, votes, points, series, facts: factsOf(report, series) };
 }
 

@@ -2,8 +2,12 @@
  * The report's chart (cost/chart.ts): monthly cost against monthly votes, drawn for a screen of any width.
  */
 import { describe, expect, it } from 'vitest';
+import { carriesInTime } from '../../cost/capacity';
 import { chartData, drawChart, renderChart } from '../../cost/chart';
-import { DEPLOYABLE_DESIGNS } from '../../cost/designs';
+import { scaleProfile } from '../../cost/compare';
+import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/designs';
+import { derivePeak } from '../../cost/peaks';
+import { PROFILES } from '../../cost/profiles';
 import { VPS_TIERS } from '../../cost/vps';
 import { costReport } from '../support/cost';
 
@@ -86,5 +90,29 @@ describe('the chart', () => {
     expect(groups).toHaveLength(data.series.length);
     const fnUrl = groups.find(([, id]) => id === 'function-url')!;
     expect(fnUrl[2]).toMatch(/stops carrying above ~[\d.]+ [MB] votes: /);
+  });
+
+  it('finds where a design stops carrying by halving, as its verdict at every volume of the plot finds it', () => {
+    let stops = 0;
+    for (const profile of Object.keys(PROFILES))
+      for (const newAccount of [false, true]) {
+        const r = costReport({ profile, 'new-account': newAccount });
+        const chart = chartData(r);
+        for (const series of chart.series.filter((s) => s.kind === 'design')) {
+          const design = r.designs.find((d) => d.id === series.id)!;
+          const everyVolume = chart.points.map((votes) => {
+            const scaled = scaleProfile(r.profile, votes / r.bill.votes);
+            const verdict = designCapacity(design, r.designStacks[design.id], derivePeak(scaled), r.units, {
+              account: r.account,
+              oneVotePerVoter: scaled.oneVotePerVoter,
+            });
+            return !design.deploy || carriesInTime(verdict);
+          });
+          expect(series.carries, `${profile}${newAccount ? ' --new-account' : ''}: ${design.id}`).toEqual(everyVolume);
+          if (series.carriesUpTo) stops++;
+        }
+      }
+    // Not only designs that carry the whole plot.
+    expect(stops).toBeGreaterThan(5);
   });
 });
