@@ -38,8 +38,12 @@ const newAccount = $<HTMLInputElement>('new-account');
 /** The last answer shown for a valid profile: it stays, dimmed, while a field is bad. */
 let shown: { report: CostReport; chart: ChartData } | undefined;
 let description = input.profile.description;
-/** The width the chart was drawn for: a resize redraws it only when that changes. */
+/**
+ * The width the chart is drawn for: its box's, as the ResizeObserver last gave it, so an update never
+ * reads the layout it is changing (that would force a layout in the middle of a frame's work).
+ */
 let chartWidth = 0;
+const chartWidthFor = (boxWidth: number) => Math.min(Math.round(boxWidth), 820);
 
 const lines = (texts: string[]) => texts.map((t) => `<p>${escapeHtml(t)}</p>`).join('');
 
@@ -78,9 +82,7 @@ function renderVps(report: CostReport): void {
 /** The chart at the width its box has (a phone gets the narrow layout), and its facts in words. */
 function renderChart(): void {
   if (!shown) return;
-  const box = $('chart');
-  chartWidth = Math.min(box.clientWidth, 820);
-  box.innerHTML = drawChart(shown.chart, chartWidth);
+  $('chart').innerHTML = drawChart(shown.chart, chartWidth);
   $('chart-facts').innerHTML = shown.chart.facts.map((f) => `<li>${escapeHtml(f)}</li>`).join('');
 }
 
@@ -93,8 +95,8 @@ function renderShare(profile: TrafficProfile): void {
   const command = `npm run cost -- --profile ${asPreset ? profile.name : file}${flags}`;
   $('command').textContent = command;
   const link = $<HTMLAnchorElement>('download');
-  URL.revokeObjectURL(link.href);
-  link.href = URL.createObjectURL(new Blob([`${JSON.stringify(profile, null, 2)}\n`], { type: 'application/json' }));
+  // A data: URL, not a Blob's: nothing to make or revoke at every edit, and it works from a file:// page.
+  link.href = `data:application/json;charset=utf-8,${encodeURIComponent(`${JSON.stringify(profile, null, 2)}\n`)}`;
   link.download = file;
 }
 
@@ -104,10 +106,16 @@ function renderFullReport(): void {
   if (shown && details.open) $('full-report-body').innerHTML = reportBodyHtml(shown.report, false);
 }
 
-/** Shows the answer for a valid profile: every part of the page, and the URL that reproduces it. */
+/**
+ * Shows the answer for a valid profile: every part of the page. Timed as the user timings
+ * "explorer-model" and "explorer-render" (a browser's profiler shows them; npm run bench:explorer reads them).
+ */
 function show(profile: TrafficProfile): void {
+  const started = performance.now();
   const report = buildReport({ ...input, profile, options: { ...input.options, newAccount: newAccount.checked } });
   shown = { report, chart: chartData(report) };
+  performance.measure('explorer-model', { start: started });
+  const modelled = performance.now();
   $('profile-name').textContent = profile.name;
   renderAnswer(report);
   renderDesigns(report);
@@ -115,6 +123,7 @@ function show(profile: TrafficProfile): void {
   renderChart();
   renderShare(profile);
   renderFullReport();
+  performance.measure('explorer-render', { start: modelled });
 }
 
 /** Marks each bad field with the CLI's message; fields the page has no control for are listed above them. */
@@ -187,8 +196,12 @@ function start(): void {
     });
   }
   $<HTMLDetailsElement>('full-report').addEventListener('toggle', renderFullReport);
-  new ResizeObserver(() => {
-    if (Math.min($('chart').clientWidth, 820) !== chartWidth) renderChart();
+  chartWidth = chartWidthFor($('chart').clientWidth);
+  new ResizeObserver(([entry]) => {
+    const width = chartWidthFor(entry.contentRect.width);
+    if (width === chartWidth) return;
+    chartWidth = width;
+    renderChart();
   }).observe($('chart'));
   update(raw, true);
 }

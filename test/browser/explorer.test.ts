@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportInput } from '../../cost/cli';
+import { loadProfile, reportInput } from '../../cost/cli';
 import { explorerHtml } from '../../cost/explorer';
 import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/profiles';
 import { buildReport, type ReportInput } from '../../cost/report';
@@ -106,6 +106,17 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
     const markerAfter = await page.locator('#profile-marker').getAttribute('data-votes');
     expect(Number(markerAfter)).toBeCloseTo(Number(markerBefore) * 10);
     await page.screenshot({ path: `${ARTIFACTS}/explorer-1280.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('downloads the profile shown as the file npm run cost -- --profile reads, and names that command', async () => {
+    const { page, errors } = await open();
+    await page.locator('#f-votesPerPoll').fill('400');
+    await expect.poll(() => page.url()).toContain('votesPerPoll=400');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
+    expect(download.suggestedFilename()).toBe('club.json');
+    expect(loadProfile(await download.path())).toEqual({ ...input.profile, votesPerPoll: 400 });
+    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile club.json');
     expect(errors).toEqual([]);
   });
 

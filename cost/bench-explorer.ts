@@ -1,0 +1,112 @@
+/**
+ * `npm run bench:explorer`: how long the cost explorer takes to answer an edit, in Debian's chromium.
+ * It opens report.html from disk, picks each preset, then changes votes per poll again and again as a
+ * person typing or dragging would, and prints, per preset, the page's own user timings: the model
+ * (buildReport and the chart's series), the rendering, and the layout after them, against one frame
+ * at 60 Hz. Nothing is asserted: these machines are shared; compare figures within a run.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { reportInput } from './cli';
+import { explorerHtml } from './explorer';
+import { PROFILES } from './profiles';
+
+const FRAME_MS = 1000 / 60;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const SPEC = {
+  command: 'npm run bench:explorer --',
+  summary: "The cost explorer's time to answer an edit, per preset, in chromium: model, render and layout.",
+  options: {
+    edits: { type: 'string', default: '40', value: '<n>', description: 'edits per preset, 5 to 1000' },
+  },
+  details: [
+    `Needs chromium at ${CHROMIUM} (apt-get install -y chromium), or its path in CHROMIUM_PATH.`,
+    'It prints its figures; nothing is asserted (these machines are shared: compare runs, not absolutes).',
+  ],
+} as const;
+const { values } = parseCommandLine(SPEC);
+
+interface EditTiming {
+  model: number;
+  render: number;
+  layout: number;
+}
+
+/**
+ * One edit as the page gets it: votes per poll set and an input event sent. The app recomputes in its
+ * next animation frame; a frame callback queued after the app's runs in that same frame, once the page
+ * has drawn, and forces the layout the browser would do before painting.
+ */
+function edit(page: Page, votes: number): Promise<EditTiming> {
+  return page.evaluate(
+    (value) =>
+      new Promise<EditTiming>((resolve) => {
+        performance.clearMeasures();
+        const field = document.querySelector<HTMLInputElement>('input[name="votesPerPoll"]')!;
+        field.value = String(value);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        requestAnimationFrame(() => {
+          const before = performance.now();
+          document.body.getBoundingClientRect();
+          const layout = performance.now() - before;
+          const [model, render] = ['explorer-model', 'explorer-render'].map(
+            (name) => performance.getEntriesByName(name)[0]?.duration ?? Number.NaN,
+          );
+          resolve({ model, render, layout });
+        });
+      }),
+    votes,
+  );
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const ms = (n: number) => `${n.toFixed(1)} ms`.padStart(9);
+
+await runCommand(SPEC, async () => {
+  const edits = Number(values.edits);
+  if (!Number.isInteger(edits) || edits < 5 || edits > 1000)
+    throw new UsageError('--edits must be a whole number, 5 to 1000');
+  if (!existsSync(CHROMIUM)) throw new CommandFailure(`No chromium at ${CHROMIUM}: apt-get install -y chromium.`);
+  const file = join(mkdtempSync(join(tmpdir(), 'explorer-bench-')), 'report.html');
+  writeFileSync(file, explorerHtml(reportInput({ profile: 'seed', 'new-account': false })));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(file).href);
+    await page.locator('[data-design]').first().waitFor();
+    console.log(
+      `Per edit of votes per poll, ${edits} edits a preset; median / 95th percentile; a frame is ${ms(FRAME_MS)}`,
+    );
+    console.log(
+      ['model', 'render', 'layout', 'together'].reduce((line, head) => line + head.padStart(20), 'preset'.padEnd(14)),
+    );
+    for (const name of Object.keys(PROFILES)) {
+      await page.click(`[data-preset="${name}"]`);
+      const base = PROFILES[name].votesPerPoll;
+      const timings: EditTiming[] = [];
+      // Up and down around the preset's own value, as a slider drags.
+      for (let i = 0; i < edits; i++) timings.push(await edit(page, Math.round(base * (1 + ((i % 20) - 10) / 25))));
+      const column = (pick: (t: EditTiming) => number) => {
+        const sorted = timings.map(pick).sort((a, b) => a - b);
+        return `${ms(percentile(sorted, 0.5))} /${ms(percentile(sorted, 0.95))}`.padStart(20);
+      };
+      console.log(
+        name.padEnd(14) +
+          column((t) => t.model) +
+          column((t) => t.render) +
+          column((t) => t.layout) +
+          column((t) => t.model + t.render + t.layout),
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+});
