@@ -182,17 +182,20 @@ export interface BreakEven {
 
 /** Monthly volumes the break-even search spans, as powers of ten. */
 const SEARCH_DECADES = { from: 3, to: 11 };
-/** Its scan's step, in decades. */
+/** Its scan's step, in decades (a test in test/unit/cost-compare.test.ts puts an edge within one). */
 const SCAN_STEP = 0.25;
-/** Where a search stops: the two volumes bracketing its answer this close (far below the digits shown). */
+/** Where a search stops: the two volumes bracketing its answer this close (the report shows 3 to 6 digits). */
 const PRECISION = 1e-7;
 
 /**
- * The first monthly volume at which serverless costs at least this VPS setup while it carries the
- * peak. While one box carries, the VPS costs its box and any transfer over its allowance, and
- * serverless gains on it with every vote (it pays for transfer too, and for requests): they cross
- * there at most once, and a coarse scan finds the step it is in. Where the box stops carrying within
- * a step, the bills may have crossed just before: the edge is found, and the crossing before it.
+ * The first monthly volume at which serverless costs at least this VPS setup, quoted as a break-even
+ * when the VPS carries that volume's peak. Each route of a derived peak grows with volume, so a box
+ * that stops carrying does not carry again; while it carries, it costs its box and any transfer over
+ * its allowance, and serverless gains on it with every vote (it pays for transfer too, and requests):
+ * they cross there at most once, and a coarse scan finds the step it is in. Where the box stops
+ * carrying within a step, the bills may have crossed just before: the edge is found, and the crossing.
+ * (A peak pinned by peakRequestsPerSecond shifts between routes as volume grows; a test checks these
+ * answers against a fine scan for pinned presets too.)
  */
 export function breakEven(
   tier: VpsTier,
@@ -210,27 +213,38 @@ export function breakEven(
     const vps = vpsCost(tier, scaled, bill, capacity);
     return { votes, diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
   };
-  const steps = (SEARCH_DECADES.to - SEARCH_DECADES.from) / SCAN_STEP;
-  const volume = (step: number) => 10 ** (SEARCH_DECADES.from + step * SCAN_STEP);
-  /** The last volume scanned where the VPS carries and still costs more. */
+  const volumes = Array.from(
+    { length: (SEARCH_DECADES.to - SEARCH_DECADES.from) / SCAN_STEP + 1 },
+    (_, i) => 10 ** (SEARCH_DECADES.from + i * SCAN_STEP),
+  );
+  /** The last volume scanned where the VPS carries and serverless still costs less. */
   let low: Point | undefined;
-  for (let step = 0; step <= steps; step++) {
-    const high = at(volume(step));
-    if (high.carries && high.diff < 0) low = high;
-    else if (high.carries) return found(tier, low ? solve(at, low, high) : high);
-    else {
-      // It stops carrying within this step: the bills may have crossed just before it did.
-      if (low) {
-        const edge = lastCarried(at, low, high);
-        if (edge.diff >= 0) return found(tier, solve(at, low, edge));
-      }
-      // No break-even while it carries: say whether the bills cross at all, where it does not.
-      for (let later = step; later <= steps; later++)
-        if (at(volume(later)).diff >= 0) return { tier, notCarried: true };
-      return { tier };
-    }
+  for (const [i, volume] of volumes.entries()) {
+    const high = at(volume);
+    if (!high.carries) return pastCarrying(tier, at, low, high, volumes.slice(i + 1));
+    if (high.diff >= 0) return found(tier, low ? solve(at, low, high) : high);
+    low = high;
   }
   return { tier };
+}
+
+/**
+ * The break-even where the box stops carrying between `low` (carried, serverless cheaper) and `high`:
+ * the crossing before the edge, if the bills cross there; else whether they cross at all.
+ */
+function pastCarrying(
+  tier: VpsTier,
+  at: (votes: number) => Point,
+  low: Point | undefined,
+  high: Point,
+  later: number[],
+): BreakEven {
+  if (low) {
+    const edge = lastCarried(at, low, high);
+    if (edge.diff >= 0) return found(tier, solve(at, low, edge));
+  }
+  const crosses = high.diff >= 0 || later.some((votes) => at(votes).diff >= 0);
+  return crosses ? { tier, notCarried: true } : { tier };
 }
 
 const found = (tier: VpsTier, at: Point): BreakEven => ({ tier, votes: at.votes, usd: at.usd });
@@ -247,7 +261,7 @@ type Point = { votes: number; diff: number; usd: number; carries: boolean };
 function solve(at: (votes: number) => Point, low: Point, high: Point): Point {
   let [lowDiff, highDiff] = [low.diff, high.diff];
   let kept: 'low' | 'high' | undefined;
-  // Bounded all the same: halving alone gets there within 30 steps.
+  // Bounded all the same: at the bound, `high` is still a volume where serverless costs at least the VPS.
   for (let step = 0; step < 100 && high.votes / low.votes > 1 + PRECISION; step++) {
     const secant = high.votes - (highDiff * (high.votes - low.votes)) / (highDiff - lowDiff);
     const inside = secant > low.votes && secant < high.votes;

@@ -9,7 +9,7 @@ import { CDN_PLANS } from '../../cost/cdn';
 import { breakEven, originAtPeak, scaleProfile, vpsCost, vpsMix, vpsOptions } from '../../cost/compare';
 import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
-import { PROFILES } from '../../cost/profiles';
+import { PROFILES, validateProfile } from '../../cost/profiles';
 import { BASELINE_VPS, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity, type VpsMeasurement } from '../../cost/vps';
 import { designStack } from '../support/cost';
 
@@ -96,6 +96,38 @@ describe('the same month on a VPS', () => {
     const even = breakEven(BASELINE_VPS, small, stack, smaller);
     expect(even.notCarried).toBeUndefined();
     expect(even.votes! / crossing).toBeCloseTo(1, 6);
+  });
+
+  it('quotes the first crossing a fine scan finds, when the VPS carries there, for presets and pinned peaks', () => {
+    const pinned = (name: string) =>
+      validateProfile({ ...PROFILES[name], peakRequestsPerSecond: 10 * derivePeak(PROFILES[name]).requestsPerSecond });
+    const profiles = [...Object.values(PROFILES), pinned('seed'), pinned('tv-show'), pinned('club')];
+    const quoted = { votes: 0, notCarried: 0, none: 0 };
+    for (const profile of profiles)
+      for (const tier of VPS_TIERS) {
+        const base = profile.pollsPerDay * 30 * profile.votesPerPoll;
+        const gapAt = (votes: number) => {
+          const scaled = scaleProfile(profile, votes / base);
+          const bill = estimate(scaled, stack);
+          const vps = vpsCost(tier, scaled, bill, committed);
+          return { votes, diff: bill.totalUsd - vps.totalUsd, carries: vps.carries };
+        };
+        // A hundred volumes a decade: the first at which serverless costs at least the VPS.
+        const fine = Array.from({ length: 801 }, (_, i) => gapAt(10 ** (3 + i / 100)));
+        const first = fine.findIndex((g) => g.diff >= 0);
+        const even = breakEven(tier, profile, stack, committed);
+        const what = `${profile.name}${profile.peakRequestsPerSecond ? ' pinned' : ''}, ${tier.name}`;
+        if (first < 0) expect(even, what).toEqual({ tier });
+        else if (!fine[first].carries) expect(even, what).toEqual({ tier, notCarried: true });
+        else {
+          expect(even.votes, what).toBeGreaterThan(first > 0 ? fine[first - 1].votes : 0);
+          expect(even.votes, what).toBeLessThanOrEqual(fine[first].votes);
+        }
+        quoted[first < 0 ? 'none' : fine[first].carries ? 'votes' : 'notCarried']++;
+      }
+    // Both kinds of answer are among them (every bill crosses below 100 B votes: none has no crossing).
+    expect(quoted).toMatchObject({ votes: expect.any(Number), notCarried: expect.any(Number), none: 0 });
+    expect(Math.min(quoted.votes, quoted.notCarried)).toBeGreaterThan(0);
   });
 
   it('prices a row that needs more than one process for its boxes, and says it does not carry the peak', () => {
