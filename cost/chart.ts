@@ -100,18 +100,20 @@ interface Volumes {
 }
 
 /**
- * The first index at which `carries` is false (`count` if none is), asking it about log2(count) times.
- * It may bisect: a volume's peak grows with the volume, and so does every stage's load, so a design
- * that stops carrying does not carry again further up (test/unit/cost-chart.test.ts checks this).
+ * Whether a design carries the peak at each of `count` volumes. Each route of a derived peak grows with
+ * volume, and so does every stage's load: a design that stops carrying does not carry again, and halving
+ * finds where it stops in about log2(count) verdicts (test/unit/cost-chart.test.ts checks it at every
+ * volume). A peak pinned by peakRequestsPerSecond shifts between routes as volume grows: each is asked.
  */
-function firstNotCarrying(carries: (i: number) => boolean, count: number): number {
+function carriesAlong(carriesAt: (i: number) => boolean, count: number, pinned: boolean): boolean[] {
+  if (pinned) return Array.from({ length: count }, (_, i) => carriesAt(i));
   let [low, high] = [0, count];
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (carries(mid)) low = mid + 1;
+    if (carriesAt(mid)) low = mid + 1;
     else high = mid;
   }
-  return low;
+  return Array.from({ length: count }, (_, i) => i < low);
 }
 
 /** Each design at every volume: its month, and its verdict on that volume's peak, as the report gives it. */
@@ -126,8 +128,10 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
         oneVotePerVoter: scaled[i].oneVotePerVoter,
       });
     // As the recommendation counts it: with the flags and quota raises that make it carry, in time.
-    const firstOver = design.deploy ? firstNotCarrying((i) => carriesInTime(verdict(i)), points.length) : points.length;
-    const over = firstOver < points.length;
+    const pinned = report.profile.peakRequestsPerSecond !== undefined;
+    const carriesAt = (i: number) => carriesInTime(verdict(i));
+    const carries = design.deploy ? carriesAlong(carriesAt, points.length, pinned) : points.map(() => true);
+    const firstOver = carries.indexOf(false);
     const even = design.breakEven;
     return {
       kind: 'design' as const,
@@ -135,9 +139,9 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
       label: `AWS: ${design.id}${design.deploy ? '' : ' (estimate)'}`,
       ...(DESIGN_STYLES[design.id] ?? DESIGN_STYLES.websocket),
       costs,
-      carries: points.map((_, i) => i < firstOver),
-      bottleneck: over ? (verdict(firstOver).bottleneck ?? undefined) : undefined,
-      carriesUpTo: over && firstOver > 0 ? points[firstOver - 1] : undefined,
+      carries,
+      bottleneck: firstOver >= 0 ? (verdict(firstOver).bottleneck ?? undefined) : undefined,
+      carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
       breakEven: even.votes && inPlot(even.votes, points) ? { votes: even.votes, usd: even.usd! } : undefined,
       recommended: design.id === report.recommended.id,
       atProfile: design.bill.totalUsd,

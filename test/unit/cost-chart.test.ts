@@ -3,13 +3,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { carriesInTime } from '../../cost/capacity';
+import { reportInput } from '../../cost/cli';
 import { chartData, drawChart, renderChart } from '../../cost/chart';
 import { scaleProfile } from '../../cost/compare';
 import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/designs';
 import { derivePeak } from '../../cost/peaks';
-import { PROFILES } from '../../cost/profiles';
+import { PROFILES, validateProfile } from '../../cost/profiles';
+import { buildReport } from '../../cost/report';
 import { VPS_TIERS } from '../../cost/vps';
-import { costReport } from '../support/cost';
+import { costReport, httpTemplateFile } from '../support/cost';
 
 interface Text {
   x: number;
@@ -92,11 +94,18 @@ describe('the chart', () => {
     expect(fnUrl[2]).toMatch(/stops carrying above ~[\d.]+ [MB] votes: /);
   });
 
-  it('finds where a design stops carrying by halving, as its verdict at every volume of the plot finds it', () => {
+  it('finds where a design stops carrying as its verdict at every volume of the plot finds it', () => {
+    const input = reportInput({ profile: 'seed', template: httpTemplateFile(), 'new-account': false });
+    // Each preset, and two with their peak pinned (peakRequestsPerSecond): there routes shift as volume grows.
+    const pinned = (name: string) => {
+      const peak = 10 * derivePeak(PROFILES[name]).requestsPerSecond;
+      return validateProfile({ ...PROFILES[name], name: `${name}, pinned`, peakRequestsPerSecond: peak });
+    };
+    const profiles = [...Object.values(PROFILES), pinned('tv-show'), pinned('seed')];
     let stops = 0;
-    for (const profile of Object.keys(PROFILES))
+    for (const profile of profiles)
       for (const newAccount of [false, true]) {
-        const r = costReport({ profile, 'new-account': newAccount });
+        const r = buildReport({ ...input, profile, options: { newAccount } });
         const chart = chartData(r);
         for (const series of chart.series.filter((s) => s.kind === 'design')) {
           const design = r.designs.find((d) => d.id === series.id)!;
@@ -108,7 +117,9 @@ describe('the chart', () => {
             });
             return !design.deploy || carriesInTime(verdict);
           });
-          expect(series.carries, `${profile}${newAccount ? ' --new-account' : ''}: ${design.id}`).toEqual(everyVolume);
+          expect(series.carries, `${profile.name}${newAccount ? ' --new-account' : ''}: ${design.id}`).toEqual(
+            everyVolume,
+          );
           if (series.carriesUpTo) stops++;
         }
       }
