@@ -5,11 +5,11 @@
  * (buildReport and the chart's series), the rendering, and the layout after them, against one frame
  * at 60 Hz. Nothing is asserted: these machines are shared; compare figures within a run.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { reportInput } from './cli';
 import { explorerHtml } from './explorer';
@@ -67,46 +67,51 @@ function edit(page: Page, votes: number): Promise<EditTiming> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const ms = (n: number) => `${n.toFixed(1)} ms`.padStart(9);
 
+/** One preset picked, then `edits` edits of votes per poll: its line of the table. */
+async function presetLine(page: Page, name: string, edits: number): Promise<string> {
+  await page.click(`[data-preset="${name}"]`);
+  const base = PROFILES[name].votesPerPoll;
+  const timings: EditTiming[] = [];
+  // Up and down around the preset's own value, as a slider drags.
+  for (let i = 0; i < edits; i++) timings.push(await edit(page, Math.round(base * (1 + ((i % 20) - 10) / 25))));
+  const column = (pick: (t: EditTiming) => number) => {
+    const sorted = timings.map(pick).sort((a, b) => a - b);
+    return `${ms(percentile(sorted, 0.5))} /${ms(percentile(sorted, 0.95))}`.padStart(20);
+  };
+  const picks: Array<(t: EditTiming) => number> = [
+    (t) => t.model,
+    (t) => t.render,
+    (t) => t.layout,
+    (t) => t.model + t.render + t.layout,
+  ];
+  return name.padEnd(14) + picks.map(column).join('');
+}
+
 await runCommand(SPEC, async () => {
   const edits = Number(values.edits);
   if (!Number.isInteger(edits) || edits < 5 || edits > 1000)
     throw new UsageError('--edits must be a whole number, 5 to 1000');
   if (!existsSync(CHROMIUM)) throw new CommandFailure(`No chromium at ${CHROMIUM}: apt-get install -y chromium.`);
-  const file = join(mkdtempSync(join(tmpdir(), 'explorer-bench-')), 'report.html');
-  writeFileSync(file, explorerHtml(reportInput({ profile: 'seed', 'new-account': false })));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const folder = mkdtempSync(join(tmpdir(), 'explorer-bench-'));
+  let browser: Browser | undefined;
   try {
+    const file = join(folder, 'report.html');
+    writeFileSync(file, explorerHtml(reportInput({ profile: 'seed', 'new-account': false })));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(file).href);
     await page.locator('[data-design]').first().waitFor();
     console.log(
-      `Per edit of votes per poll, ${edits} edits a preset; median / 95th percentile; a frame is ${ms(FRAME_MS)}`,
+      `Per edit of votes per poll, ${edits} edits a preset; median / 95th percentile; a frame: ${ms(FRAME_MS)}`,
     );
-    console.log(
-      ['model', 'render', 'layout', 'together'].reduce((line, head) => line + head.padStart(20), 'preset'.padEnd(14)),
-    );
-    for (const name of Object.keys(PROFILES)) {
-      await page.click(`[data-preset="${name}"]`);
-      const base = PROFILES[name].votesPerPoll;
-      const timings: EditTiming[] = [];
-      // Up and down around the preset's own value, as a slider drags.
-      for (let i = 0; i < edits; i++) timings.push(await edit(page, Math.round(base * (1 + ((i % 20) - 10) / 25))));
-      const column = (pick: (t: EditTiming) => number) => {
-        const sorted = timings.map(pick).sort((a, b) => a - b);
-        return `${ms(percentile(sorted, 0.5))} /${ms(percentile(sorted, 0.95))}`.padStart(20);
-      };
-      console.log(
-        name.padEnd(14) +
-          column((t) => t.model) +
-          column((t) => t.render) +
-          column((t) => t.layout) +
-          column((t) => t.model + t.render + t.layout),
-      );
-    }
+    const heads = ['model', 'render', 'layout', 'together'];
+    console.log(heads.reduce((line, head) => line + head.padStart(20), 'preset'.padEnd(14)));
+    for (const name of Object.keys(PROFILES)) console.log(await presetLine(page, name, edits));
   } finally {
-    await browser.close();
+    await browser?.close();
+    rmSync(folder, { recursive: true, force: true });
   }
 });

@@ -207,11 +207,15 @@ const SHARE_TOTALS = [
   'webSocketConnectionMinutes',
 ] as const;
 
+const NO_TOTALS = Object.fromEntries(SHARE_TOTALS.map((total) => [total, 0])) as Record<
+  (typeof SHARE_TOTALS)[number],
+  number
+>;
+
 /** Shares added up, each total in the order the shares are given (floating-point sums depend on it). */
 export function sumShares(shares: UsageShare[]): Required<UsageShare> {
-  // Loops, not Object.fromEntries over maps: the model adds shares up at every volume it prices.
-  const month = { work: [] } as unknown as Required<UsageShare>;
-  for (const total of SHARE_TOTALS) month[total] = 0;
+  // Loops, not a map per total: the model adds shares up at every volume it prices.
+  const month: Required<UsageShare> = { work: [], ...NO_TOTALS };
   for (const share of shares) {
     if (share.work) month.work.push(...share.work);
     for (const total of SHARE_TOTALS) month[total] += share[total] ?? 0;
@@ -512,8 +516,11 @@ export interface BillOptions {
   newAccount?: boolean;
 }
 
-/** A price as the bill prints it: "$0.2 per 1M requests", "(tiered)" after it when it has tiers. */
-/** Each price's words on a bill line, made once: a bill is made at every volume the report prices. */
+/**
+ * Each price's words on a bill line: its unit ("requests" for "1M requests"), and the price as the bill
+ * prints it ("$0.2 per 1M requests", "(tiered)" after it when it has tiers). Made once: a bill is made at
+ * every volume the report prices.
+ */
 const priceTexts = new WeakMap<Price, Pick<BillLine, 'unit' | 'unitPrice'>>();
 function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
   let text = priceTexts.get(price);
