@@ -186,10 +186,29 @@ function vpsSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
 /** A tier's name without the box's details: "DO $12", "Seed’s $15 VPS". */
 const shortTier = (tier: VpsTier) => tier.name.replace(/ \(.*\)$/, '');
 
+/** Where a series carries the peak, in words: the whole plot, up to a volume, or none of it. */
+function carryingText(s: ChartSeries): string {
+  if (s.carriesUpTo) return `stops carrying above ~${votesLabel(s.carriesUpTo)}: ${s.bottleneck}`;
+  return s.bottleneck ? `carries no volume of the plot: ${s.bottleneck}` : 'carries the whole plot';
+}
+
+/** What the VPS lines say together: every tier has the same one process, so they stop at one volume. */
+function vpsFact(series: ChartSeries[]): string {
+  const vps = series.filter((s) => s.kind === 'vps');
+  const stops = vps.find((s) => s.carriesUpTo);
+  if (stops)
+    return (
+      `Every VPS tier stops carrying above ~${votesLabel(stops.carriesUpTo!)} a month: one process serves ` +
+      'every poll, and sharding is not built.'
+    );
+  return vps.some((s) => s.bottleneck)
+    ? 'No VPS tier carries the peak at any volume of the plot: one process serves every poll, and sharding is not built.'
+    : 'Every VPS tier carries the whole plot: one process serves it.';
+}
+
 /** The chart's key facts in words: its text alternative. */
 function factsOf(report: CostReport, series: ChartSeries[]): string[] {
   const designs = series.filter((s) => s.kind === 'design');
-  const vps = series.find((s) => s.kind === 'vps' && s.carriesUpTo);
   const recommended = designs.find((s) => s.recommended);
   return [
     `This profile: ${votesLabel(report.bill.votes)} a month; recommended: ${report.recommended.name}, ` +
@@ -200,14 +219,11 @@ function factsOf(report: CostReport, series: ChartSeries[]): string[] {
         (s.breakEven
           ? `break-even with ${BASELINE_VPS.name} at ${votesLabel(s.breakEven.votes)} a month`
           : 'no break-even with the baseline VPS in the plot') +
-        (s.carriesUpTo ? `; stops carrying above ~${votesLabel(s.carriesUpTo)}: ${s.bottleneck}` : '') +
+        (s.bottleneck ? `; ${carryingText(s)}` : '') +
         (s === recommended ? ' (recommended)' : '') +
         '.',
     ),
-    vps
-      ? `Every VPS tier stops carrying above ~${votesLabel(vps.carriesUpTo!)} a month: one process serves ` +
-        'every poll, and sharding is not built.'
-      : 'Every VPS tier carries the whole plot: one process serves it.',
+    vpsFact(series),
   ];
 }
 
@@ -330,7 +346,7 @@ function wrapped(text: string, chars: number): string[] {
 /** What a series says on hover or focus: drawn at the top of the plot, hidden until then. */
 function detailOf(s: ChartSeries): string {
   const parts = [
-    s.carriesUpTo ? `stops carrying above ~${votesLabel(s.carriesUpTo)}: ${s.bottleneck}` : 'carries the whole plot',
+    carryingText(s),
     ...(s.breakEven ? [`break-even with ${shortTier(BASELINE_VPS)}: ${votesLabel(s.breakEven.votes)}`] : []),
   ];
   return `${s.label.replace(/^(AWS|VPS): /, '')}: ${parts.join('; ')}`;

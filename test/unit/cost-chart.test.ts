@@ -126,4 +126,16 @@ describe('the chart', () => {
     // Not only designs that carry the whole plot.
     expect(stops).toBeGreaterThan(5);
   });
+  it('says a line that carries no volume of the plot does not carry, in its words and in the facts', () => {
+    const tv = costReport({ profile: 'tv-show' });
+    const chart = chartData(tv);
+    const api = chart.series.find((s) => s.id === 'api')!;
+    expect(api.carries.every((c) => !c)).toBe(true);
+    expect(chart.facts).toContainEqual(
+      expect.stringMatching(/^AWS: api: .*; carries no volume of the plot: API stage/),
+    );
+    expect(renderChart(tv)).toContain('api: carries no volume of the plot: API stage throttle');
+    expect(chart.facts.at(-1)).toMatch(/^No VPS tier carries the peak at any volume of the plot/);
+    expect(chart.facts.join(' ')).not.toContain('carries the whole plot');
+  });
 });
