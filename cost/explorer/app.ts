@@ -133,7 +133,7 @@ function timed(name: string, start: number): void {
 }
 
 /** Marks each bad field with the CLI's message; fields the page has no control for are listed above them. */
-function mark(errors: Array<{ field: string; message: string }>): void {
+function mark(errors: Array<{ field: string; message: string }>, shownInstead: string): void {
   for (const field of form.querySelectorAll<HTMLElement>('.field')) {
     const error = errors.find((e) => e.field === field.dataset.field);
     field.classList.toggle('invalid', Boolean(error));
@@ -144,20 +144,25 @@ function mark(errors: Array<{ field: string; message: string }>): void {
   const other = errors.filter((e) => !known.has(e.field));
   $('other-errors').innerHTML = other.map((e) => `<p>${escapeHtml(e.message)}</p>`).join('');
   document.body.classList.toggle('stale', errors.length > 0);
-  $('status').textContent =
-    errors.length > 0 ? `${errors.length} field(s) to fix; the last valid answer is shown, dimmed.` : '';
+  $('status').textContent = errors.length > 0 ? `${errors.length} field(s) to fix; ${shownInstead}.` : '';
 }
 
-/** Checks what the controls hold; shows its answer when valid, else marks the fields and keeps the last one. */
-function update(raw: RawProfile, first = false): void {
-  const fallback = shown?.report.profile ?? input.profile;
+/**
+ * Checks what the controls hold; shows its answer when valid, else marks the fields and keeps the last
+ * one. On opening (`opening`: the profile the fields stand on, the seed for a URL's) a bad field has
+ * no last answer: the answer shown, dimmed, takes that profile's value for it.
+ */
+function update(raw: RawProfile, opening?: TrafficProfile): void {
+  const fallback = shown?.report.profile ?? opening ?? input.profile;
   const checked = checkProfile(raw, fallback);
-  mark(checked.errors);
+  const instead = shown
+    ? 'the last valid answer is shown, dimmed'
+    : `the answer shown, dimmed, takes ${fallback.name}'s value for each marked field`;
+  mark(checked.errors, instead);
   if (checked.profile) {
     show(checked.profile);
-    const query = toQuery(checked.profile, newAccount.checked);
-    if (!first) setQuery(query);
-  } else if (first) show(checked.nearest);
+    if (!opening) setQuery(toQuery(checked.profile, newAccount.checked));
+  } else if (opening) show(checked.nearest);
 }
 
 /** The URL says the profile; a file:// page may refuse a new history entry, which changes nothing here. */
@@ -209,7 +214,7 @@ function start(): void {
     chartWidth = width;
     renderChart();
   }).observe($('chart'));
-  update(raw, true);
+  update(raw, fromUrl ? PROFILES.seed : input.profile);
 }
 
 start();

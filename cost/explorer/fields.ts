@@ -171,12 +171,15 @@ export function fromQuery(search: string): { raw: RawProfile; newAccount?: boole
   return { raw: { ...PROFILES.seed, description: 'from the URL', ...raw }, newAccount };
 }
 
-/** The fields that differ from the seed (a description only when it is not a preset's): the URL's query. */
+/**
+ * The URL's query: the name, then the fields that differ from the seed (a description only when it is
+ * not a preset's). The name always: a query with nothing in it would reopen the profile the CLI was given.
+ */
 export function toQuery(profile: TrafficProfile, newAccount: boolean): string {
   const seed = PROFILES.seed as unknown as RawProfile;
-  const params = new URLSearchParams();
+  const params = new URLSearchParams({ name: profile.name });
   for (const [key, value] of Object.entries(profile)) {
-    if (key === 'description' || value === seed[key]) continue;
+    if (key === 'name' || key === 'description' || value === seed[key]) continue;
     params.set(key, String(value));
   }
   if (newAccount) params.set('newAccount', 'true');
