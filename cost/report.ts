@@ -3,7 +3,14 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { MAX_RAMP_SECONDS, type Account, type Capacity, type QuotaRaiseNeeded, type Stage } from './capacity';
+import {
+  carriesInTime,
+  MAX_RAMP_SECONDS,
+  type Account,
+  type Capacity,
+  type QuotaRaiseNeeded,
+  type Stage,
+} from './capacity';
 import {
   awsFloor,
   recommend,
@@ -310,14 +317,25 @@ function toCarry(d: DesignRow): string {
   return c.carries ? 'carries as deployed' : parts.join('; ');
 }
 
+/**
+ * Whether a design carries the peak: as deployed, with the stack's flags and AWS's quota raises (in time,
+ * as the recommendation counts it), or not at all.
+ */
+function carriesText(d: DesignRow): string {
+  if (!d.deploy) return 'not built';
+  if (d.capacity.carries) return 'yes';
+  const w = d.capacity.carriesWith;
+  if (!w || !carriesInTime(d.capacity)) return 'no';
+  const needs = [
+    ...(Object.keys(w.flags).length > 0 ? ['its flags'] : []),
+    ...(w.quotaRaises.length ? ['raises'] : []),
+  ];
+  return needs.length > 0 ? `with ${needs.join(' and ')}` : 'no';
+}
+
 export const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', 'What carrying it takes'];
 export const capacityRows = (report: CostReport, short = false) =>
-  report.designs.map((d) => [
-    d.name,
-    d.deploy ? (d.capacity.carries ? 'yes' : 'no') : 'not built',
-    bindsFirst(d, short),
-    toCarry(d),
-  ]);
+  report.designs.map((d) => [d.name, carriesText(d), bindsFirst(d, short), toCarry(d)]);
 
 const stageHead = ['Stage', 'Load at the peak', 'Limit from'];
 const stageRows = (d: DesignRow) => d.capacity.stages.map((s) => [s.name, stageLoad(s), s.limitFrom]);

@@ -35,6 +35,9 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
+/** Where a server of ours serves the cost explorer (npm start, npm run vps), when its site has one. */
+export const COST_PATH = '/cost';
+
 /** The page's footer, as built (hidden) and as a server with the cost explorer serves it. */
 export const COST_FOOTER = { hidden: '<footer hidden>', shown: '<footer>' } as const;
 
@@ -45,7 +48,7 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
   const page = body(explorer ? withConfig.replace(COST_FOOTER.hidden, COST_FOOTER.shown) : withConfig);
   const notFound = body(site.notFound);
   /** The page for a path, if the site has one there. */
-  const pageFor = (path: string) => (isSitePage(path) ? page : path === '/cost' ? explorer : undefined);
+  const pageFor = (path: string) => (isSitePage(path) ? page : path === COST_PATH ? explorer : undefined);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res

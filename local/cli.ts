@@ -14,6 +14,7 @@ import {
 } from '../bin/server-options';
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
+import { COST_PATH } from '../frontend/serve';
 import { HOT_POLL_FLAG, parseHotPollVotesPerSecond } from '../cost/vote-path';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { parseAwsLimitsScale } from './aws-limits';
@@ -145,6 +146,7 @@ console.log(
     `ready in ${seconds} s`,
 );
 console.log(`  open ${runtime.url} in a browser to create a poll`);
+console.log(`  what it costs on AWS and on a VPS, for your traffic: ${runtime.url}${COST_PATH}`);
 if (chosen.awsLimits !== undefined)
   console.log(`  AWS's limits enforced at ${chosen.awsLimits} of their value; refusals in ${USAGE_PATH} (awsLimits)`);
 console.log(`  rate limits ${chosen.rateLimits ? 'on (--rate-limits off to try things out)' : 'OFF'}`);

@@ -13,6 +13,7 @@ import {
   serverCaptchaFrom,
 } from '../bin/server-options';
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
+import { COST_PATH } from '../frontend/serve';
 import { LOG_FILE } from './store';
 import { startVpsServer, type VpsOptions } from './server';
 import { BUNDLED, loadSite } from './site';
@@ -76,6 +77,7 @@ await runCommand(SPEC, () => {
 const server = await startOrExit(async () => startVpsServer({ ...chosen, site: await loadSite() }));
 const { loaded } = server.store;
 console.log(`Poll platform (VPS edition, one process) on ${server.url}`);
+console.log(`  what it costs on AWS and on a VPS, for your traffic: ${server.url}${COST_PATH}`);
 console.log(
   `  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` +
     (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''),

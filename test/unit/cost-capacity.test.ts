@@ -16,7 +16,7 @@ import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profi
 import { QUOTAS } from '../../cost/quotas';
 import type { StackConfig } from '../../cost/stack-config';
 import { API_REQUESTS_PER_VOTE, votePathFor } from '../../cost/vote-path';
-import { renderText } from '../../cost/report';
+import { capacityRows, renderText } from '../../cost/report';
 import { costReport, designStack, restoreQuotas, setQuota } from '../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });
@@ -199,6 +199,10 @@ describe('the recommendation', () => {
     expect(tv.recommended.deploy).toBe(
       `npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * votes)}`,
     );
+    // Its row says what it takes, as the recommendation counts it: the function URL's would take 4 min of 429s.
+    const carries = Object.fromEntries(capacityRows(tv, true).map((row, i) => [tv.designs[i].id, row[1]]));
+    expect(carries).toMatchObject({ cloudfront: 'with its flags and raises', 'function-url': 'no', api: 'no' });
+    expect(tv.designs.find((d) => d.id === 'function-url')!.capacity.carriesWith).not.toBeNull();
     const night = costReport({ profile: 'record-night' });
     expect(night.recommended.carries).toBe(true);
     const nightVotes = derivePeak(PROFILES['record-night']).hottestPoll.votesPerSecond;
