@@ -202,7 +202,8 @@ function vpsFact(series: ChartSeries[]): string {
       'every poll, and sharding is not built.'
     );
   return vps.some((s) => s.bottleneck)
-    ? 'No VPS tier carries the peak at any volume of the plot: one process serves every poll, and sharding is not built.'
+    ? 'No VPS tier carries the peak at any volume of the plot: one process serves every poll, ' +
+        'and sharding is not built.'
     : 'Every VPS tier carries the whole plot: one process serves it.';
 }
 
