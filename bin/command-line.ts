@@ -83,11 +83,22 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
     console.log(helpText(spec));
     process.exit(0);
   }
+  const parsed = parsedOrExit(spec, argv);
+  // parseArgs keeps the last of an option given twice: a mistake that would pass unseen.
+  const given = parsed.tokens.flatMap((t) => (t.kind === 'option' && !spec.options[t.name]?.multiple ? [t.name] : []));
+  const twice = given.find((name, i) => given.indexOf(name) !== i);
+  if (twice) exitWithUsageError(spec, `--${twice} is given more than once: give it once`);
+  return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+}
+
+/** node:util parseArgs by the spec, with its tokens; a mistake is one line and exit 2. */
+function parsedOrExit<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>, argv: string[]) {
   try {
-    const parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: spec.positionals !== undefined,
       strict: true,
+      tokens: true,
       options: Object.fromEntries(
         Object.entries(spec.options).map(([name, { type, short, multiple, default: fallback }]) => [
           name,
@@ -100,7 +111,6 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
         ]),
       ),
     });
-    return { values: parsed.values as Values<O>, positionals: parsed.positionals };
   } catch (error) {
     // parseArgs says what is wrong in one sentence (unknown option, missing value, stray argument)
     // and adds its own hints.

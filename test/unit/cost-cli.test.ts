@@ -83,6 +83,10 @@ describe('npm run cost, called in this process', () => {
       [['--profile', 'nope'], /^Unknown profile "nope": use one of seed, club, tv-show/],
       [['--bogus'], /^Unknown option '--bogus'\./],
       [['--profile'], /argument missing/],
+      [
+        ['--profile', 'seed', '--profile', 'club'],
+        /^--profile is given more than once: give it once\. Run npm run cost/,
+      ],
       [['--from', strayFile], /has no usage\.json: only runs against the local target are metered/],
     ] as const) {
       const result = await command(...args);
