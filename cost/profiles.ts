@@ -5,6 +5,7 @@
  * validator, `npm run cost -- --help` and the README's table read it.
  */
 import { POLL_LIMITS, RESULTS_REFRESH } from '../config/app-config';
+import { DAYS_PER_MONTH } from './model';
 import { derivePeak } from './peaks';
 
 export interface TrafficProfile {
@@ -252,20 +253,20 @@ function checkNumbers(profile: TrafficProfile): void {
   }
 }
 
-/** A month of at most a trillion votes, and of minutes of results on screen. */
+/** A month of at most a trillion votes, and of minutes of results on screen: each names what to lower. */
 function checkVolumes(profile: TrafficProfile): void {
-  const monthlyPolls = profile.pollsPerDay * 30;
-  if (
-    monthlyPolls * profile.votesPerPoll > MONTHLY_LIMIT ||
-    monthlyPolls * profile.resultsViewersPerPoll * profile.watchMinutes > MONTHLY_LIMIT
-  ) {
+  const monthlyPolls = profile.pollsPerDay * DAYS_PER_MONTH;
+  const over = (amount: number, what: string, fields: string) =>
+    `pollsPerDay × ${DAYS_PER_MONTH} × ${fields} is ${amount.toExponential(1)} ${what} a month, more than the ` +
+    `trillion (${MONTHLY_LIMIT.toExponential(0)}) the model is meant for: lower one of them.`;
+  const votes = monthlyPolls * profile.votesPerPoll;
+  if (votes > MONTHLY_LIMIT) throw new ProfileError('votesPerPoll', over(votes, 'votes', 'votesPerPoll'));
+  const watched = monthlyPolls * profile.resultsViewersPerPoll * profile.watchMinutes;
+  if (watched > MONTHLY_LIMIT)
     throw new ProfileError(
-      'pollsPerDay',
-      'The profile adds up to more than a trillion votes, or minutes of results watched, a month ' +
-        `(${(monthlyPolls * profile.votesPerPoll).toExponential(1)} votes): ` +
-        `the model is meant for up to ${MONTHLY_LIMIT.toExponential(0)}.`,
+      'resultsViewersPerPoll',
+      over(watched, 'minutes of results watched', 'resultsViewersPerPoll × watchMinutes'),
     );
-  }
 }
 
 /** When things happen must fit together: viewers inside the window, a busiest minute inside it. */

@@ -35,7 +35,16 @@ describe('profiles', () => {
   it.each([
     [{ votesPerPoll: -1 }, 'votesPerPoll', /votesPerPoll must be a number from 0 to 1,000,000,000 \(got -1\)/],
     [{ pollsPerDay: 1e9 }, 'pollsPerDay', /pollsPerDay must be a number from 0 to 1,000,000 \(got 1000000000\)/],
-    [{ pollsPerDay: 1e6, votesPerPoll: 1e9 }, 'pollsPerDay', /more than a trillion votes/],
+    [
+      { pollsPerDay: 1e6, votesPerPoll: 1e9 },
+      'votesPerPoll',
+      /^pollsPerDay × 30 × votesPerPoll is 3\.0e\+16 votes a month, more than the trillion .*: lower one of them\.$/,
+    ],
+    [
+      { pollsPerDay: 1e6, votesPerPoll: 1, resultsViewersPerPoll: 1e6, watchMinutes: 30 },
+      'resultsViewersPerPoll',
+      /^pollsPerDay × 30 × resultsViewersPerPoll × watchMinutes is 9\.0e\+14 minutes of results watched a month/,
+    ],
     [{ pollsPerDay: 'lots' }, 'pollsPerDay', /pollsPerDay must be a number/],
     [{ refresh: 'sometimes' }, 'refresh', /refresh must be "busy", "quiet" or a number of seconds/],
     [{ viewers: 3 }, 'viewers', /Unknown profile field "viewers"/],
