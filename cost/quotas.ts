@@ -48,6 +48,11 @@ const SQS_PARTITIONS =
   'AWS docs "High throughput for FIFO queues: partitions and data distribution" (high-throughput-fifo.html)';
 const ESM_SQS = 'AWS docs "Configuring scaling behavior for SQS event source mappings" (services-sqs-scaling.html)';
 const DYNAMO_WARM = 'AWS docs "Understanding DynamoDB warm throughput" (warm-throughput-scenarios.html)';
+/** How a table's warm reads and writes are raised: the owner's setting, charged, not a Service Quotas request. */
+const WARM_THROUGHPUT = {
+  how: 'setting',
+  setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)",
+} as const;
 
 /** Every limit the capacity model reads, by id. */
 export const QUOTAS = {
@@ -188,7 +193,7 @@ export const QUOTAS = {
     value: 4_000,
     unit: 'write units/s',
     scope: 'table',
-    raise: { how: 'setting', setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)" },
+    raise: WARM_THROUGHPUT,
     source: `${DYNAMO_WARM}; "DynamoDB on-demand capacity mode"`,
     checked: CHECKED,
     note: 'beyond it the table doubles its previous peak as traffic grows; pre-warming is charged',
@@ -198,7 +203,7 @@ export const QUOTAS = {
     value: 12_000,
     unit: 'read units/s',
     scope: 'table',
-    raise: { how: 'setting', setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)" },
+    raise: WARM_THROUGHPUT,
     source: `${DYNAMO_WARM}; "DynamoDB on-demand capacity mode"`,
     checked: CHECKED,
   },
