@@ -7,11 +7,19 @@
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
 import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../config/app-config';
-import { CACHE_ORIGINS_PER_POLL, type UnitCosts } from './model';
+import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, resultsReadUnits, type UnitCosts } from './model';
 import type { Peak } from './peaks';
+import type { TrafficProfile } from './profiles';
 import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
+import { preflightsPerVote, voteRates } from './rates';
 import type { FunctionRole, StackConfig } from './stack-config';
-import { API_REQUESTS_PER_VOTE, HOT_POLL_FLAG, MAX_HOT_POLL_VOTES_PER_SECOND, votePathFor } from './vote-path';
+import {
+  API_RATE_FLAG,
+  HOT_POLL_FLAG,
+  MAX_HOT_POLL_VOTES_PER_SECOND,
+  votePathFor,
+  withApiRateLimit,
+} from './vote-path';
 
 /** A design carries a peak that Lambda scales to within this: the busiest minute is the unit of a peak. */
 export const MAX_RAMP_SECONDS = 60;
@@ -20,7 +28,19 @@ export const MAX_RAMP_SECONDS = 60;
 export type Account = 'established' | 'new';
 
 /** What lifts a stage's limit: a flag of the stack, a quota raise, or nothing. */
-type Fix = { flag: typeof HOT_POLL_FLAG | 'resultsConcurrency' } | { quota: QuotaId } | 'none';
+type Fix = { flag: typeof HOT_POLL_FLAG | typeof API_RATE_FLAG | 'resultsConcurrency' } | { quota: QuotaId } | 'none';
+
+/** What the verdicts read of the profile beyond its busiest second: its visits, its polls, its voter claims. */
+export type CapacityProfile = Pick<
+  TrafficProfile,
+  'oneVotePerVoter' | 'pageLoadsPerVoter' | 'votingMinutes' | 'votesPerPoll'
+>;
+
+/** Where a design is deployed, and the profile it is asked to carry. */
+export interface CapacityContext {
+  account: Account;
+  profile: CapacityProfile;
+}
 
 /** One stage a request passes, at the peak. */
 export interface Stage {
@@ -68,8 +88,30 @@ export interface Capacity extends CapacityVerdict {
   tightest: Stage;
 }
 
+/**
+ * The consumer at the peak: its batches and counter writes a second, the hottest poll at its rate
+ * and the other polls open at their average (cost/rates.ts: the same rates the bill uses).
+ */
+function consumerAtPeak(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile) {
+  const hot = peak.hottestPoll.votesPerSecond;
+  const others = Math.max(0, peak.routes.votes - hot);
+  const cycle = units.billedMs.countVotes;
+  const hotRates = voteRates(hot, stack, cycle, units);
+  const averageRates = voteRates(averagePollVotesPerSecond(profile), stack, cycle, units);
+  return {
+    hotRates,
+    batches: hot / hotRates.votesPerBatch + others / averageRates.votesPerBatch,
+    counterWrites: hot * hotRates.counterWritesPerVote + others * averageRates.counterWritesPerVote,
+  };
+}
+
 /** Requests a second each function serves at the peak. */
-export function functionLoads(stack: StackConfig, peak: Peak): Record<FunctionRole, number> {
+function functionLoads(
+  stack: StackConfig,
+  peak: Peak,
+  units: UnitCosts,
+  profile: CapacityProfile,
+): Record<FunctionRole, number> {
   const { routes } = peak;
   const results = stack.results === 'cloudfront' ? cachedResultsOrigin(peak) : routes.results;
   return {
@@ -77,7 +119,7 @@ export function functionLoads(stack: StackConfig, peak: Peak): Record<FunctionRo
     getPoll: routes.pollReads,
     castVote: routes.votes,
     getResults: stack.results === 'websocket' ? 0 : results,
-    countVotes: routes.votes / quota('fifoEventSourceBatchSize'),
+    countVotes: consumerAtPeak(stack, peak, units, profile).batches,
   };
 }
 
@@ -85,45 +127,41 @@ export function functionLoads(stack: StackConfig, peak: Peak): Record<FunctionRo
 const cachedResultsOrigin = (peak: Peak) =>
   Math.min(peak.routes.results, (Math.max(1, peak.pollsOpenAtOnce) * CACHE_ORIGINS_PER_POLL) / RESULTS_CACHE_SECONDS);
 
-/** Requests a second API Gateway takes at the peak: what it fronts, and a CORS preflight per POST if it needs one. */
-function apiLoad(stack: StackConfig, peak: Peak): number {
+/** Requests a second API Gateway takes at the peak: what it fronts, and the CORS preflights its POSTs bring. */
+function apiLoad(stack: StackConfig, peak: Peak, profile: CapacityProfile): number {
   const { routes } = peak;
-  const preflights = stack.corsPreflight ? routes.votes + routes.creates : 0;
+  const preflights = stack.corsPreflight ? routes.votes * preflightsPerVote(profile, stack) + routes.creates : 0;
   const results = { api: routes.results, cloudfront: cachedResultsOrigin(peak), 'function-url': 0, websocket: 0 };
   return routes.pollReads + routes.votes + routes.creates + preflights + results[stack.results];
 }
 
 /** The API: the stage's throttle (the template) and the account's (a quota). */
-function apiStages(stack: StackConfig, peak: Peak): Stage[] {
-  const load = apiLoad(stack, peak);
+function apiStages(stack: StackConfig, peak: Peak, profile: CapacityProfile): Stage[] {
+  const load = apiLoad(stack, peak, profile);
+  const limitFrom = `template (-c ${API_RATE_FLAG} sets it)`;
   return [
-    stage(
-      'API stage throttle',
-      `template (-c ${HOT_POLL_FLAG} sizes it)`,
-      stack.votePath.stageRateLimit,
-      load,
-      'requests/s',
-      {
-        flag: HOT_POLL_FLAG,
-      },
-    ),
+    stage('API stage throttle', limitFrom, stack.votePath.stageRateLimit, load, 'requests/s', { flag: API_RATE_FLAG }),
     quotaStage('apiAccountRequestsPerSecond', load),
   ];
 }
 
-/** Concurrent executions a function needs, and the environments Lambda must scale to (10 requests a second each). */
-function lambdaNeeds(stack: StackConfig, peak: Peak, units: UnitCosts) {
-  const loads = functionLoads(stack, peak);
+/**
+ * Concurrent executions each function needs (requests × billed time), and the environments Lambda
+ * must scale to (at least 10 requests a second each).
+ */
+function lambdaNeeds(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile) {
+  const loads = functionLoads(stack, peak, units, profile);
   const perUnit = quota('lambdaRequestsPerConcurrency');
   const roles = Object.keys(loads) as FunctionRole[];
   const concurrency = roles.map((role) => (loads[role] * units.billedMs[role]) / 1000);
   const environments = roles.map((role, i) => Math.max(concurrency[i], loads[role] / perUnit));
-  return { loads, roles, environments, invocations: roles.reduce((sum, role) => sum + loads[role], 0) };
+  return { loads, roles, concurrency, environments, invocations: roles.reduce((sum, role) => sum + loads[role], 0) };
 }
 
 /** Lambda: the account's concurrency and requests a second, and the results function's reserved concurrency. */
-function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, account: Account): Stage[] {
-  const { loads, environments, invocations } = lambdaNeeds(stack, peak, units);
+function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context: CapacityContext): Stage[] {
+  const { account } = context;
+  const { loads, concurrency: needed, invocations } = lambdaNeeds(stack, peak, units, context.profile);
   const accountQuota: QuotaId = account === 'new' ? 'lambdaNewAccountConcurrency' : 'lambdaAccountConcurrency';
   const fix = { quota: accountQuota };
   const concurrency = quota(accountQuota);
@@ -131,7 +169,8 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, account:
   const stages = [
     quotaStage(
       accountQuota,
-      environments.reduce((a, b) => a + b, 0),
+      needed.reduce((a, b) => a + b, 0),
+      `${QUOTAS[accountQuota].name} (requests × billed time)`,
     ),
     {
       ...stage(
@@ -200,37 +239,51 @@ function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts): Stage[] 
 }
 
 /**
- * DynamoDB at the peak: the hottest poll's counter items (a write per full batch, spread over the
- * shards), its poll item (read by the functions that cache it, once per container per period), and
- * the table's warm throughput (writes of every poll: counters, voter claims, creates).
+ * DynamoDB at the peak. Per partition key (AWS: 1,000 write and 3,000 read units a second each,
+ * whatever its items): each counter key of the hottest poll takes its share of the poll's counter
+ * writes; the poll's own key (its item and its first counter) takes the functions' poll reads (each
+ * container reads it once per cache period) and the results function's reads of that counter.
+ * Per table: its warm throughput, for every poll's writes and reads.
  */
-function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, oneVotePerVoter: boolean): Stage[] {
+function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile): Stage[] {
   const { routes } = peak;
-  const batch = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));
-  const counterWrites = peak.hottestPoll.votesPerSecond / batch / stack.votePath.counterShards;
-  const { loads, roles, environments } = lambdaNeeds(stack, peak, units);
+  const { counterShards } = stack.votePath;
+  const consumer = consumerAtPeak(stack, peak, units, profile);
+  const hotWrites = peak.hottestPoll.votesPerSecond * consumer.hotRates.counterWritesPerVote;
+  const { loads, roles, environments } = lambdaNeeds(stack, peak, units, profile);
   const readers = environments.filter((_, i) => roles[i] === 'castVote' || roles[i] === 'getPoll');
   const pollItemReads = (readers.reduce((a, b) => a + b, 0) / POLL_CACHE.maxAgeSeconds) * units.readUnitsPerRead;
+  const perKey = resultsReadUnits(stack, units) / counterShards;
+  const hotResults = Math.min(loads.getResults, hottestResultsAtFunction(stack, peak));
   const writes =
-    routes.votes / batch +
-    (oneVotePerVoter ? routes.votes * units.writeUnitsPerVoterClaim : 0) +
+    consumer.counterWrites +
+    (profile.oneVotePerVoter ? routes.votes * units.writeUnitsPerVoterClaim : 0) +
     routes.creates * units.writeUnitsPerCreate;
-  const reads = pollItemReads + loads.getResults * units.readUnitsPerResultsRequest;
+  const reads = pollItemReads + loads.getResults * resultsReadUnits(stack, units);
+  const keys = `${counterShards} counter key(s)`;
   return [
     stage(
-      'counter item of the hottest poll',
-      `template: ${stack.votePath.counterShards} counter item(s); AWS: fixed`,
+      'each counter key of the hottest poll: writes',
+      `AWS: 1,000 a partition key, fixed; template: ${keys}`,
       quota('dynamoItemWriteUnits'),
-      counterWrites,
-      'writes/s per item',
+      hotWrites / counterShards,
+      'write units/s per key',
       { flag: HOT_POLL_FLAG },
     ),
-    quotaStage('dynamoItemReadUnits', pollItemReads, 'poll item of the hottest poll'),
+    quotaStage('dynamoItemReadUnits', pollItemReads + hotResults * perKey, "the hottest poll's own key: reads"),
     quotaStage('dynamoNewTableWriteUnits', writes),
     quotaStage('dynamoTableWriteUnits', writes),
     quotaStage('dynamoNewTableReadUnits', reads),
   ];
 }
+
+/** The hottest poll's results requests that reach the results function (behind CloudFront: each regional cache's). */
+const hottestResultsAtFunction = (stack: StackConfig, peak: Peak) =>
+  stack.results === 'cloudfront'
+    ? Math.min(peak.hottestPoll.resultsRequestsPerSecond, CACHE_ORIGINS_PER_POLL / RESULTS_CACHE_SECONDS)
+    : stack.results === 'websocket'
+      ? 0
+      : peak.hottestPoll.resultsRequestsPerSecond;
 
 /** CloudFront: the site's pages, and with results=cloudfront every API request and results request too. */
 function distributionStage(stack: StackConfig, peak: Peak): Stage[] {
@@ -255,25 +308,20 @@ function quotaStage(id: QuotaId, load: number, name: string = QUOTAS[id].name): 
 }
 
 /** Every stage of a design at the peak. */
-export function stagesOf(
-  stack: StackConfig,
-  peak: Peak,
-  units: UnitCosts,
-  context: { account: Account; oneVotePerVoter: boolean },
-): Stage[] {
+export function stagesOf(stack: StackConfig, peak: Peak, units: UnitCosts, context: CapacityContext): Stage[] {
   return [
     ...distributionStage(stack, peak),
-    ...apiStages(stack, peak),
-    ...lambdaStages(stack, peak, units, context.account),
+    ...apiStages(stack, peak, context.profile),
+    ...lambdaStages(stack, peak, units, context),
     ...queueStages(stack, peak, units),
-    ...tableStages(stack, peak, units, context.oneVotePerVoter),
+    ...tableStages(stack, peak, units, context.profile),
   ].filter((s) => s.load > 0);
 }
 
 /** Seconds Lambda takes to scale each function to the peak: 1,000 environments at once, then 1,000 per 10 s. */
-export function rampSeconds(stack: StackConfig, peak: Peak, units: UnitCosts): number {
+export function rampSeconds(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile): number {
   const step = quota('lambdaScalingPerTenSeconds');
-  const { environments } = lambdaNeeds(stack, peak, units);
+  const { environments } = lambdaNeeds(stack, peak, units, profile);
   return Math.max(0, ...environments.map((envs) => 10 * Math.max(0, Math.ceil(envs / step) - 1)));
 }
 
@@ -301,23 +349,31 @@ function flagged(
   stack: StackConfig,
   peak: Peak,
   failing: Stage[],
-  account: Account,
+  context: CapacityContext,
 ): { flags: Record<string, string>; stack: StackConfig } {
   const flags: Record<string, string> = {};
   let sized = stack;
   if (failing.some((s) => fixedBy(s, HOT_POLL_FLAG))) {
-    const wanted = Math.max(peak.hottestPoll.votesPerSecond, apiLoad(stack, peak) / API_REQUESTS_PER_VOTE);
-    const n = Math.min(MAX_HOT_POLL_VOTES_PER_SECOND, roundUp(RAISE_HEADROOM * wanted));
-    const { hotPollVotesPerSecond: _n, ...votePath } = votePathFor(n);
+    const n = Math.min(MAX_HOT_POLL_VOTES_PER_SECOND, roundUp(RAISE_HEADROOM * peak.hottestPoll.votesPerSecond));
+    const { groupsPerPoll, counterShards } = votePathFor(n);
     flags[HOT_POLL_FLAG] = String(n);
+    sized = { ...sized, votePath: { ...sized.votePath, groupsPerPoll, counterShards } };
+  }
+  if (failing.some((s) => fixedBy(s, API_RATE_FLAG))) {
+    const load = apiLoad(stack, peak, context.profile);
+    const account = quota('apiAccountRequestsPerSecond');
+    // AWS caps a stage at the account's throttle: within it, never ask for more than the account has.
+    const rate = load <= account ? Math.min(account, roundUp(RAISE_HEADROOM * load)) : roundUp(RAISE_HEADROOM * load);
+    const { hotPollVotesPerSecond: _n, ...votePath } = withApiRateLimit({ ...sized.votePath }, rate);
+    flags[API_RATE_FLAG] = String(rate);
     sized = { ...sized, votePath };
   }
   const reservedTooSmall = failing.some((s) => fixedBy(s, 'resultsConcurrency'));
   // A new account has no concurrency to reserve: the results function runs uncapped on what it has.
-  if (reservedTooSmall || (account === 'new' && sized.resultsConcurrency !== undefined)) {
+  if (reservedTooSmall || (context.account === 'new' && sized.resultsConcurrency !== undefined)) {
     const needed = roundUp((RAISE_HEADROOM * peak.routes.results) / RESULTS_URL.requestsPerSecondPerConcurrency);
     // The flag takes up to 10,000 (lib/app.ts); beyond, the function runs uncapped too.
-    const value = account === 'established' && needed <= 10_000 ? needed : undefined;
+    const value = context.account === 'established' && needed <= 10_000 ? needed : undefined;
     flags.resultsConcurrency = value === undefined ? 'off' : String(value);
     sized = { ...sized, resultsConcurrency: value };
   }
@@ -335,18 +391,13 @@ function raisesFor(stages: Stage[]): QuotaRaiseNeeded[] | null {
 }
 
 /** A design's capacity for the peak: as deployed, and what makes it carry. */
-export function capacityOf(
-  stack: StackConfig,
-  peak: Peak,
-  units: UnitCosts,
-  context: { account: Account; oneVotePerVoter: boolean },
-): Capacity {
+export function capacityOf(stack: StackConfig, peak: Peak, units: UnitCosts, context: CapacityContext): Capacity {
   const stages = stagesOf(stack, peak, units, context);
-  const ramp = rampSeconds(stack, peak, units);
+  const ramp = rampSeconds(stack, peak, units, context.profile);
   const failing = stages.filter(over);
   const tightest = [...stages].sort((a, b) => ratio(b) - ratio(a))[0];
   const carries = failing.length === 0 && ramp <= MAX_RAMP_SECONDS;
-  const sized = flagged(stack, peak, failing, context.account);
+  const sized = flagged(stack, peak, failing, context);
   const sizedStages = stagesOf(sized.stack, peak, units, context);
   const raises = raisesFor(sizedStages);
   return {
@@ -355,7 +406,7 @@ export function capacityOf(
     carriesWith: raises && {
       flags: sized.flags,
       quotaRaises: raises,
-      rampSeconds: rampSeconds(sized.stack, peak, units),
+      rampSeconds: rampSeconds(sized.stack, peak, units, context.profile),
     },
     stages,
     sizedStages,
@@ -387,14 +438,39 @@ export interface PollCeiling {
 
 /**
  * The most votes a second one poll carries on `stack`, with AWS's limits at `scale` (the local
- * runtime's --aws-limits), and the stage that binds first: each stage's load grows in step with
- * the votes, so the ceiling is where the tightest reaches its limit. Limits `scale` times smaller
- * are loads 1/scale times larger, except the consumer's: a batch takes as long at any scale, so
- * its time is scaled with them (its share of Lambda's concurrency, a batch's milliseconds, is
- * then understated by 1/scale: it never binds a hot poll).
+ * runtime's --aws-limits), and the stage that binds first: each stage's load grows with the
+ * votes, so the ceiling is where the tightest reaches its limit. Limits `scale` times smaller are
+ * loads 1/scale times larger, except the consumer's: a batch takes as long at any scale, so its
+ * time is scaled with them, and batches fill as the runtime's do at its own rate (its share of
+ * Lambda's concurrency, a batch's milliseconds, is then understated by 1/scale: it never binds a
+ * hot poll).
  */
 export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollTraffic, scale = 1): PollCeiling {
-  const votes = 1 / scale;
+  const billedMs = { ...units.billedMs, countVotes: units.billedMs.countVotes * scale };
+  // Each vote a visit of its own (a preflight each, where the API needs one); no other poll open.
+  const profile = { oneVotePerVoter: false, pageLoadsPerVoter: 1, votingMinutes: 1, votesPerPoll: 0 };
+  const context = { account: 'established' as const, profile };
+  const sized = { ...stack, corsPreflight: traffic.preflights };
+  const at = (votes: number) => stagesOf(sized, onePollPeak(votes, traffic), { ...units, billedMs }, context);
+  const tightestOf = (stages: Stage[]) => stages.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
+  // Loads grow with the votes, the counter writes less than in step (batches fill): a few steps find where
+  // the tightest stage reaches its limit. Full-size votes a second; the runtime's are `scale` times these.
+  let votes = 1 / scale;
+  for (let step = 0; step < 8; step++) {
+    const next = votes / ratio(tightestOf(at(votes)));
+    if (Math.abs(next - votes) <= votes * 1e-9) break;
+    votes = next;
+  }
+  const stages = at(votes);
+  return {
+    votesPerSecond: votes * scale,
+    bottleneck: tightestOf(stages).name,
+    stages: stages.map((s) => ({ ...s, limit: s.limit * scale, load: s.load * scale })),
+  };
+}
+
+/** One poll's busiest second at `votes` a second, with what a load sends beside each vote. */
+function onePollPeak(votes: number, traffic: PollTraffic): Peak {
   const routes = {
     pages: 0,
     pollReads: votes * traffic.pollReadsPerVote,
@@ -403,7 +479,7 @@ export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollT
     creates: 0,
   };
   const requests = routes.pollReads + routes.votes + routes.results;
-  const peak: Peak = {
+  return {
     requestsPerSecond: requests,
     derivedRequestsPerSecond: requests,
     routes,
@@ -415,15 +491,5 @@ export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollT
       viewersAtOnce: 0,
       refreshSeconds: 0,
     },
-  };
-  const billedMs = { ...units.billedMs, countVotes: units.billedMs.countVotes * scale };
-  const context = { account: 'established' as const, oneVotePerVoter: false };
-  const stages = stagesOf({ ...stack, corsPreflight: traffic.preflights }, peak, { ...units, billedMs }, context);
-  const tightest = stages.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
-  const votesPerSecond = 1 / ratio(tightest);
-  return {
-    votesPerSecond,
-    bottleneck: tightest.name,
-    stages: stages.map((s) => ({ ...s, limit: s.limit * scale, load: s.load * scale * votesPerSecond })),
   };
 }

@@ -125,7 +125,7 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
     const verdict = (i: number) =>
       designCapacity(design, report.designStacks[design.id], derivePeak(scaled[i]), units, {
         account,
-        oneVotePerVoter: scaled[i].oneVotePerVoter,
+        profile: scaled[i],
       });
     // As the recommendation counts it: with the flags and quota raises that make it carry, in time.
     const pinned = report.profile.peakRequestsPerSecond !== undefined;

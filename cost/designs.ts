@@ -4,12 +4,20 @@
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
 import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../config/app-config';
-import { capacityOf, carriesInTime, type Account, type Capacity, type CapacityVerdict } from './capacity';
+import {
+  capacityOf,
+  carriesInTime,
+  type Capacity,
+  type CapacityContext,
+  type CapacityVerdict,
+  type QuotaRaiseNeeded,
+} from './capacity';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
 import type { Peak } from './peaks';
 import type { PriceId } from './prices';
 import { PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
+import { quotaNamed } from './quotas';
 import type { StackConfig } from './stack-config';
 
 export interface DesignSpec {
@@ -110,7 +118,7 @@ export function designCapacity(
   deployed: StackConfig | undefined,
   peak: Peak,
   units: UnitCosts,
-  context: { account: Account; oneVotePerVoter: boolean },
+  context: CapacityContext,
 ): Capacity {
   return design.deploy ? capacityOf(deployed ?? design.stack, peak, units, context) : NOT_BUILT;
 }
@@ -118,18 +126,48 @@ export function designCapacity(
 /** A priced design with its verdict on the peak (cost/capacity.ts). */
 export type DesignWithCapacity = PricedDesign & { capacity: CapacityVerdict };
 
+/** A table warmed up is the owner's setting (charged), not a quota AWS must grant. */
+export const isWarmUp = (r: QuotaRaiseNeeded) => quotaNamed(r.quota)?.raise.how === 'setting';
+
+/** A design cheaper than the recommendation after quota raises, which AWS may take days to grant (or refuse). */
+export interface CheaperWithQuotaRaises {
+  id: string;
+  monthlyUsd: number;
+  savingUsd: number;
+  quotaRaises: QuotaRaiseNeeded[];
+}
+
 /**
- * The recommendation: the cheapest deployable design that carries the peak in time, with the
- * flags that make it carry in its deploy command; when none does, the cheapest deployable one,
- * `carries: false`. Designs come cheapest first.
+ * The recommendation: the cheapest deployable design that carries the peak in time without a quota
+ * raise (its flags allowed, in its deploy command); when every design that carries needs one, the
+ * cheapest of those; when none carries, the cheapest deployable one, `carries: false`. Beside it,
+ * the cheapest design that carries only after quota raises, when that one is cheaper. Designs come
+ * cheapest first.
  */
-export function recommend<T extends DesignWithCapacity>(designs: T[]): T & { carries: boolean } {
+export function recommend<T extends DesignWithCapacity>(
+  designs: T[],
+): { recommended: T & { carries: boolean }; cheaperWithQuotaRaises: CheaperWithQuotaRaises | null } {
   const deployable = designs.filter((d) => d.deploy);
-  const carrying = deployable.find((d) => carriesInTime(d.capacity));
-  if (!carrying) return { ...deployable[0], carries: false };
-  const spec = DEPLOYABLE_DESIGNS.find((d) => d.id === carrying.id)!;
-  const flags = carrying.capacity.carriesWith!.flags;
-  return { ...carrying, carries: true, deploy: deployCommand({ ...spec, context: { ...spec.context, ...flags } }) };
+  const carrying = deployable.filter((d) => carriesInTime(d.capacity));
+  const raisesOf = (d: T) => d.capacity.carriesWith!.quotaRaises.filter((r) => !isWarmUp(r));
+  const chosen = carrying.find((d) => raisesOf(d).length === 0) ?? carrying[0];
+  if (!chosen) return { recommended: { ...deployable[0], carries: false }, cheaperWithQuotaRaises: null };
+  const spec = DEPLOYABLE_DESIGNS.find((d) => d.id === chosen.id)!;
+  const flags = chosen.capacity.carriesWith!.flags;
+  const deploy = deployCommand({ ...spec, context: { ...spec.context, ...flags } });
+  const recommended = { ...chosen, carries: true, deploy };
+  const cheaper = carrying[0] !== chosen ? carrying[0] : undefined;
+  return {
+    recommended,
+    cheaperWithQuotaRaises: cheaper
+      ? {
+          id: cheaper.id,
+          monthlyUsd: cheaper.bill.totalUsd,
+          savingUsd: chosen.bill.totalUsd - cheaper.bill.totalUsd,
+          quotaRaises: raisesOf(cheaper),
+        }
+      : null,
+  };
 }
 
 /**

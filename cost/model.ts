@@ -7,6 +7,7 @@ import { RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { refreshRequests } from '../config/results-refresh';
 import { PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
+import { type MeasuredVoteRates, preflightsPerVote, type VoteRates, voteRates } from './rates';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
 
 /** The month the model bills: 30 days, and its seconds. */
@@ -18,15 +19,12 @@ export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
  * have them and stated assumptions where not; measured mode (--from) replaces
  * them with a load test's figures.
  */
-export interface UnitCosts {
-  /** Average billed milliseconds per invocation (the consumer: per batch). */
+export interface UnitCosts extends MeasuredVoteRates {
+  /** Average billed milliseconds per invocation (the consumer: per batch, and so its cycle: cost/rates.ts). */
   billedMs: Record<FunctionRole, number>;
   /** Share of invocations that start cold, and what INIT bills then (billed since 2025-08-01). */
   coldStartShare: number;
   initMs: number;
-  votesPerBatch: number;
-  /** Counter UpdateItems per vote: one per poll per batch, measured. */
-  counterWriteUnitsPerVote: number;
   /** An eventually consistent GetItem of an item under 4 KB. */
   readUnitsPerRead: number;
   /**
@@ -38,8 +36,6 @@ export interface UnitCosts {
   writeUnitsPerCreate: number;
   /** The conditional PutItem that claims a voter, when a poll allows one vote per voter. */
   writeUnitsPerVoterClaim: number;
-  /** SendMessage per vote, plus the consumer's receive and batch delete per batch. */
-  sqsRequestsPerVote: number;
   /** Lambda's pollers ask an idle queue ~10-15 times a minute. */
   emptyReceivesPerMonth: number;
   /** The consumer logs one INFO line per batch. */
@@ -63,13 +59,10 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
   coldStartShare: 0.005,
   initMs: 250,
-  votesPerBatch: 10,
-  counterWriteUnitsPerVote: 0.125,
   readUnitsPerRead: 0.5,
   readUnitsPerResultsRequest: 0.0106,
   writeUnitsPerCreate: 2,
   writeUnitsPerVoterClaim: 1,
-  sqsRequestsPerVote: 1.2,
   emptyReceivesPerMonth: 450_000,
   appLogBytesPerBatch: 300,
   metricLogBytesPerInvocation: 370,
@@ -88,9 +81,11 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; ' +
       'on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
-    votesPerBatch: 'measured: npm run bench:votes fills batches of 10 under load',
-    counterWriteUnitsPerVote: 'measured: npm run bench:votes, 118-126 UpdateItem per 1,000 votes',
-    sqsRequestsPerVote: 'measured: npm run bench:votes, 1.2 billed requests per vote',
+    votesPerBatch:
+      'derived: the votes a message group gets while its last batch is processed (cost/rates.ts), from each ' +
+      "poll's votes a second, its message groups and the consumer's time a batch",
+    counterWriteUnitsPerVote: 'derived: one write per poll’s counter per batch (cost/rates.ts)',
+    sqsRequestsPerVote: 'derived: a send per vote, a receive and a batch delete per batch (cost/rates.ts)',
     emptyReceivesPerMonth:
       'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
@@ -163,7 +158,13 @@ export interface MonthVolumes {
   /** What viewers' pages ask for while watching (with push: the updates they would have asked for). */
   resultsRequests: number;
   preflights: number;
+  /** The consumer's batching at the average poll's votes a second (cost/rates.ts). */
+  voteRates: VoteRates;
 }
+
+/** A poll's votes a second over its window, on average: the rate the month's batches are sized at. */
+export const averagePollVotesPerSecond = (profile: Pick<TrafficProfile, 'votesPerPoll' | 'votingMinutes'>): number =>
+  profile.votesPerPoll / (profile.votingMinutes * 60);
 
 /** Lambda work: one function's invocations and the milliseconds each bills. */
 export interface LambdaWork {
@@ -242,7 +243,11 @@ export function resultsRequestsPerViewer(profile: Pick<TrafficProfile, 'watchMin
 }
 
 /** The month's volumes for a profile; preflights only where the stack's API needs them. */
-export function monthVolumes(profile: TrafficProfile, stack: Pick<StackConfig, 'corsPreflight'>): MonthVolumes {
+export function monthVolumes(
+  profile: TrafficProfile,
+  stack: Pick<StackConfig, 'corsPreflight' | 'corsMaxAgeSeconds' | 'consumer' | 'votePath'>,
+  units: UnitCosts,
+): MonthVolumes {
   const polls = profile.pollsPerDay * DAYS_PER_MONTH;
   const votes = polls * profile.votesPerPoll;
   const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
@@ -253,33 +258,47 @@ export function monthVolumes(profile: TrafficProfile, stack: Pick<StackConfig, '
     pageLoads: votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls,
     viewers,
     resultsRequests: viewers * resultsRequestsPerViewer(profile),
-    // Only POSTs (create, vote) need a CORS preflight; the browser caches it for two hours.
-    preflights: stack.corsPreflight ? votes + polls : 0,
+    // Only POSTs (create, vote) need a CORS preflight; the browser keeps its answer for the max-age.
+    preflights: stack.corsPreflight ? votes * preflightsPerVote(profile, stack) + polls : 0,
+    voteRates: voteRates(averagePollVotesPerSecond(profile), stack, units.billedMs.countVotes, units),
   };
 }
 
 /** What every design has: pages, creates, poll reads, votes and the consumer counting them. */
 export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
-  const { polls, votes, pageLoads, preflights } = volumes;
+  const { polls, votes, pageLoads, preflights, voteRates } = volumes;
   const sitePages = pageLoads * units.siteRequestsPerPageLoad;
   return {
     work: [
       { role: 'createPoll', invocations: polls, billedMs: units.billedMs.createPoll },
       { role: 'getPoll', invocations: pageLoads - polls, billedMs: units.billedMs.getPoll },
       { role: 'castVote', invocations: votes, billedMs: units.billedMs.castVote },
-      { role: 'countVotes', invocations: votes / units.votesPerBatch, billedMs: units.billedMs.countVotes },
+      { role: 'countVotes', invocations: votes / voteRates.votesPerBatch, billedMs: units.billedMs.countVotes },
     ],
     apiRequests: polls + (pageLoads - polls) + votes + preflights,
     readUnits: (pageLoads - polls + votes) * units.readUnitsPerRead,
     writeUnits:
       polls * units.writeUnitsPerCreate +
-      votes * units.counterWriteUnitsPerVote +
+      votes * voteRates.counterWritesPerVote +
       (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0),
     cloudFrontRequests: sitePages,
     cloudFrontBytes: pageLoads * profile.pageBytes,
     clientRequests: sitePages + pageLoads + votes + preflights,
   };
 }
+
+/**
+ * Read units a results request that reaches the results function costs: behind CloudFront, a read
+ * each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the function's own cache leaves
+ * to the table. Each read reads every counter key of the poll.
+ */
+export function resultsReadUnits(stack: Pick<StackConfig, 'results' | 'votePath'>, units: UnitCosts): number {
+  const perKey = stack.results === 'cloudfront' ? units.readUnitsPerRead : units.readUnitsPerResultsRequest;
+  return perKey * stack.votePath.counterShards;
+}
+
+/** What a results design's share reads of the stack. */
+type ResultsStack = Pick<StackConfig, 'results' | 'votePath'>;
 
 /** The results function answering every results request. */
 const resultsWork = (invocations: number, units: UnitCosts): LambdaWork => ({
@@ -289,11 +308,11 @@ const resultsWork = (invocations: number, units: UnitCosts): LambdaWork => ({
 });
 
 /** results=api: every results request goes through API Gateway to the results function. */
-function apiResults({ resultsRequests }: MonthVolumes, _profile: TrafficProfile, units: UnitCosts): UsageShare {
+function apiResults({ resultsRequests }: MonthVolumes, stack: ResultsStack, units: UnitCosts): UsageShare {
   return {
     work: [resultsWork(resultsRequests, units)],
     apiRequests: resultsRequests,
-    readUnits: resultsRequests * units.readUnitsPerResultsRequest,
+    readUnits: resultsRequests * resultsReadUnits(stack, units),
     clientRequests: resultsRequests,
   };
 }
@@ -302,10 +321,15 @@ function apiResults({ resultsRequests }: MonthVolumes, _profile: TrafficProfile,
  * results=function-url: only Lambda's own request and duration (no API Gateway request, and a GET
  * with no custom header needs no preflight); its answers are Lambda's data transfer out.
  */
-function functionUrlResults({ resultsRequests }: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+function functionUrlResults(
+  { resultsRequests }: MonthVolumes,
+  stack: ResultsStack,
+  units: UnitCosts,
+  profile: TrafficProfile,
+): UsageShare {
   return {
     work: [resultsWork(resultsRequests, units)],
-    readUnits: resultsRequests * units.readUnitsPerResultsRequest,
+    readUnits: resultsRequests * resultsReadUnits(stack, units),
     directBytes: resultsRequests * profile.apiResponseBytes,
     clientRequests: resultsRequests,
     functionUrlRequests: resultsRequests,
@@ -313,14 +337,18 @@ function functionUrlResults({ resultsRequests }: MonthVolumes, profile: TrafficP
 }
 
 /** results=cloudfront: viewers ask CloudFront; each regional cache asks the API at most once per cache period. */
-function cloudFrontResults(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+function cloudFrontResults(
+  volumes: MonthVolumes,
+  stack: ResultsStack,
+  units: UnitCosts,
+  profile: TrafficProfile,
+): UsageShare {
   const { polls, resultsRequests } = volumes;
   const originRequests = cachedAtOrigin(resultsRequests, polls, cachePeriodsOfWatch(profile));
   return {
     work: [resultsWork(originRequests, units)],
     apiRequests: originRequests,
-    // CloudFront is the cache: each request that reaches the function reads (RESULTS_KEEP_COUNTS_ENV).
-    readUnits: originRequests * units.readUnitsPerRead,
+    readUnits: originRequests * resultsReadUnits(stack, units),
     cloudFrontRequests: resultsRequests,
     cloudFrontBytes: resultsRequests * profile.apiResponseBytes,
     clientRequests: resultsRequests,
@@ -331,7 +359,12 @@ function cloudFrontResults(volumes: MonthVolumes, profile: TrafficProfile, units
  * results=websocket (an estimate, not built): a connection per viewer, one broadcast per poll per
  * push interval, one message per viewer per push; viewers send no results requests.
  */
-function webSocketResults(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
+function webSocketResults(
+  volumes: MonthVolumes,
+  _stack: ResultsStack,
+  units: UnitCosts,
+  profile: TrafficProfile,
+): UsageShare {
   const { polls, viewers, resultsRequests: messages } = volumes;
   const broadcasts = polls * Math.ceil((profile.watchMinutes * 60) / PUSH_INTERVAL_SECONDS);
   // Each broadcast reads the counts and the connection list, then posts to every connection (~1 ms each).
@@ -353,7 +386,7 @@ function webSocketResults(volumes: MonthVolumes, profile: TrafficProfile, units:
 /** Each results design's share of the month: how viewers' results reach them, and what that uses. */
 export const RESULTS_SHARES: Record<
   StackConfig['results'],
-  (volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts) => UsageShare
+  (volumes: MonthVolumes, stack: ResultsStack, units: UnitCosts, profile: TrafficProfile) => UsageShare
 > = {
   api: apiResults,
   'function-url': functionUrlResults,
@@ -434,11 +467,11 @@ export function monthlyUsage(
   stack: StackConfig,
   units: UnitCosts = DEFAULT_UNIT_COSTS,
 ): MonthlyUsage {
-  const volumes = monthVolumes(profile, stack);
+  const volumes = monthVolumes(profile, stack, units);
   const { polls, votes, pageLoads, resultsRequests, preflights } = volumes;
   const month = sumShares([
     appShare(volumes, profile, units),
-    RESULTS_SHARES[stack.results](volumes, profile, units),
+    RESULTS_SHARES[stack.results](volumes, stack, units, profile),
     ...(stack.apiThroughCloudFront ? [throughCloudFrontShare(volumes, profile)] : []),
   ]);
   // Behind CloudFront, API Gateway's answers reach viewers through it, billed there; API Gateway to CloudFront is free.
@@ -456,7 +489,7 @@ export function monthlyUsage(
     clientRequests: month.clientRequests,
     invocations: lambda.invocations,
     gbSeconds: lambda.gbSeconds,
-    sqsRequests: votes * units.sqsRequestsPerVote + units.emptyReceivesPerMonth,
+    sqsRequests: votes * volumes.voteRates.sqsRequestsPerVote + units.emptyReceivesPerMonth,
     writeUnits: month.writeUnits,
     readUnits: month.readUnits,
     storageGb: storedGb(profile, units),

@@ -3,17 +3,12 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import {
-  carriesInTime,
-  MAX_RAMP_SECONDS,
-  type Account,
-  type Capacity,
-  type QuotaRaiseNeeded,
-  type Stage,
-} from './capacity';
+import { carriesInTime, MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
+  isWarmUp,
   recommend,
+  type CheaperWithQuotaRaises,
   DEPLOY_SCRIPT,
   designCapacity,
   designOf,
@@ -28,7 +23,7 @@ import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from '
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
 import { derivePeak, peakWorking, type Peak } from './peaks';
-import { QUOTAS, quotaNamed, raiseText, type QuotaId } from './quotas';
+import { QUOTAS, raiseText, type QuotaId } from './quotas';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
@@ -68,8 +63,13 @@ export interface CostReport {
   idle: Bill;
   /** Every design, its price per million of the requests browsers send (the same denominator for all). */
   designs: DesignRow[];
-  /** The cheapest design that carries the peak (deployed with its flags), else the cheapest; see `carries`. */
+  /**
+   * The cheapest design that carries the peak without a quota raise (deployed with its flags), else the
+   * cheapest that carries with raises, else the cheapest; see `carries`.
+   */
   recommended: DesignRow & { carries: boolean };
+  /** A design cheaper than the recommendation once AWS grants quota raises; null when none is. */
+  cheaperWithQuotaRaises: CheaperWithQuotaRaises | null;
   /** The busiest second the profile brings, derived from its fields (cost/peaks.ts), with its working. */
   peak: Peak & { working: string[] };
   /** The account the verdicts are for: --new-account means a new account's quotas too. */
@@ -148,10 +148,7 @@ export function buildReport(input: ReportInput): CostReport {
     usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
     overFloor: d.bill.totalUsd / floor.usd,
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
-    capacity: designCapacity(d, input.designStacks[d.id], peak, units, {
-      account,
-      oneVotePerVoter: profile.oneVotePerVoter,
-    }),
+    capacity: designCapacity(d, input.designStacks[d.id], peak, units, { account, profile }),
   }));
   const assumptions = assumptionsOf(input, bill);
   return {
@@ -160,7 +157,7 @@ export function buildReport(input: ReportInput): CostReport {
     bill,
     idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
     designs,
-    recommended: recommend(designs),
+    ...recommend(designs),
     peak: { ...peak, working: peakWorking(profile, peak) },
     account,
     floor,
@@ -355,7 +352,6 @@ function deploymentRows(d: DesignRow): string[][] {
 }
 
 /** Raises that are a setting the owner makes (charged), not a quota AWS grants (cost/quotas.ts). */
-const isWarmUp = (r: QuotaRaiseNeeded) => quotaNamed(r.quota)?.raise.how === 'setting';
 
 /** The busiest second, with its working. */
 export const peakLines = (report: CostReport) => [
@@ -400,6 +396,7 @@ function recommendation(report: CostReport): string[] {
       ? `Before the peak, ask AWS for (Service Quotas; README "Quotas"): ${raisesText(quotas)}.` +
         (noneWithout ? ' No design carries it without a quota raise.' : '')
       : 'It needs no quota raise.',
+    ...cheaperLine(report),
     ...warmUps.map(
       (w) =>
         `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
@@ -411,6 +408,16 @@ function recommendation(report: CostReport): string[] {
             'callers get 429s meanwhile (the page retries a vote with its key; results keep their last answer).',
         ]
       : []),
+  ];
+}
+
+/** The design cheaper than the recommendation after quota raises, when there is one: what it saves, what it needs. */
+function cheaperLine({ cheaperWithQuotaRaises: c, designs }: CostReport): string[] {
+  if (!c) return [];
+  const name = designs.find((d) => d.id === c.id)?.name ?? c.id;
+  return [
+    `Cheaper after quota raises: ${name}, ${usd(c.monthlyUsd)} a month (${usd(c.savingUsd)} less), once AWS ` +
+      `grants ${raisesText(c.quotaRaises)}: a support request that can take days, and may be refused.`,
   ];
 }
 

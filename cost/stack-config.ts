@@ -29,8 +29,10 @@ export interface FunctionConfig {
 
 export interface StackConfig {
   apiKind: 'http' | 'rest';
-  /** Browsers call the API from the site's origin: a preflight per visitor for POSTs. */
+  /** Browsers call the API from another origin than the site's: POSTs need a CORS preflight. */
   corsPreflight: boolean;
+  /** How long a browser keeps a preflight's answer (the API's Access-Control-Max-Age; 0: not at all). */
+  corsMaxAgeSeconds: number;
   functions: Record<FunctionRole, FunctionConfig>;
   consumer: { batchSize: number; maxBatchingWindowSeconds: number };
   /**
@@ -133,10 +135,12 @@ export function readStackConfig(template: Json): StackConfig {
     distributions.some(([, d]) =>
       (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === pattern),
     );
-  const restOptions = ofType('AWS::ApiGateway::Method').some(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
+  const restOptions = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
+  const cors = httpApis.find(([, api]) => api.Properties?.CorsConfiguration)?.[1].Properties.CorsConfiguration;
   return {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
-    corsPreflight: httpApis.some(([, api]) => api.Properties?.CorsConfiguration) || restOptions,
+    corsPreflight: cors !== undefined || restOptions.length > 0,
+    corsMaxAgeSeconds: cors?.MaxAge ?? restMaxAge(restOptions),
     functions,
     consumer: {
       batchSize: mapping.Properties.BatchSize ?? 10,
@@ -153,6 +157,16 @@ export function readStackConfig(template: Json): StackConfig {
     alarms: ofType('AWS::CloudWatch::Alarm').length,
     votePath: votePathOf(template.Resources, logicalIds, ofType),
   };
+}
+
+/** The REST API's preflight answer's Access-Control-Max-Age (its OPTIONS methods' mock integration); 0 if none. */
+function restMaxAge(options: Resources): number {
+  const header = 'method.response.header.Access-Control-Max-Age';
+  const ages = options.flatMap(([, m]) =>
+    (m.Properties?.Integration?.IntegrationResponses ?? []).map((r: Json) => r.ResponseParameters?.[header]),
+  );
+  const value = ages.find((age) => typeof age === 'string');
+  return value === undefined ? 0 : Number(String(value).replace(/'/g, '')) || 0;
 }
 
 /**

@@ -1,24 +1,26 @@
 /**
- * How big the vote path is: message groups per poll, counter items per poll, and the API stage's
- * throttle. One function sizes it from the votes a second one poll must carry
- * (`-c hotPollVotesPerSecond=<n>`, `npm start -- --hot-poll-votes-per-second <n>`), from AWS's
- * quotas (cost/quotas.ts); the stack deploys what it returns, and the capacity model checks a
- * design against it. Without the flag the path is today's default size.
+ * How big the vote path is: message groups per poll and counter items per poll, sized from the
+ * votes a second one poll must carry (`-c hotPollVotesPerSecond=<n>`, `npm start --
+ * --hot-poll-votes-per-second <n>`); and the API stage's throttle, sized from the requests a second
+ * the API must pass (`-c apiRateLimit=<n>`). Both from AWS's quotas (cost/quotas.ts); the stack
+ * deploys what they return, and the capacity model checks a design against it. Without the flags
+ * the path is today's default size.
  */
 import { API_THROTTLE, VOTE_QUEUE } from '../config/app-config';
+import { DEFAULT_UNIT_COSTS } from './model';
 import { quota } from './quotas';
+import { voteRates } from './rates';
 
 /** The CDK context key (and, in kebab case, the npm start option) that sizes the vote path. */
 export const HOT_POLL_FLAG = 'hotPollVotesPerSecond';
+/** The CDK context key (and, in kebab case, the npm start option) that sets the API stage's throttle. */
+export const API_RATE_FLAG = 'apiRateLimit';
 
 /**
  * Each message group and each counter item is sized to run at this share of its AWS limit at the
  * flag's rate: votes hash unevenly over groups, and batches are not always full.
  */
 export const VOTE_PATH_HEADROOM = 0.5;
-
-/** Requests the API takes per vote at a hot poll: the poll read before it, its CORS preflight, the vote. */
-export const API_REQUESTS_PER_VOTE = 3;
 
 /** The most the flag may ask for: the SQS FIFO queue's sends a second (cost/quotas.ts). */
 export const MAX_HOT_POLL_VOTES_PER_SECOND = quota('sqsFifoSendsPerQueue');
@@ -28,7 +30,7 @@ export interface VotePath {
   hotPollVotesPerSecond?: number;
   /** FIFO message groups a poll's votes are spread over: each takes ~300 sends a second, one batch at a time. */
   groupsPerPoll: number;
-  /** Counter items per poll: each takes 1,000 writes a second. */
+  /** Counter items per poll, each on a partition key of its own: each key takes 1,000 writes a second. */
   counterShards: number;
   /** The API stage's throttle, every route together. */
   stageRateLimit: number;
@@ -45,24 +47,54 @@ export const DEFAULT_VOTE_PATH: VotePath = {
 
 /**
  * The vote path sized for `votesPerSecond` on one poll: never smaller than the default. Groups so
- * each sends at most VOTE_PATH_HEADROOM of its quota; counter shards so each takes at most that
- * share of an item's writes, one write per full batch; a stage throttle that passes the votes and
- * the requests that come with them, its burst within the account's (which cannot be raised).
+ * each sends at most VOTE_PATH_HEADROOM of its quota; counter shards so each partition key takes at
+ * most that share of its writes, at the writes a vote that rate brings (cost/rates.ts, with the
+ * consumer's assumed time a batch). The stage throttle is the API's own flag (withApiRateLimit).
  */
 export function votePathFor(votesPerSecond: number | undefined): VotePath {
   if (votesPerSecond === undefined) return DEFAULT_VOTE_PATH;
   const perGroup = quota('sqsFifoSendsPerGroup') * VOTE_PATH_HEADROOM;
-  const writesPerSecond = votesPerSecond / quota('fifoEventSourceBatchSize');
+  const groupsPerPoll = Math.max(DEFAULT_VOTE_PATH.groupsPerPoll, Math.ceil(votesPerSecond / perGroup));
+  const { counterWritesPerVote } = voteRates(
+    votesPerSecond,
+    { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll } },
+    DEFAULT_UNIT_COSTS.billedMs.countVotes,
+  );
+  const writesPerSecond = votesPerSecond * counterWritesPerVote;
   return {
+    ...DEFAULT_VOTE_PATH,
     hotPollVotesPerSecond: votesPerSecond,
-    groupsPerPoll: Math.max(DEFAULT_VOTE_PATH.groupsPerPoll, Math.ceil(votesPerSecond / perGroup)),
+    groupsPerPoll,
     counterShards: Math.max(1, Math.ceil(writesPerSecond / (quota('dynamoItemWriteUnits') * VOTE_PATH_HEADROOM))),
-    stageRateLimit: Math.max(DEFAULT_VOTE_PATH.stageRateLimit, Math.ceil(API_REQUESTS_PER_VOTE * votesPerSecond)),
-    stageBurstLimit: Math.min(
-      quota('apiAccountBurst'),
-      Math.max(DEFAULT_VOTE_PATH.stageBurstLimit, Math.ceil(votesPerSecond)),
-    ),
   };
+}
+
+/**
+ * The path with the API stage's throttle at `requestsPerSecond` (every route together), its burst
+ * a second's worth within the account's (which cannot be raised); the default throttle when undefined.
+ */
+export function withApiRateLimit(path: VotePath, requestsPerSecond: number | undefined): VotePath {
+  if (requestsPerSecond === undefined) return path;
+  return {
+    ...path,
+    stageRateLimit: requestsPerSecond,
+    stageBurstLimit: Math.min(quota('apiAccountBurst'), Math.max(API_THROTTLE.burstLimit, requestsPerSecond)),
+  };
+}
+
+/** The most `-c apiRateLimit` takes: far above any account throttle AWS grants on request. */
+export const MAX_API_RATE_LIMIT = 1_000_000;
+
+/** The stage throttle flag's value checked: a whole number of requests a second, or off; an Error naming the bound. */
+export function parseApiRateLimit(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '' || value === 'off') return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_API_RATE_LIMIT)
+    throw new RangeError(
+      `${API_RATE_FLAG} must be a whole number of requests a second from 1 to ` +
+        `${MAX_API_RATE_LIMIT.toLocaleString('en-US')}, or off (got ${JSON.stringify(value)}).`,
+    );
+  return n;
 }
 
 /**

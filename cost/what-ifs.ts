@@ -23,7 +23,7 @@ const everyFunction = (stack: StackConfig, change: Partial<FunctionConfig>): Sta
   ) as Record<FunctionRole, FunctionConfig>,
 });
 
-function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts): Variant[] {
+function variants(profile: TrafficProfile, stack: StackConfig): Variant[] {
   return [
     { name: 'x86_64 instead of arm64', stack: everyFunction(stack, { architecture: 'x86_64' }) },
     ...[128, 512, 1024]
@@ -35,7 +35,7 @@ function variants(profile: TrafficProfile, stack: StackConfig, units: UnitCosts)
       })),
     {
       name: 'no carpooling: batch size 1, one counter write per vote',
-      units: { ...units, votesPerBatch: 1, counterWriteUnitsPerVote: 1, sqsRequestsPerVote: 3 },
+      stack: { ...stack, consumer: { ...stack.consumer, batchSize: 1 } },
     },
     {
       name: 'plain-text logs (START/END/REPORT lines kept)',
@@ -62,7 +62,7 @@ export function whatIfs(
   options: BillOptions,
   baseline: Bill,
 ): WhatIf[] {
-  return variants(profile, stack, units)
+  return variants(profile, stack)
     .map((v) => {
       const bill = estimate(v.profile ?? profile, v.stack ?? stack, v.units ?? units, options);
       return { name: v.name, bill, deltaUsd: bill.totalUsd - baseline.totalUsd };

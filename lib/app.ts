@@ -12,7 +12,15 @@ import {
 } from '../config/app-config';
 import { captchaSettingsFrom } from '../config/captcha';
 import { UsageError } from '../config/errors';
-import { HOT_POLL_FLAG, parseHotPollVotesPerSecond, votePathFor, type VotePath } from '../cost/vote-path';
+import {
+  API_RATE_FLAG,
+  HOT_POLL_FLAG,
+  parseApiRateLimit,
+  parseHotPollVotesPerSecond,
+  votePathFor,
+  withApiRateLimit,
+  type VotePath,
+} from '../cost/vote-path';
 import { addNagChecks } from './nag';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
@@ -78,14 +86,24 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
   return n;
 }
 
-/** `-c hotPollVotesPerSecond=<n>|off`: the vote path sized for one poll of n votes a second (cost/vote-path.ts). */
-export function votePathFrom(value: unknown): VotePath {
-  try {
-    return votePathFor(parseHotPollVotesPerSecond(value));
-  } catch (error) {
-    const reason = (error as Error).message.replace(/\.$/, '');
-    throw new UsageError(`${reason}; e.g. npx cdk synth -c ${HOT_POLL_FLAG}=50000`, { cause: error });
-  }
+/**
+ * `-c hotPollVotesPerSecond=<n>|off`: the vote path sized for one poll of n votes a second, and
+ * `-c apiRateLimit=<n>|off`: the API stage's throttle (cost/vote-path.ts).
+ */
+export function votePathFrom(hotPoll: unknown, apiRate: unknown): VotePath {
+  const checked = <T>(flag: string, example: number, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      const reason = (error as Error).message.replace(/\.$/, '');
+      throw new UsageError(`${reason}; e.g. npx cdk synth -c ${flag}=${example}`, { cause: error });
+    }
+  };
+  const path = votePathFor(checked(HOT_POLL_FLAG, 50000, () => parseHotPollVotesPerSecond(hotPoll)));
+  return withApiRateLimit(
+    path,
+    checked(API_RATE_FLAG, 20000, () => parseApiRateLimit(apiRate)),
+  );
 }
 
 /** `-c captcha=<provider> -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
@@ -142,7 +160,7 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
     captcha: stackCaptchaFrom(context),
     results: resultsFrom(context('results'), target),
     resultsConcurrency: resultsConcurrencyFrom(context('resultsConcurrency')),
-    votePath: votePathFrom(context(HOT_POLL_FLAG)),
+    votePath: votePathFrom(context(HOT_POLL_FLAG), context(API_RATE_FLAG)),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   };
 }

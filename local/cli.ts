@@ -15,7 +15,7 @@ import {
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
-import { HOT_POLL_FLAG, parseHotPollVotesPerSecond } from '../cost/vote-path';
+import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../cost/vote-path';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';
@@ -50,6 +50,11 @@ const SPEC = {
       type: 'string',
       value: '<n>',
       description: `size the vote path for one poll of n votes a second, as -c ${HOT_POLL_FLAG}= deploys it`,
+    },
+    'api-rate-limit': {
+      type: 'string',
+      value: '<n>',
+      description: `the API stage's throttle in requests a second, as -c ${API_RATE_FLAG}= deploys it`,
     },
     'aws-limits': {
       type: 'string',
@@ -102,24 +107,32 @@ function options() {
       cause: error,
     });
   }
-  let hotPollVotesPerSecond: number | undefined;
-  try {
-    hotPollVotesPerSecond = parseHotPollVotesPerSecond(values['hot-poll-votes-per-second']);
-  } catch (error) {
-    const reason = (error as Error).message.slice(HOT_POLL_FLAG.length);
-    throw new UsageError(`--hot-poll-votes-per-second${reason}`, { cause: error });
-  }
   return {
     port,
     logLevel,
     apiKind,
     results,
-    hotPollVotesPerSecond,
+    hotPollVotesPerSecond: stackFlag('hot-poll-votes-per-second', HOT_POLL_FLAG, parseHotPollVotesPerSecond, values),
+    apiRateLimit: stackFlag('api-rate-limit', API_RATE_FLAG, parseApiRateLimit, values),
     awsLimits: awsLimitsFrom(values['aws-limits']),
     dataDir: values['data-dir'] ? makeFolder(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: serverCaptchaFrom(values),
   };
+}
+
+/** A stack flag's option checked as the stack checks it; its message names the option. */
+function stackFlag(
+  option: 'hot-poll-votes-per-second' | 'api-rate-limit',
+  flag: string,
+  parse: (value: unknown) => number | undefined,
+  values: Record<string, unknown>,
+): number | undefined {
+  try {
+    return parse(values[option]);
+  } catch (error) {
+    throw new UsageError(`--${option}${(error as Error).message.slice(flag.length)}`, { cause: error });
+  }
 }
 
 /** --aws-limits: absent, or a scale in (0, 1]. */

@@ -20,7 +20,7 @@ import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
-import { HOT_POLL_FLAG } from '../cost/vote-path';
+import { API_RATE_FLAG, HOT_POLL_FLAG } from '../cost/vote-path';
 import { synthesizeTemplate } from '../lib/app';
 import { readStackConfig } from '../cost/stack-config';
 import { awsLimits, type AwsLimits } from './aws-limits';
@@ -71,6 +71,8 @@ export interface LocalRuntimeOptions {
   resultsConcurrency?: number | 'off';
   /** The vote path sized for one poll of this many votes a second (`-c hotPollVotesPerSecond`). */
   hotPollVotesPerSecond?: number;
+  /** The API stage's throttle, requests a second (`-c apiRateLimit`). */
+  apiRateLimit?: number;
   /** Enforce AWS's limits that bind a hot poll at this fraction of their value (local/aws-limits.ts). */
   awsLimits?: number;
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
@@ -269,6 +271,7 @@ function appModel(options: LocalRuntimeOptions): { model: AppModel; template: Te
     ...(options.results ? { results: options.results } : {}),
     ...(options.resultsConcurrency !== undefined ? { resultsConcurrency: String(options.resultsConcurrency) } : {}),
     ...(options.hotPollVotesPerSecond !== undefined ? { [HOT_POLL_FLAG]: String(options.hotPollVotesPerSecond) } : {}),
+    ...(options.apiRateLimit !== undefined ? { [API_RATE_FLAG]: String(options.apiRateLimit) } : {}),
     ...(captcha
       ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER }
       : {}),

@@ -13,7 +13,7 @@ import {
   VOTE_QUEUE,
 } from '../../config/app-config';
 import { readStackConfig } from '../../cost/stack-config';
-import { votePathFor } from '../../cost/vote-path';
+import { votePathFor, withApiRateLimit } from '../../cost/vote-path';
 import { apiKindFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { ESBUILD_OPTIONS } from '../../local/functions';
 import { templateFor } from '../support/synth';
@@ -265,15 +265,15 @@ describe('the API', () => {
   });
 });
 
-describe('a hot poll (-c hotPollVotesPerSecond=)', () => {
-  const hot = synthesizeTemplate({ hotPollVotesPerSecond: '50000' });
-  const hotRest = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiKind: 'rest' });
+describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
+  const hot = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiRateLimit: '66000' });
+  const hotRest = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiRateLimit: '66000', apiKind: 'rest' });
   const envOf = (template: { Resources: Record<string, Resource> }, entry: string) =>
     Object.values(template.Resources).find((r) => r.Metadata?.[FUNCTION_METADATA.entry] === `lambdas/${entry}`)!
       .Properties.Environment.Variables;
-  const sized = votePathFor(50_000);
+  const sized = withApiRateLimit(votePathFor(50_000), 66_000);
 
-  it('throttles both API stages, and sizes groups and counter items, as votePathFor says', () => {
+  it('throttles both API stages as apiRateLimit says, and sizes groups and counter items as votePathFor says', () => {
     expect(readStackConfig(hot).votePath).toEqual({
       groupsPerPoll: sized.groupsPerPoll,
       counterShards: sized.counterShards,
@@ -282,7 +282,7 @@ describe('a hot poll (-c hotPollVotesPerSecond=)', () => {
     });
     expect(readStackConfig(hotRest).votePath.stageRateLimit).toBe(sized.stageRateLimit);
     expect(readStackConfig(hotRest).votePath.stageBurstLimit).toBe(sized.stageBurstLimit);
-    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: '10' };
+    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: '17' };
     // A poll takes its size at creation (its META item): only the create function is told it.
     expect(envOf(hot, 'create-poll.ts')).toMatchObject(size);
     for (const entry of ['cast-vote.ts', 'count-votes.ts', 'get-results.ts'])

@@ -13,9 +13,9 @@ import { recommend } from '../../cost/designs';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profiles';
-import { QUOTAS } from '../../cost/quotas';
+import { QUOTAS, quota } from '../../cost/quotas';
 import type { StackConfig } from '../../cost/stack-config';
-import { API_REQUESTS_PER_VOTE, votePathFor } from '../../cost/vote-path';
+import { votePathFor } from '../../cost/vote-path';
 import { capacityRows, renderText } from '../../cost/report';
 import { costReport, designStack, restoreQuotas, setQuota } from '../support/cost';
 
@@ -28,7 +28,7 @@ const verdict = (
   profile: TrafficProfile,
   account: Account = 'established',
   units: UnitCosts = DEFAULT_UNIT_COSTS,
-) => capacityOf(stack, derivePeak(profile), units, { account, oneVotePerVoter: profile.oneVotePerVoter });
+) => capacityOf(stack, derivePeak(profile), units, { account, profile });
 
 // Quotas changed by a test (setQuota), put back after it.
 afterEach(restoreQuotas);
@@ -66,7 +66,7 @@ describe('a verdict comes from the template', () => {
     });
   });
 
-  it("the API stage's throttle: a smaller one binds, and the hot-poll flag sized for the load lifts it", () => {
+  it("the API stage's throttle: a smaller one binds, and its own flag sized for the load lifts it", () => {
     expect(verdict(api, PROFILES.seed).tightest).toMatchObject({
       name: 'API stage throttle',
       limit: API_THROTTLE.rateLimit,
@@ -74,9 +74,19 @@ describe('a verdict comes from the template', () => {
     const throttled = { ...api, votePath: { ...api.votePath, stageRateLimit: 500 } };
     const seed = verdict(throttled, PROFILES.seed);
     expect(seed).toMatchObject({ carries: false, bottleneck: 'API stage throttle' });
-    const n = Number(seed.carriesWith?.flags.hotPollVotesPerSecond);
-    expect(votePathFor(n).stageRateLimit).toBeGreaterThanOrEqual(seed.tightest.load);
-    expect(n).toBe(roundUp((RAISE_HEADROOM * seed.tightest.load) / API_REQUESTS_PER_VOTE));
+    // The stage's own flag, not the hot-poll flag: the seed's hottest poll needs no bigger vote path.
+    expect(seed.carriesWith?.flags).toEqual({ apiRateLimit: String(roundUp(RAISE_HEADROOM * seed.tightest.load)) });
+  });
+
+  it('never deploys a stage above the account throttle it does not ask AWS to raise', () => {
+    const account = quota('apiAccountRequestsPerSecond');
+    // An API load just under the account's throttle: a quarter of headroom would take the stage past it.
+    const near = validateProfile({ pollsPerDay: 100, resultsViewersPerPoll: 42_000, votesPerPoll: 5000 });
+    const c = verdict(api, near);
+    const load = c.stages.find((s) => s.name === 'API stage throttle')!.load;
+    expect(load).toBeGreaterThan(account / RAISE_HEADROOM);
+    expect(load).toBeLessThan(account);
+    expect(c.carriesWith).toMatchObject({ flags: { apiRateLimit: String(account) }, quotaRaises: [] });
   });
 
   it("a hot poll's message groups and counter items: as many as the template gives", () => {
@@ -143,11 +153,15 @@ describe('what the newcomer found', () => {
     expect(roundUp(280_001)).toBe(290_000);
   });
 
-  it('names the limit nothing lifts: the textbook design passes results through a stage sized for votes', () => {
+  it("sizes the stage by its own flag, and asks AWS for the account's throttle at least as high", () => {
     const tv = verdict(api, PROFILES['tv-show']);
-    expect(tv.carriesWith).toBeNull();
-    expect(tv.blockedBy?.name).toBe('API stage throttle');
-    expect(tv.blockedBy!.limit).toBe(votePathFor(70_000).stageRateLimit);
+    const load = tv.stages.find((s) => s.name === 'API stage throttle')!.load;
+    const rate = roundUp(RAISE_HEADROOM * load);
+    expect(tv.carriesWith?.flags.apiRateLimit).toBe(String(rate));
+    const account = tv.carriesWith!.quotaRaises.find((r) => r.quota === QUOTAS.apiAccountRequestsPerSecond.name);
+    expect(account?.to).toBeGreaterThanOrEqual(rate);
+    // The hot-poll flag sizes the vote path only: the stage stays what apiRateLimit says.
+    expect(tv.sizedStages.find((s) => s.name === 'API stage throttle')!.limit).toBe(rate);
   });
 
   it('quotes no break-even with a VPS that does not carry the peak where the bills would cross', () => {
@@ -166,9 +180,7 @@ describe('what the newcomer found', () => {
     expect(club).not.toMatch(/its 200 concurrent instances/);
     const tv = costReport({ profile: 'tv-show' });
     const sized = tv.recommended.capacity.sizedStages.find((s) => s.name === 'API stage throttle')!;
-    expect(sized.limit).toBe(
-      votePathFor(Number(tv.recommended.capacity.carriesWith!.flags.hotPollVotesPerSecond)).stageRateLimit,
-    );
+    expect(sized.limit).toBe(Number(tv.recommended.capacity.carriesWith!.flags.apiRateLimit));
     expect(sized.load).toBeLessThan(sized.limit);
   });
 });
@@ -196,8 +208,10 @@ describe('the recommendation', () => {
     expect(cheapest.id).toBe('function-url');
     expect(tv.recommended).toMatchObject({ id: 'cloudfront', carries: true });
     const votes = derivePeak(PROFILES['tv-show']).hottestPoll.votesPerSecond;
+    const api = tv.recommended.capacity.stages.find((s) => s.name === 'API stage throttle')!.load;
     expect(tv.recommended.deploy).toBe(
-      `npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * votes)}`,
+      `npm run deploy -- -c results=cloudfront -c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * votes)} ` +
+        `-c apiRateLimit=${roundUp(RAISE_HEADROOM * api)}`,
     );
     // Its row says what it takes, as the recommendation counts it: the function URL's would take 4 min of 429s.
     const carries = Object.fromEntries(capacityRows(tv, true).map((row, i) => [tv.designs[i].id, row[1]]));
@@ -207,7 +221,7 @@ describe('the recommendation', () => {
     expect(night.recommended.carries).toBe(true);
     const nightVotes = derivePeak(PROFILES['record-night']).hottestPoll.votesPerSecond;
     expect(night.recommended.deploy).toMatch(
-      new RegExp(`-c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * nightVotes)}$`),
+      new RegExp(`-c hotPollVotesPerSecond=${roundUp(RAISE_HEADROOM * nightVotes)} -c apiRateLimit=\\d+$`),
     );
   });
 
@@ -235,7 +249,34 @@ describe('the recommendation', () => {
       ...d,
       capacity: { ...d.capacity, carries: false, carriesWith: null },
     }));
-    expect(recommend(designs)).toMatchObject({ id: 'function-url', carries: false });
+    expect(recommend(designs)).toMatchObject({
+      recommended: { id: 'function-url', carries: false },
+      cheaperWithQuotaRaises: null,
+    });
+  });
+
+  it('needs no quota raise when a design carries without one, and names the cheaper one that needs raises', () => {
+    // A daily stream: 20,000 votes in 3 minutes, 15,000 viewers watching them.
+    const stream = { pollsPerDay: 1, votesPerPoll: 20_000, votingMinutes: 3, busiestMinuteFactor: 1 };
+    const file = join(mkdtempSync(join(tmpdir(), 'profile-')), 'stream.json');
+    writeFileSync(file, JSON.stringify({ ...stream, resultsViewersPerPoll: 15_000, watchMinutes: 3 }));
+    const report = costReport({ profile: file });
+    expect(report.recommended).toMatchObject({ id: 'cloudfront', carries: true });
+    expect(report.recommended.capacity.carriesWith!.quotaRaises).toEqual([]);
+    const url = report.designs.find((d) => d.id === 'function-url')!;
+    expect(url.bill.totalUsd).toBeLessThan(report.recommended.bill.totalUsd);
+    expect(report.cheaperWithQuotaRaises).toEqual({
+      id: 'function-url',
+      monthlyUsd: url.bill.totalUsd,
+      savingUsd: report.recommended.bill.totalUsd - url.bill.totalUsd,
+      quotaRaises: url.capacity.carriesWith!.quotaRaises,
+    });
+    expect(report.cheaperWithQuotaRaises!.quotaRaises.map((r) => r.quota)).toContain(
+      QUOTAS.lambdaAccountConcurrency.name,
+    );
+    expect(renderText(report).replace(/\n +/g, ' ')).toMatch(/Cheaper after quota raises: results from a function URL/);
+    // Where nothing carries without a raise, the cheapest that carries with them, and nothing beside it.
+    expect(costReport({ profile: 'tv-show' }).cheaperWithQuotaRaises).toBeNull();
   });
 });
 

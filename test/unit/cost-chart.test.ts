@@ -113,7 +113,7 @@ describe('the chart', () => {
             const scaled = scaleProfile(r.profile, votes / r.bill.votes);
             const verdict = designCapacity(design, r.designStacks[design.id], derivePeak(scaled), r.units, {
               account: r.account,
-              oneVotePerVoter: scaled.oneVotePerVoter,
+              profile: scaled,
             });
             return !design.deploy || carriesInTime(verdict);
           });

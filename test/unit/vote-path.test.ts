@@ -1,12 +1,16 @@
 /** The vote path's size from the flag: bounds, the default, and what each size carries. */
 import { describe, expect, it } from 'vitest';
 import { API_THROTTLE, VOTE_QUEUE } from '../../config/app-config';
+import { DEFAULT_UNIT_COSTS } from '../../cost/model';
 import { quota } from '../../cost/quotas';
+import { voteRates } from '../../cost/rates';
 import {
   DEFAULT_VOTE_PATH,
   MAX_HOT_POLL_VOTES_PER_SECOND,
+  parseApiRateLimit,
   parseHotPollVotesPerSecond,
   votePathFor,
+  withApiRateLimit,
 } from '../../cost/vote-path';
 
 describe('parseHotPollVotesPerSecond', () => {
@@ -48,23 +52,48 @@ describe('votePathFor', () => {
     (n) => {
       const path = votePathFor(n);
       expect(n / path.groupsPerPoll).toBeLessThanOrEqual(quota('sqsFifoSendsPerGroup') / 2);
-      const writesPerItem = n / quota('fifoEventSourceBatchSize') / path.counterShards;
-      expect(writesPerItem).toBeLessThanOrEqual(quota('dynamoItemWriteUnits') / 2);
-      expect(path.stageRateLimit).toBeGreaterThanOrEqual(n);
-      expect(path.stageBurstLimit).toBeLessThanOrEqual(quota('apiAccountBurst'));
+      // The writes a vote at that rate brings (the bill's rate), over the counter keys.
+      const stack = { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: path };
+      const { counterWritesPerVote } = voteRates(n, stack, DEFAULT_UNIT_COSTS.billedMs.countVotes);
+      expect(counterWritesPerVote).toBeGreaterThan(1 / VOTE_QUEUE.batchSize);
+      expect((n * counterWritesPerVote) / path.counterShards).toBeLessThanOrEqual(quota('dynamoItemWriteUnits') / 2);
+      // The stage throttle is -c apiRateLimit's, not this flag's.
+      expect(path.stageRateLimit).toBe(API_THROTTLE.rateLimit);
       // A group's id carries its shard in at most 3 digits, and a poll's items fit one BatchWriteItem.
       expect(path.groupsPerPoll).toBeLessThan(1000);
       expect(path.counterShards + 1).toBeLessThanOrEqual(25);
     },
   );
 
-  it('sizes 50,000 votes a second as the README says', () => {
+  it('sizes 50,000 votes a second as the docs say', () => {
     expect(votePathFor(50_000)).toEqual({
       hotPollVotesPerSecond: 50_000,
       groupsPerPoll: 334,
-      counterShards: 10,
-      stageRateLimit: 150_000,
-      stageBurstLimit: 5_000,
+      counterShards: 17,
+      stageRateLimit: API_THROTTLE.rateLimit,
+      stageBurstLimit: API_THROTTLE.burstLimit,
     });
+  });
+});
+
+describe('the stage throttle (-c apiRateLimit)', () => {
+  it('sets the rate, and a burst of a second of it within the account burst', () => {
+    expect(withApiRateLimit(DEFAULT_VOTE_PATH, undefined)).toBe(DEFAULT_VOTE_PATH);
+    expect(withApiRateLimit(DEFAULT_VOTE_PATH, 3_000)).toMatchObject({ stageRateLimit: 3_000, stageBurstLimit: 3_000 });
+    expect(withApiRateLimit(votePathFor(50_000), 66_000)).toMatchObject({
+      groupsPerPoll: 334,
+      stageRateLimit: 66_000,
+      stageBurstLimit: quota('apiAccountBurst'),
+    });
+  });
+  it.each(['0', '-1', '2.5', 'fast', '1000001'])('refuses %j with the range named', (value) => {
+    expect(() => parseApiRateLimit(value)).toThrow(/apiRateLimit must be a whole number .* from 1 to 1,000,000/);
+  });
+  it.each([
+    [undefined, undefined],
+    ['off', undefined],
+    ['20000', 20_000],
+  ])('reads %j', (value, expected) => {
+    expect(parseApiRateLimit(value)).toBe(expected);
   });
 });

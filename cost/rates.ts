@@ -1,0 +1,96 @@
+/**
+ * The rates that turn traffic into usage, each defined once and derived from the traffic and the
+ * stack (or measured by a load test): the bill (cost/model.ts) and the capacity verdict
+ * (cost/capacity.ts) both read them here, so they cannot disagree. Pure.
+ */
+import { quota } from './quotas';
+
+/** What the vote path's rates depend on in a stack. */
+export interface VotePathShape {
+  consumer: { batchSize: number };
+  votePath: { groupsPerPoll: number };
+}
+
+/** What a load test measured of the vote path; each replaces the rate derived from traffic. */
+export interface MeasuredVoteRates {
+  votesPerBatch?: number;
+  counterWriteUnitsPerVote?: number;
+  sqsRequestsPerVote?: number;
+}
+
+/** The consumer's rates at one poll's votes a second. */
+export interface VoteRates {
+  /** Votes a FIFO batch holds: what one counter write and one invocation carry. */
+  votesPerBatch: number;
+  /** One conditional UpdateItem (one write unit: a counter item is under 1 KB) per poll's counter per batch. */
+  counterWritesPerVote: number;
+  /** A SendMessage per vote, and a receive and a batch delete per batch. */
+  sqsRequestsPerVote: number;
+}
+
+/**
+ * Votes in a batch of one message group: a group has one batch in flight at a time, and Lambda
+ * receives its next batch as soon as that one is done, with no batching window (FIFO event sources
+ * have none). So a batch holds the votes that arrived while the last one was processed, at least
+ * the one that woke an idle group, at most the batch size: with x = votes a second in the group ×
+ * the cycle in seconds (Poisson arrivals), E[batch] = P(none arrived) + E[min(arrivals, size); arrivals ≥ 1].
+ * Sparse polls get about one vote a batch; a storm fills batches.
+ */
+export function votesPerBatch(votesPerSecondPerGroup: number, batchSize: number, cycleMs: number): number {
+  const x = Math.max(0, votesPerSecondPerGroup) * (cycleMs / 1000);
+  if (x >= batchSize * 4) return batchSize;
+  let p = Math.exp(-x);
+  let expected = p;
+  let below = p;
+  for (let k = 1; k < batchSize; k++) {
+    p *= x / k;
+    expected += k * p;
+    below += p;
+  }
+  return expected + batchSize * Math.max(0, 1 - below);
+}
+
+/**
+ * The vote path's rates for a poll taking `pollVotesPerSecond`, over its message groups, the
+ * consumer's `cycleMs` a batch: measured figures where a load test gave them.
+ */
+export function voteRates(
+  pollVotesPerSecond: number,
+  stack: VotePathShape,
+  cycleMs: number,
+  measured: MeasuredVoteRates = {},
+): VoteRates {
+  const batch = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));
+  const perBatch =
+    measured.votesPerBatch ?? votesPerBatch(pollVotesPerSecond / stack.votePath.groupsPerPoll, batch, cycleMs);
+  return {
+    votesPerBatch: perBatch,
+    counterWritesPerVote: measured.counterWriteUnitsPerVote ?? 1 / perBatch,
+    sqsRequestsPerVote: measured.sqsRequestsPerVote ?? 1 + 2 / perBatch,
+  };
+}
+
+/** What a voter's visits look like in a profile: visits a vote, and how long a poll is open. */
+export interface VoterVisits {
+  pageLoadsPerVoter: number;
+  votingMinutes: number;
+}
+
+/** Where the API needs CORS, and how long a browser keeps a preflight's answer. */
+export interface CorsShape {
+  corsPreflight: boolean;
+  corsMaxAgeSeconds: number;
+}
+
+/**
+ * CORS preflights a vote brings: a browser asks once per URL (a poll's vote route) and keeps the
+ * answer for the max-age, so a visit that casts many votes sends one, and a visit longer than the
+ * max-age one more per max-age. No visits (an API client, not a page): none.
+ */
+export function preflightsPerVote(visits: VoterVisits, cors: CorsShape): number {
+  if (!cors.corsPreflight || !(visits.pageLoadsPerVoter > 0)) return 0;
+  // No max-age: every POST is asked about.
+  if (!(cors.corsMaxAgeSeconds > 0)) return 1;
+  const perVisit = Math.max(1, Math.ceil((visits.votingMinutes * 60) / cors.corsMaxAgeSeconds));
+  return Math.min(1, visits.pageLoadsPerVoter * perVisit);
+}
