@@ -21,11 +21,19 @@ import { renderChart } from './chart';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
-import { estimate, type Bill, type BillLine, type BillOptions, type UnitCosts } from './model';
+import {
+  averagePollVotesPerSecond,
+  estimate,
+  type Bill,
+  type BillLine,
+  type BillOptions,
+  type UnitCosts,
+} from './model';
 import { derivePeak, peakWorking, type Peak } from './peaks';
 import { QUOTAS, raiseText, type QuotaId } from './quotas';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
+import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,
@@ -72,6 +80,11 @@ export interface CostReport {
   cheaperWithQuotaRaises: CheaperWithQuotaRaises | null;
   /** The busiest second the profile brings, derived from its fields (cost/peaks.ts), with its working. */
   peak: Peak & { working: string[] };
+  /**
+   * The vote path's rates on this stack (cost/rates.ts) for the average poll over its window (the month's
+   * bill) and the hottest at its busiest minute (the capacity verdict).
+   */
+  voteRates: Record<'average' | 'hottest', VoteRates & { votesPerSecond: number }>;
   /** The account the verdicts are for: --new-account means a new account's quotas too. */
   account: Account;
   floor: ReturnType<typeof awsFloor>;
@@ -133,6 +146,11 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
   ];
 }
 
+const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
+  votesPerSecond,
+  ...voteRates(votesPerSecond, stack, units.billedMs.countVotes, units),
+});
+
 /** The whole report for one profile: the bill, every design, the floor, the VPS tiers, the what-ifs. */
 export function buildReport(input: ReportInput): CostReport {
   const { profile, stack, units, options, vpsCapacity } = input;
@@ -159,6 +177,10 @@ export function buildReport(input: ReportInput): CostReport {
     designs,
     ...recommend(designs),
     peak: { ...peak, working: peakWorking(profile, peak) },
+    voteRates: {
+      average: ratesAt(averagePollVotesPerSecond(profile), stack, units),
+      hottest: ratesAt(peak.hottestPoll.votesPerSecond, stack, units),
+    },
     account,
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
@@ -359,7 +381,24 @@ export const peakLines = (report: CostReport) => [
     `${quantity(report.peak.hottestPoll.votesPerSecond)} votes/s and ` +
     `${quantity(report.peak.hottestPoll.resultsRequestsPerSecond)} results requests/s.`,
   ...report.peak.working,
+  voteRateWorking(report),
 ];
+
+/** How many writes, invocations and queue requests a vote brings, worked out (or measured) for this stack. */
+function voteRateWorking({ voteRates: { average, hottest }, stack, units }: CostReport): string {
+  const measured = units.votesPerBatch !== undefined ? ` (votes a batch ${units.sources.votesPerBatch})` : '';
+  const groups = stack.votePath.groupsPerPoll;
+  const arriving = (votesPerSecond: number) => (votesPerSecond / groups) * (units.billedMs.countVotes / 1000);
+  return (
+    `Writes a vote: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ${groups} message ` +
+    `groups; in the consumer's ${quantity(units.billedMs.countVotes)} ms a batch ` +
+    `${quantity(arriving(average.votesPerSecond))} votes reach a group, so a batch holds ` +
+    `${quantity(average.votesPerBatch)}${measured}: ${quantity(average.counterWritesPerVote)} counter writes and ` +
+    `consumer invocations and ${quantity(average.sqsRequestsPerVote)} SQS requests a vote (the bill's rates). ` +
+    `The hottest poll at ${quantity(hottest.votesPerSecond)} votes/s: ${quantity(hottest.votesPerBatch)} a batch, ` +
+    `${quantity(hottest.counterWritesPerVote)} writes a vote (the capacity verdict's).`
+  );
+}
 
 /** What the verdicts rest on besides quotas and the template: the consumer's time per batch, the results cache. */
 function capacityBasis(report: CostReport): string {
