@@ -34,7 +34,7 @@ describe('CORS on the local runtime’s HTTP API', () => {
     });
   });
 
-  it('answers a vote’s preflight from the site’s origin 204 with the allowed origin, methods, headers, max-age', async () => {
+  it('answers a vote’s preflight from the site 204 with its origin, methods, headers, max-age', async () => {
     const before = { invocations: invocations(), preflights: runtime.usage().api.byRoute.preflight ?? 0 };
     const res = await preflight(VOTE_PATH, {
       origin: runtime.url,
@@ -68,7 +68,7 @@ describe('CORS on the local runtime’s HTTP API', () => {
     }
   });
 
-  it('answers a preflight on any path, as API Gateway does; an OPTIONS that is no preflight is routed (404)', async () => {
+  it('answers a preflight on any path, as API Gateway does; an OPTIONS that is none is routed (404)', async () => {
     const any = await preflight('/api/nope', { origin: runtime.url, 'access-control-request-method': 'GET' });
     expect(any.status).toBe(204);
     expect(any.headers.get('access-control-allow-origin')).toBe(runtime.url);
