@@ -13,7 +13,7 @@ import type { AwsLimits } from './aws-limits';
 import { takeOne, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import { functionUrlEvent, httpApiEvent, restApiEvent, type ReceivedRequest } from './lambda-events';
-import type { RouteModel } from './template-model';
+import type { CorsModel, RouteModel } from './template-model';
 
 /** API Gateway's (and a function URL's) payload limit. Larger bodies never reach a function. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -132,6 +132,69 @@ const THROTTLED = { message: 'Too Many Requests' };
 
 const VOTE_ROUTE = ROUTES.find((route) => route.fn === 'castVote')!;
 
+const NO_CONTENT = Buffer.alloc(0);
+
+/** A function's headers less its CORS headers: where the gateway has a CORS configuration, its own win. */
+const withoutCors = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !name.toLowerCase().startsWith('access-control-')));
+
+/**
+ * An HTTP API with a CORS configuration answers every preflight itself (an OPTIONS with Origin and
+ * Access-Control-Request-Method, on any path): 204, with the CORS headers only when the origin, the
+ * method and every requested header are allowed. To every other request from an allowed origin it adds
+ * its own CORS headers, in place of any the function sent (AWS: "Configure CORS for HTTP APIs").
+ */
+function httpApiCors(cors: Extract<CorsModel<string>, { kind: 'http' }>) {
+  const allows = (list: string[], value: string) => list.includes('*') || list.includes(value);
+  const allowedOrigin = (request: IncomingRequest) => {
+    const origin = request.headers.origin;
+    return origin !== undefined && allows(cors.allowOrigins, origin) ? origin : undefined;
+  };
+  return {
+    preflight(request: IncomingRequest): LocalResponse | undefined {
+      const method = request.headers['access-control-request-method'];
+      if (request.method !== 'OPTIONS' || !request.headers.origin || !method) return undefined;
+      const origin = allowedOrigin(request);
+      const asked = (request.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter(Boolean);
+      const allowed = origin && allows(cors.allowMethods, method) && asked.every((h) => allows(cors.allowHeaders, h));
+      const headers: Record<string, string> = allowed
+        ? {
+            'access-control-allow-origin': origin,
+            'access-control-allow-methods': cors.allowMethods.join(','),
+            'access-control-allow-headers': cors.allowHeaders.join(','),
+            ...(cors.maxAge === undefined ? {} : { 'access-control-max-age': String(cors.maxAge) }),
+          }
+        : {};
+      return { status: 204, headers, body: NO_CONTENT };
+    },
+    onAnswer(request: IncomingRequest, response: LocalResponse): LocalResponse {
+      const headers = withoutCors(response.headers);
+      const origin = allowedOrigin(request);
+      if (origin) {
+        headers['access-control-allow-origin'] = origin;
+        if (cors.exposeHeaders.length > 0) headers['access-control-expose-headers'] = cors.exposeHeaders.join(',');
+      }
+      return { ...response, headers };
+    },
+  };
+}
+
+/** A REST API's OPTIONS methods: mock integrations, answered with their fixed status and headers. */
+function restApiCors(cors: Extract<CorsModel<string>, { kind: 'rest' }>) {
+  const match = routeMatcher(cors.preflights.map((p) => ({ ...p, method: 'OPTIONS' })));
+  return {
+    preflight(request: IncomingRequest): LocalResponse | undefined {
+      const found = match(request.method, request.path);
+      if (!found || 'allowed' in found) return undefined;
+      return { status: found.route.status, headers: found.route.headers, body: NO_CONTENT };
+    },
+    onAnswer: (_request: IncomingRequest, response: LocalResponse) => response,
+  };
+}
+
 export function createGateway(options: {
   kind: ApiKind;
   routes: RouteModel[];
@@ -139,16 +202,22 @@ export function createGateway(options: {
   faults: Faults;
   /** With --aws-limits: the account's and the stage's throttles, before anything else. */
   limits?: Pick<AwsLimits, 'frontDoor'>;
+  /** The API's CORS configuration, its values resolved; none: it has none. */
+  cors?: CorsModel<string>;
 }): Gateway {
   const match = routeMatcher(options.routes);
   const errors = GATEWAY_ERRORS[options.kind];
   const gatewayError = ([status, message]: [number, string]) => json(status, { message });
+  const cors = options.cors && (options.cors.kind === 'http' ? httpApiCors(options.cors) : restApiCors(options.cors));
 
   return {
     async respond(request) {
       // Both kinds answer an unknown path and a wrong method alike.
       const matched = match(request.method, request.path);
       if (options.limits?.frontDoor()) return { routeKey: 'throttled', response: json(429, THROTTLED) };
+      // A preflight is a request like any other to the throttles and the bill, but no route's.
+      const preflight = cors?.preflight(request);
+      if (preflight) return { routeKey: 'preflight', response: preflight };
       if (!matched || 'allowed' in matched) return { routeKey: 'unmatched', response: gatewayError(errors.notFound) };
       const { route, pathParameters } = matched;
       const routeKey = `${route.method} ${route.path}`;
@@ -163,7 +232,8 @@ export function createGateway(options: {
       const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
       if (response?.status === 202 && route.path === VOTE_ROUTE.path && takeOne(options.faults, 'timeOutAfterVotes'))
         return { routeKey, response: gatewayError(errors.timeout) };
-      return { routeKey, response: response ?? gatewayError(errors.failed) };
+      if (!response) return { routeKey, response: gatewayError(errors.failed) };
+      return { routeKey, response: cors ? cors.onAnswer(request, response) : response };
     },
   };
 }
@@ -192,7 +262,7 @@ export function functionUrlResponder(
                 'access-control-max-age': String(cors.maxAge ?? 0),
               }
             : {},
-        body: Buffer.alloc(0),
+        body: NO_CONTENT,
       };
     }
     if (request.body === 'too-large')
@@ -211,8 +281,6 @@ export function functionUrlResponder(
     const response = outcome.outcome === 'ok' ? responseOf(outcome.result) : undefined;
     if (!response) return json(502, { Message: null }, corsHeaders);
     // The URL's CORS settings win over whatever the function said.
-    for (const name of Object.keys(response.headers))
-      if (name.toLowerCase().startsWith('access-control-')) delete response.headers[name];
-    return { ...response, headers: { ...response.headers, ...corsHeaders } };
+    return { ...response, headers: { ...withoutCors(response.headers), ...corsHeaders } };
   };
 }

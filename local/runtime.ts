@@ -38,6 +38,7 @@ import {
   readTemplate,
   resolveValue,
   type AppModel,
+  type CorsModel,
   type FunctionUrlModel,
   type PhysicalIds,
   type Template,
@@ -186,6 +187,7 @@ async function assemble(
       siteConfig,
       faults,
       limits,
+      cors: resolveCors(model.cors, resolveRef),
       localEndpoints: { [USAGE_PATH]: () => meter.snapshot(), [RESOURCES_PATH]: () => resources },
     }),
   );
@@ -381,6 +383,25 @@ function startEventSources(
   );
 }
 
+/** The API's CORS configuration with the site's origin resolved to this server's; a REST header loses its quotes. */
+function resolveCors(
+  cors: CorsModel | undefined,
+  resolveRef: (value: unknown) => string,
+): CorsModel<string> | undefined {
+  if (cors?.kind === 'http') return { ...cors, allowOrigins: cors.allowOrigins.map(resolveRef) };
+  return (
+    cors && {
+      kind: 'rest',
+      preflights: cors.preflights.map((p) => ({
+        ...p,
+        headers: Object.fromEntries(
+          Object.entries(p.headers).map(([name, value]) => [name, resolveRef(value).replace(/^'(.*)'$/, '$1')]),
+        ),
+      })),
+    }
+  );
+}
+
 /** Each function URL on its own port: its own origin, as on AWS (…lambda-url.<region>.on.aws). */
 async function startFunctionUrls(
   urls: FunctionUrlModel[],
@@ -450,6 +471,7 @@ function router(parts: {
   siteConfig: SiteConfig;
   faults: Faults;
   limits?: AwsLimits;
+  cors?: CorsModel<string>;
   localEndpoints: Record<string, () => unknown>;
 }): Router {
   const { model, meter } = parts;
@@ -459,6 +481,7 @@ function router(parts: {
     functions: parts.functions,
     faults: parts.faults,
     limits: parts.limits,
+    cors: parts.cors,
   });
   const cdn = cdnCache(model.apiCacheBehaviors);
   const serveSite = siteServer(buildServedSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));

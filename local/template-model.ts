@@ -72,6 +72,23 @@ export interface RouteModel {
   functionLogicalId: string;
 }
 
+/**
+ * How the API answers CORS preflights, as the template configures it: an HTTP API's
+ * CorsConfiguration (it answers every preflight itself), or a REST API's OPTIONS methods (mock
+ * integrations with fixed headers, on the resources that have one). Values may still reference
+ * other resources (the site's domain): see resolveValue.
+ */
+export type CorsModel<Value = Json> =
+  | {
+      kind: 'http';
+      allowOrigins: Value[];
+      allowMethods: string[];
+      allowHeaders: string[];
+      exposeHeaders: string[];
+      maxAge?: number;
+    }
+  | { kind: 'rest'; preflights: Array<{ path: string; status: number; headers: Record<string, Value> }> };
+
 export interface EventSourceModel {
   queueLogicalId: string;
   functionLogicalId: string;
@@ -86,6 +103,8 @@ export interface AppModel {
   queues: QueueModel[];
   functions: FunctionModel[];
   routes: RouteModel[];
+  /** None: the API has no CORS configuration (results=cloudfront puts the API on the site's origin). */
+  cors?: CorsModel;
   eventSources: EventSourceModel[];
   /** CloudFront distributions: the local runtime serves the site itself, on its own origin. */
   distributions: string[];
@@ -113,20 +132,54 @@ function refTarget(value: Json): string | undefined {
   return value && typeof value === 'object' && typeof value.Ref === 'string' ? value.Ref : undefined;
 }
 
-function restRoutes(template: Template): RouteModel[] {
+/** A REST API's methods, each with its resource's path. */
+function restMethods(template: Template) {
   const resources = new Map(ofType(template, 'AWS::ApiGateway::Resource'));
   const pathOf = (resourceId: Json): string => {
     const id = refTarget(resourceId);
     const resource = id ? resources.get(id) : undefined;
     return resource ? `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}` : '';
   };
-  return ofType(template, 'AWS::ApiGateway::Method')
-    .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')
-    .map(([, m]) => ({
-      method: m.Properties.HttpMethod,
-      path: pathOf(m.Properties.ResourceId) || '/',
-      functionLogicalId: getAttTarget(m.Properties.Integration?.Uri)!,
-    }));
+  return ofType(template, 'AWS::ApiGateway::Method').map(([, m]) => ({
+    method: String(m.Properties.HttpMethod),
+    path: pathOf(m.Properties.ResourceId) || '/',
+    integration: m.Properties.Integration,
+  }));
+}
+
+function restRoutes(template: Template): RouteModel[] {
+  return restMethods(template)
+    .filter((m) => m.method !== 'OPTIONS')
+    .map((m) => ({ method: m.method, path: m.path, functionLogicalId: getAttTarget(m.integration?.Uri)! }));
+}
+
+const RESPONSE_HEADER = 'method.response.header.';
+
+function corsOf(template: Template, isHttp: boolean): CorsModel | undefined {
+  if (isHttp) {
+    const config = ofType(template, 'AWS::ApiGatewayV2::Api')[0]?.[1].Properties.CorsConfiguration;
+    return config
+      ? {
+          kind: 'http',
+          allowOrigins: config.AllowOrigins ?? [],
+          allowMethods: config.AllowMethods ?? [],
+          allowHeaders: config.AllowHeaders ?? [],
+          exposeHeaders: config.ExposeHeaders ?? [],
+          maxAge: config.MaxAge,
+        }
+      : undefined;
+  }
+  // A mock integration's first response: its status and its headers (static values, in single quotes).
+  const preflights = restMethods(template)
+    .filter((m) => m.method === 'OPTIONS' && m.integration?.Type === 'MOCK')
+    .map((m) => {
+      const response = m.integration.IntegrationResponses?.[0] ?? {};
+      const headers = Object.entries<Json>(response.ResponseParameters ?? {})
+        .filter(([name]) => name.startsWith(RESPONSE_HEADER))
+        .map(([name, value]) => [name.slice(RESPONSE_HEADER.length).toLowerCase(), value]);
+      return { path: m.path, status: Number(response.StatusCode ?? 200), headers: Object.fromEntries(headers) };
+    });
+  return preflights.length > 0 ? { kind: 'rest', preflights } : undefined;
 }
 
 function httpRoutes(template: Template): RouteModel[] {
@@ -262,6 +315,7 @@ export function readTemplate(template: Template): AppModel {
     queues,
     functions,
     routes: isHttp ? httpRoutes(template) : restRoutes(template),
+    cors: corsOf(template, isHttp),
     eventSources,
   };
 }

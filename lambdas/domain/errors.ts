@@ -15,7 +15,6 @@ export type ErrorCode =
   | 'unknown_field'
   | 'unsupported_media_type'
   | 'body_too_large'
-  | 'invalid_path'
   | 'invalid_idempotency_key'
   | 'not_found'
   | 'method_not_allowed'

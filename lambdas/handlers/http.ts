@@ -36,7 +36,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_field: 400,
   invalid_option: 400,
   unknown_field: 400,
-  invalid_path: 400,
   invalid_idempotency_key: 400,
   captcha_required: 400,
   captcha_failed: 403,

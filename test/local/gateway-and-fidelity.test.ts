@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import { CreateQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SITE_CACHE_CONTROL } from '../../config/app-config';
+import { API_CORS, SITE_CACHE_CONTROL } from '../../config/app-config';
 import { ROUTES } from '../../config/app-config';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients } from '../support/local';
@@ -60,6 +60,21 @@ describe('the REST variant', () => {
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ message: 'Missing Authentication Token' });
     }
+  });
+
+  it('answers a preflight with its resource’s mock OPTIONS method, as the template declares it', async () => {
+    const res = await fetch(`${runtime.url}/api/poll/${'A'.repeat(21)}/vote`, {
+      method: 'OPTIONS',
+      headers: { origin: runtime.url, 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(runtime.url);
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET,POST');
+    expect(res.headers.get('access-control-allow-headers')).toBe(API_CORS.allowHeaders.join(','));
+    expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+    // A path with no resource has no OPTIONS method either.
+    const none = await fetch(`${runtime.url}/api/nope`, { method: 'OPTIONS' });
+    expect(none.status).toBe(403);
   });
 
   it('serves the site beside the API on one origin: the page carrying its config, a 404 for other paths', async () => {

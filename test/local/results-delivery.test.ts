@@ -125,4 +125,14 @@ describe('results=cloudfront', () => {
     await client.call('GET', `/api/poll/${poll.id}`);
     expect(runtime.usage().api.byRoute['GET /api/poll/{id}']).toBe(reads + 2);
   });
+
+  it('has no CORS on the API, which is on the site’s origin: a preflight is no route of it (404)', async () => {
+    expect(runtime.model.cors).toBeUndefined();
+    const res = await fetch(`${runtime.url}/api/poll/${'A'.repeat(21)}/vote`, {
+      method: 'OPTIONS',
+      headers: { origin: runtime.url, 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });
