@@ -51,7 +51,7 @@ const SPEC = {
     ...CAPTCHA_OPTIONS,
   },
   details: [
-    'Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".',
+    'Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: docs/vps.md.',
   ],
 } as const;
 

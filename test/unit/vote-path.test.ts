@@ -58,7 +58,7 @@ describe('votePathFor', () => {
     },
   );
 
-  it('sizes 50,000 votes a second as the README says', () => {
+  it('sizes 50,000 votes a second as docs/hot-poll.md says', () => {
     expect(votePathFor(50_000)).toEqual({
       hotPollVotesPerSecond: 50_000,
       groupsPerPoll: 334,
