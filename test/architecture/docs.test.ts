@@ -38,7 +38,10 @@ describe('README.md and docs/', () => {
     expect(anchorOf("The client's part: one key per ballot (idempotency)")).toBe(
       'the-clients-part-one-key-per-ballot-idempotency',
     );
-    expect(linksIn('[a](docs/cost.md#quotas), [b](https://x.org), [c](#here)')).toEqual(['docs/cost.md#quotas', '#here']);
+    expect(linksIn('[a](docs/cost.md#quotas), [b](https://x.org), [c](#here)')).toEqual([
+      'docs/cost.md#quotas',
+      '#here',
+    ]);
   });
 
   it('show only scripts package.json has', () => {
