@@ -89,7 +89,7 @@ export const FUNCTION_DEFAULTS = {
 /**
  * The vote queue is FIFO so that votes of one message group arrive in order:
  * that is what lets the consumer count exactly once with one conditional write
- * per poll per batch (see README "How a vote is counted exactly once").
+ * per poll per batch (see docs/exactly-once.md).
  */
 export const VOTE_QUEUE = {
   /**
@@ -116,8 +116,8 @@ export const VOTE_QUEUE = {
 /**
  * A client names each ballot with a key (the `Idempotency-Key` header on a vote), and a retry
  * with the same key is the same vote: it is counted once. The window is SQS FIFO's deduplication
- * interval (fixed by AWS at 5 minutes); the VPS edition keeps keys exactly as long. README: "How
- * a vote is counted exactly once".
+ * interval (fixed by AWS at 5 minutes); the VPS edition keeps keys exactly as long. See
+ * docs/exactly-once.md.
  */
 export const IDEMPOTENCY = {
   header: 'idempotency-key',

@@ -31,8 +31,8 @@ export const OUTPUTS_FILES: Record<DeployTarget, string> = {
 
 /** The command that writes each deployed target's outputs file: what a message says when it is missing. */
 export const DEPLOY_COMMANDS: Record<DeployTarget, string> = {
-  aws: 'npm run deploy (README "Deploy to AWS")',
-  localstack: 'npm run localstack:deploy (README "LocalStack")',
+  aws: 'npm run deploy (docs/deploy.md)',
+  localstack: 'npm run localstack:deploy (docs/localstack.md)',
 };
 
 /** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */

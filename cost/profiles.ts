@@ -2,7 +2,7 @@
  * Traffic profiles: how a month of use looks, in the terms a poll owner knows: how much happens,
  * and when (the window a poll's votes arrive in, the busiest hour, the busiest minute), from which
  * cost/peaks.ts derives the busiest second. Every field is defined once (PROFILE_FIELDS): the
- * validator, `npm run cost -- --help` and the README's table read it.
+ * validator, `npm run cost -- --help` and docs/cost.md's table read it.
  */
 import { POLL_LIMITS, RESULTS_REFRESH } from '../config/app-config';
 import { DAYS_PER_MONTH } from './model';
@@ -33,7 +33,7 @@ export interface TrafficProfile {
   oneVotePerVoter: boolean;
   /** Raises the derived busiest second (cost/peaks.ts), all routes; never lowers it. */
   peakRequestsPerSecond?: number;
-  /** Bytes a visit transfers (the page, compressed): see README "The site". */
+  /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */
   pageBytes: number;
   /** Bytes of one API response on the wire, headers included. */
   apiResponseBytes: number;
@@ -327,7 +327,7 @@ function checkPeakOverride(profile: TrafficProfile): void {
     );
 }
 
-/** The profile fields as `--help` and the README list them: name, unit, the seed's value, range, meaning. */
+/** The profile fields as `--help` and docs/cost.md list them: name, unit, the seed's value, range, meaning. */
 export function profileFieldLines(): string[][] {
   const seed = PROFILES.seed as unknown as Record<string, unknown>;
   const numbers = (Object.entries(PROFILE_FIELDS) as Array<[NumberField, ProfileField]>).map(([field, f]) => [

@@ -432,14 +432,14 @@ function recommendation(report: CostReport): string[] {
     `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
       `(${usd(r.bill.usdPerMillionVotes)} per million votes). Deploy it: ${r.deploy}`,
     quotas.length > 0
-      ? `Before the peak, ask AWS for (Service Quotas; README "Quotas"): ${raisesText(quotas)}.` +
+      ? `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
         (noneWithout ? ' No design carries it without a quota raise.' : '')
       : 'It needs no quota raise.',
     ...cheaperLine(report),
     ...warmUps.map(
       (w) =>
         `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
-        'WarmThroughput, README "Quotas"; charged, and not in this bill).',
+        'WarmThroughput, docs/cost.md "Quotas"; charged, and not in this bill).',
     ),
     ...(needs.rampSeconds > 0
       ? [

@@ -1,6 +1,6 @@
 /**
  * `npm run dlq -- inspect|redrive|discard`: what is in the vote dead-letter queue, and a redrive
- * that cannot count a vote twice (README, "How a vote is counted exactly once"). `--help` for the options.
+ * that cannot count a vote twice (docs/exactly-once.md). `--help` for the options.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';

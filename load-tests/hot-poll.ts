@@ -101,4 +101,4 @@ export function formatHotPoll(f: HotPollFigures): string[] {
 /** Said after a hot-poll run where no limits were enforced. */
 export const NO_LIMITS_HINT =
   '  capacity   no AWS limits enforced here: run against npm start -- --aws-limits 0.01 --rate-limits off ' +
-  '[--hot-poll-votes-per-second 5000] with --url to compare with the capacity model (README "A hot poll")';
+  '[--hot-poll-votes-per-second 5000] with --url to compare with the capacity model (docs/hot-poll.md)';

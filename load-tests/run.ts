@@ -333,11 +333,11 @@ async function startOwnVps(): Promise<{ url: string; stop(): Promise<void> }> {
 /** A load test comes from one address: how to turn the per-address limits off on each target for it. */
 const RATE_LIMITS_OFF: Record<LoadTarget, string> = {
   local: 'Start npm start with --rate-limits off for the test (the runtime npm run load starts has them off).',
-  vps: 'Start the VPS edition with --rate-limits off for the test, then again without it (README "The VPS edition").',
-  localstack: 'Deploy with npm run localstack:deploy -- -c rateLimits=off to load-test (README "LocalStack").',
+  vps: 'Start the VPS edition with --rate-limits off for the test, then again without it (docs/vps.md).',
+  localstack: 'Deploy with npm run localstack:deploy -- -c rateLimits=off to load-test (docs/localstack.md).',
   aws:
     "Deploy with npm run deploy -- -c rateLimits=off (and your design's flags) to load-test, " +
-    'then deploy again without it (README "Deploy to AWS").',
+    'then deploy again without it (docs/deploy.md).',
 };
 
 export function formatSummary(result: LoadRunResult): string {

@@ -191,7 +191,7 @@ function withheldByFaults(faults: Faults, records: SQSRecord[]): Set<string> {
 }
 
 // Injected post-write faults are transient: a record on its last delivery is left alone, so a
-// counted vote is not dead-lettered by the injector (see README "What exactly-once covers, tested").
+// counted vote is not dead-lettered by the injector (see docs/exactly-once.md "What exactly-once covers, tested").
 const isLastDelivery = ({ maxReceiveCount }: EventSourceOptions, r: SQSRecord) =>
   Number(r.attributes.ApproximateReceiveCount ?? 1) >= (maxReceiveCount ?? Infinity);
 

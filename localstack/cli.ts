@@ -46,7 +46,7 @@ const SPEC = {
         'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
     },
   },
-  details: ['The target is always LocalStack (-c target=localstack); see README "LocalStack".'],
+  details: ['The target is always LocalStack (-c target=localstack); see docs/localstack.md.'],
 } as const;
 if (!Object.hasOwn(STEPS, step))
   exitWithUsageError(SPEC, `Name a step: ${Object.keys(STEPS).join(', ')} (got ${JSON.stringify(step ?? '')}).`);

@@ -50,9 +50,7 @@ const SPEC = {
     },
     ...CAPTCHA_OPTIONS,
   },
-  details: [
-    'Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: README "The VPS edition".',
-  ],
+  details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: docs/vps.md.'],
 } as const;
 
 const { values } = parseCommandLine(SPEC);

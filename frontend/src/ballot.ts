@@ -2,7 +2,7 @@
  * A ballot: the one vote a person cast, named by a key of its own and sent under that key until
  * the API answers it. The API counts every try with the key as that one vote (within its 5-minute
  * window), so the page retries by itself instead of asking the person to vote again for something
- * that may have counted. README: "How a vote is counted exactly once".
+ * that may have counted. docs/exactly-once.md.
  */
 import { IDEMPOTENCY, VOTE_RETRY } from '../../config/app-config';
 import { newId } from '../../lambdas/domain/ids';

@@ -1,8 +1,9 @@
 /**
- * Messages and comments send people to README sections by name (README "Deploy to AWS"): each
- * such name must be a heading of the README, or the pointer leads nowhere.
+ * Messages and comments send people to the README's sections (README "Deploy to AWS") and to the
+ * pages of docs/ (docs/cost.md, or docs/cost.md "Quotas" for a section of one): each page must
+ * exist and each section named must be a heading of it, or the pointer leads nowhere.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -28,29 +29,43 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-function readmeReferences(text: string): string[] {
-  return [...text.matchAll(/README,? "([^"]+)"/g)].map((m) => m[1]);
+interface Reference {
+  page: string;
+  section?: string;
 }
 
-describe('README references', () => {
-  const headings = readFileSync('README.md', 'utf8')
+/** Every page a text names, with the section after it where it names one in quotes. */
+function references(text: string): Reference[] {
+  return [...text.matchAll(/\b(README|docs\/[\w-]+\.(?:md|yaml))(?:,? "([^"]+)")?/g)].map((m) => ({
+    page: m[1] === 'README' ? 'README.md' : m[1],
+    ...(m[2] ? { section: m[2] } : {}),
+  }));
+}
+
+const headings = (page: string) =>
+  readFileSync(page, 'utf8')
     .split('\n')
-    .filter((line) => /^#{2,3} /.test(line))
+    .filter((line) => /^#{1,3} /.test(line))
     .map((line) => line.replace(/^#+ /, ''));
 
+describe('README and docs/ references', () => {
   it('finds the references it checks', () => {
-    expect(readmeReferences('see README "Deploy to AWS", and README, "LocalStack"')).toEqual([
-      'Deploy to AWS',
-      'LocalStack',
+    expect(references('see README "Deploy to AWS", docs/cost.md, "Quotas" and docs/vps.md.')).toEqual([
+      { page: 'README.md', section: 'Deploy to AWS' },
+      { page: 'docs/cost.md', section: 'Quotas' },
+      { page: 'docs/vps.md' },
     ]);
   });
 
-  it('name sections the README has', () => {
-    const references = files('.').flatMap((file) =>
-      readmeReferences(readFileSync(file, 'utf8')).map((name) => ({ file, name })),
+  it('name pages that exist, and sections those pages have', () => {
+    const found = files('.').flatMap((file) =>
+      references(readFileSync(file, 'utf8')).map((reference) => ({ file, ...reference })),
     );
-    expect(references.length).toBeGreaterThan(5);
-    const dangling = references.filter(({ name }) => !headings.some((heading) => heading.startsWith(name)));
+    expect(found.filter(({ page }) => page.startsWith('docs/')).length).toBeGreaterThan(10);
+    const dangling = found.filter(
+      ({ page, section }) =>
+        !existsSync(page) || (section !== undefined && !headings(page).some((heading) => heading.startsWith(section))),
+    );
     expect(dangling).toEqual([]);
   });
 });

@@ -185,7 +185,7 @@ describe('finding the deployed API', () => {
     expect(await queues.sqs.config.endpoint?.()).toMatchObject({ hostname: '127.0.0.1', port: 4566 });
     queues.sqs.destroy();
     await expect(queuesOf('aws', '', '/nonexistent/cdk-outputs.json')).rejects.toThrow(
-      /is missing or has no VoteQueueUrl.*npm run deploy \(README "Deploy to AWS"\) writes it/,
+      /is missing or has no VoteQueueUrl.*npm run deploy \(docs\/deploy\.md\) writes it/,
     );
   });
 });

@@ -617,8 +617,8 @@ describe('the function bundles', () => {
     );
   }
 
-  // A cold start loads all of it: small, and as large as the README says.
-  it('are each under 64 KB, within the range the README states', async () => {
+  // A cold start loads all of it: small, and as large as docs/architecture.md says.
+  it('are each under 64 KB, within the range docs/architecture.md states', async () => {
     const sizes = await bundleSizes();
     console.log(
       `bundles (KB): ${Object.entries(sizes)
@@ -626,10 +626,10 @@ describe('the function bundles', () => {
         .join(', ')}`,
     );
     expect(Object.keys(sizes).length).toBeGreaterThanOrEqual(5);
-    const stated = /Minified bundles are (\d+)–(\d+) KB/.exec(readFileSync('README.md', 'utf8'));
-    expect(stated, 'README: "Minified bundles are <min>–<max> KB"').not.toBeNull();
+    const stated = /Minified bundles are (\d+)–(\d+) KB/.exec(readFileSync('docs/architecture.md', 'utf8'));
+    expect(stated, 'docs/architecture.md: "Minified bundles are <min>–<max> KB"').not.toBeNull();
     const [low, high] = [Number(stated![1]), Number(stated![2])];
-    // Rounded to the KB, with 2 KB of slack so that a small change does not have to touch the README.
+    // Rounded to the KB, with 2 KB of slack so that a small change does not have to touch the docs.
     expect(Math.min(...Object.values(sizes))).toBeGreaterThanOrEqual(low - 2);
     expect(Math.max(...Object.values(sizes))).toBeLessThanOrEqual(high + 2);
     for (const kb of Object.values(sizes)) expect(kb).toBeLessThan(64);

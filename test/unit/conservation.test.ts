@@ -147,7 +147,7 @@ describe('finding a deployed target', () => {
   it('says how to get one when the file is missing', () => {
     expect(() => apiUrlFromOutputs('/nonexistent/cdk-outputs.json')).toThrow(LoadTestError);
     expect(() => apiUrlFromOutputs(join(tmpdir(), 'no-such', 'cdk-outputs.json'))).toThrow(
-      /cdk-outputs\.json not found: npm run deploy \(README "Deploy to AWS"\) writes it; or pass --url\.$/,
+      /cdk-outputs\.json not found: npm run deploy \(docs\/deploy\.md\) writes it; or pass --url\.$/,
     );
   });
 });

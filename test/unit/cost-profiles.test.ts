@@ -105,13 +105,13 @@ describe('profiles', () => {
     }
   });
 
-  it("list every field --help and the README show, from the validator's own definitions", () => {
+  it("list every field --help and docs/cost.md show, from the validator's own definitions", () => {
     const fields = profileFieldLines().map(([field]) => field);
     expect(fields).toEqual([...Object.keys(PROFILE_FIELDS), ...Object.keys(OTHER_PROFILE_FIELDS)]);
     expect(() => validateProfile({ [fields[0]]: PROFILE_FIELDS.pollsPerDay.max + 1 })).toThrow(ProfileError);
-    const readme = readFileSync('README.md', 'utf8');
+    const page = readFileSync('docs/cost.md', 'utf8');
     for (const [field, ...rest] of profileFieldLines())
-      expect(readme, `README's profile fields: ${field}`).toContain(`| \`${field}\` | ${rest.join(' | ')} |`);
+      expect(page, `docs/cost.md's profile fields: ${field}`).toContain(`| \`${field}\` | ${rest.join(' | ')} |`);
   });
 
   it('accepts every preset', () => {

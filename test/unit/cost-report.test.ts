@@ -60,7 +60,7 @@ describe('the text report', () => {
   it('names the quota raises a hot poll needs, and that nothing carries it without them', () => {
     const tv = unwrapped(renderText(costReport({ profile: 'tv-show' })));
     expect(tv).toMatch(
-      /^Before the peak, ask AWS for \(Service Quotas; README "Quotas"\): CloudFront requests per distribution/m,
+      /^Before the peak, ask AWS for \(Service Quotas; docs\/cost\.md "Quotas"\): CloudFront requests per distrib/m,
     );
     expect(tv).toMatch(/No design carries it without a quota raise\.$/m);
     expect(tv).toMatch(

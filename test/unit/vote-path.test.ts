@@ -65,7 +65,7 @@ describe('votePathFor', () => {
     },
   );
 
-  it('sizes 50,000 votes a second as the docs say', () => {
+  it('sizes 50,000 votes a second as docs/hot-poll.md says', () => {
     expect(votePathFor(50_000)).toEqual({
       hotPollVotesPerSecond: 50_000,
       groupsPerPoll: 334,
