@@ -5,7 +5,7 @@
  * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
  * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
-import { scaleProfile, vpsCost } from './compare';
+import { scaleProfile, volumeScale, vpsCost } from './compare';
 import { carriesInTime } from './capacity';
 import { designCapacity } from './designs';
 import { escapeHtml, usd, votesLabel } from './format';
@@ -232,7 +232,7 @@ function factsOf(report: CostReport, series: ChartSeries[]): string[] {
 export function chartData(report: CostReport): ChartData {
   const votes = report.bill.votes;
   const points = pointsFor(votes);
-  const scaled = points.map((v) => scaleProfile(report.profile, votes > 0 ? v / votes : 0));
+  const scaled = points.map((v) => scaleProfile(report.profile, volumeScale(v, votes)));
   const bills = new Map<StackConfig, Bill[]>();
   const billsOf = (stack: StackConfig) => {
     if (!bills.has(stack))
@@ -257,10 +257,12 @@ function layoutFor(width: number, legendRows: number, xMin: number) {
   const x = (votes: number) =>
     pad.left +
     ((Math.log10(votes) - Math.log10(xMin)) / (Math.log10(X_MAX) - Math.log10(xMin))) * (plotRight - pad.left);
-  // Not clamped: the plot's clip ends a line at the frame rather than drawing it flat along it.
+  // Not clamped to the frame: the plot's clip ends a line there rather than drawing it flat along it. A month
+  // past any number (a tiny profile scaled a trillion-fold) is drawn far above it, so clipped too.
   const y = (usdValue: number) =>
     plotBottom -
-    ((Math.log10(Math.max(usdValue, 1e-3)) - Math.log10(Y_MIN)) / (Math.log10(Y_MAX) - Math.log10(Y_MIN))) *
+    ((Math.log10(Number.isFinite(usdValue) ? Math.max(usdValue, 1e-3) : Y_MAX * 1e3) - Math.log10(Y_MIN)) /
+      (Math.log10(Y_MAX) - Math.log10(Y_MIN))) *
       (plotBottom - pad.top);
   const legend = wide
     ? { x: plotRight + 14, y: pad.top + 8, chars: 30 }

@@ -171,6 +171,15 @@ export function scaleProfile(profile: TrafficProfile, scale: number): TrafficPro
   return { ...profile, pollsPerDay: profile.pollsPerDay * scale };
 }
 
+/**
+ * The scale that takes a month of `votes` to `target` votes; 0 when no scale does (no votes, or so few that
+ * the ratio is past any number).
+ */
+export function volumeScale(target: number, votes: number): number {
+  const scale = target / votes;
+  return votes > 0 && Number.isFinite(scale) ? scale : 0;
+}
+
 export interface BreakEven {
   tier: VpsTier;
   /** Monthly votes at which serverless costs as much as this VPS setup; undefined if not within 1e3..1e11 votes. */
@@ -206,9 +215,9 @@ export function breakEven(
   options?: BillOptions,
 ): BreakEven {
   const baseVotes = profile.pollsPerDay * DAYS_PER_MONTH * profile.votesPerPoll;
-  if (baseVotes === 0) return { tier };
+  if (volumeScale(1, baseVotes) === 0) return { tier };
   const at = (votes: number): Point => {
-    const scaled = scaleProfile(profile, votes / baseVotes);
+    const scaled = scaleProfile(profile, volumeScale(votes, baseVotes));
     const bill = estimate(scaled, stack, units, options);
     const vps = vpsCost(tier, scaled, bill, capacity);
     return { votes, diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };

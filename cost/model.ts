@@ -540,7 +540,8 @@ export interface Bill {
   lines: BillLine[];
   totalUsd: number;
   votes: number;
-  usdPerMillionVotes: number;
+  /** Undefined in a month with no votes: a price per vote there is none of. */
+  usdPerMillionVotes?: number;
   usage: MonthlyUsage;
 }
 
@@ -622,9 +623,15 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     lines,
     totalUsd,
     votes: usage.votes,
-    usdPerMillionVotes: usage.votes > 0 ? (totalUsd / usage.votes) * 1e6 : 0,
+    usdPerMillionVotes: perMillion(totalUsd, usage.votes),
     usage,
   };
+}
+
+/** Dollars per million of `count`; undefined where there are none to divide by (or too few to make a number of). */
+export function perMillion(usd: number, count: number): number | undefined {
+  const value = (usd / count) * 1e6;
+  return count > 0 && Number.isFinite(value) ? value : undefined;
 }
 
 /** The whole estimate for one profile. */

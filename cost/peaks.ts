@@ -88,11 +88,22 @@ export function derivePeak(profile: TrafficProfile): Peak {
   const derivedRequestsPerSecond = sum(derived);
   const override = profile.peakRequestsPerSecond;
   const raise = override !== undefined && override > derivedRequestsPerSecond && derivedRequestsPerSecond > 0;
-  const routes = raise ? scale(derived, override / derivedRequestsPerSecond) : derived;
+  // Each route's share of the derived peak, times the override: finite however small the derived peak.
+  const shareOf = (route: number) => (route / derivedRequestsPerSecond) * override!;
+  const routes = raise
+    ? {
+        pages: shareOf(derived.pages),
+        pollReads: shareOf(derived.pollReads),
+        votes: shareOf(derived.votes),
+        results: shareOf(derived.results),
+        creates: shareOf(derived.creates),
+      }
+    : derived;
   const requestsPerSecond = raise ? override : derivedRequestsPerSecond;
   const watchSeconds = profile.watchMinutes * 60;
   const viewersAtOnce = profile.resultsViewersPerPoll * (profile.watchMinutes / profile.votingMinutes);
-  const refreshSeconds = watchSeconds > 0 ? watchSeconds / resultsRequestsPerViewer(profile) : 0;
+  const requestsPerViewer = resultsRequestsPerViewer(profile);
+  const refreshSeconds = requestsPerViewer > 0 ? watchSeconds / requestsPerViewer : 0;
   const hottestPoll = {
     votesPerSecond: hottest.votes,
     resultsRequestsPerSecond: hottest.results,
@@ -116,9 +127,11 @@ export function peakWorking(profile: TrafficProfile, peak: Peak): string[] {
     `Hottest poll, busiest minute: ${fmt(profile.votesPerPoll)} votes ÷ ${profile.votingMinutes * 60} s × ` +
       `${profile.busiestMinuteFactor} = ${fmt(hot.votesPerSecond)} votes/s, with ${fmt(hot.pageLoadsPerSecond)} ` +
       'visits/s (each a page and a poll read).',
-    `Its results: ${fmt(profile.resultsViewersPerPoll)} viewers × ${profile.watchMinutes} of ` +
-      `${profile.votingMinutes} min = ${fmt(hot.viewersAtOnce)} watching at once, each asking every ` +
-      `${fmt(hot.refreshSeconds)} s = ${fmt(hot.resultsRequestsPerSecond)} req/s.`,
+    hot.resultsRequestsPerSecond > 0
+      ? `Its results: ${fmt(profile.resultsViewersPerPoll)} viewers × ${profile.watchMinutes} of ` +
+        `${profile.votingMinutes} min = ${fmt(hot.viewersAtOnce)} watching at once, each asking every ` +
+        `${fmt(hot.refreshSeconds)} s = ${fmt(hot.resultsRequestsPerSecond)} req/s.`
+      : 'Its results: nobody watches them (no viewers, or none for long enough to ask): 0 req/s.',
     `Busiest second, the other polls open at once at their average added: pages ${fmt(routes.pages)}, ` +
       `poll reads ${fmt(routes.pollReads)}, votes ${fmt(routes.votes)}, results ${fmt(routes.results)}, ` +
       `creates ${fmt(routes.creates)}: ${fmt(peak.requestsPerSecond)} req/s` +

@@ -24,6 +24,7 @@ import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './form
 import {
   averagePollVotesPerSecond,
   estimate,
+  perMillion,
   type Bill,
   type BillLine,
   type BillOptions,
@@ -47,9 +48,11 @@ import {
 import { whatIfs, type WhatIf } from './what-ifs';
 
 export interface DesignRow extends PricedDesign {
-  usdPerMillionRequests: number;
+  /** Undefined in a month with no requests. */
+  usdPerMillionRequests?: number;
   /** The design's bill over the AWS floor. */
-  overFloor: number;
+  /** Undefined when the floor is $0 (no requests). */
+  overFloor?: number;
   breakEven: BreakEven;
   /** Whether it carries the profile's busiest second, and what would make it (cost/capacity.ts). */
   capacity: Capacity;
@@ -163,8 +166,8 @@ export function buildReport(input: ReportInput): CostReport {
   const account: Account = options.newAccount ? 'new' : 'established';
   const designs: DesignRow[] = priceDesigns(profile, stacks, units, options).map((d) => ({
     ...d,
-    usdPerMillionRequests: (d.bill.totalUsd / floor.requests) * 1e6,
-    overFloor: d.bill.totalUsd / floor.usd,
+    usdPerMillionRequests: perMillion(d.bill.totalUsd, floor.requests),
+    overFloor: perMillion(d.bill.totalUsd, floor.usd * 1e6),
     breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
     capacity: designCapacity(d, input.designStacks[d.id], peak, units, { account, profile }),
   }));
@@ -254,8 +257,8 @@ export const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
     d.name + (d.id === report.design ? ' ←' : ''),
     usd(d.bill.totalUsd),
-    usdSmall(d.usdPerMillionRequests),
-    `${d.overFloor.toFixed(1)}x`,
+    orDash(d.usdPerMillionRequests, usdSmall),
+    orDash(d.overFloor, (x) => `${x.toFixed(1)}x`),
     d.breakEven.votes ? votesLabel(d.breakEven.votes) : '—',
     deployCell(d, flagsOnly),
   ]);
@@ -299,6 +302,12 @@ const flagsText = (flags: Record<string, string>) =>
     .join(' ');
 const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
   raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
+/** A figure, or a dash where there is none (a price per vote in a month with no votes). */
+const orDash = (n: number | undefined, format: (n: number) => string) => (n === undefined ? '—' : format(n));
+/** "$19.09 per million votes", or that there were no votes. */
+const perMillionVotes = (bill: Bill) =>
+  bill.usdPerMillionVotes === undefined ? 'no votes' : `${usd(bill.usdPerMillionVotes)} per million votes`;
+
 /** A stage's load against its limit: "1,042 of 2,000 requests/s (52%)". */
 const stageLoad = (s: Stage) => `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${stageShare(s)})`;
 /** A stage's load as a share of its limit: "52%", "125x", or "none to give" for a limit of 0. */
@@ -313,7 +322,7 @@ function bindsFirst(d: DesignRow, short = false): string {
   const c = d.capacity;
   if (!d.deploy) return c.bottleneck ?? '';
   const stage = c.stages.find((st) => st.name === c.bottleneck) ?? (c.bottleneck ? undefined : c.tightest);
-  if (!stage) return `${c.bottleneck}: ${scaleUp(c.rampSeconds)} to reach the peak`;
+  if (!stage) return c.bottleneck ? `${c.bottleneck}: ${scaleUp(c.rampSeconds)} to reach the peak` : 'nothing: no load';
   return short ? `${stage.name} (${stageShare(stage)})` : `${stage.name}: ${stageLoad(stage)}`;
 }
 
@@ -430,7 +439,7 @@ function recommendation(report: CostReport): string[] {
   const noneWithout = !report.designs.some((d) => d.deploy && d.capacity.carries);
   return [
     `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
-      `(${usd(r.bill.usdPerMillionVotes)} per million votes). Deploy it: ${r.deploy}`,
+      `(${perMillionVotes(r.bill)}). Deploy it: ${r.deploy}`,
     quotas.length > 0
       ? `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
         (noneWithout ? ' No design carries it without a quota raise.' : '')
@@ -520,10 +529,12 @@ export function opening(report: CostReport): string[] {
     ...recommendation(report),
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
       `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
-      `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
-      (recommended.overFloor < 1
-        ? ' (the floor counts no free tier: the new-account ones take a design under it).'
-        : '.'),
+      (recommended.overFloor === undefined
+        ? 'and nothing else: nothing, with no requests.'
+        : `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
+          (recommended.overFloor < 1
+            ? ' (the floor counts no free tier: the new-account ones take a design under it).'
+            : '.')),
     vpsLine(report),
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
   ];
@@ -535,8 +546,7 @@ function headline(report: CostReport): string[] {
   const baseline = report.vps.find((v) => v.tier === BASELINE_VPS)!;
   const even = report.breakEven.find((b) => b.tier === BASELINE_VPS)!;
   return [
-    `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` +
-      `(${usd(bill.usdPerMillionVotes)} per million votes).`,
+    `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` + `(${perMillionVotes(bill)}).`,
     baseline.carries
       ? `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month (one box for ${quantity(report.designRps)} req/s).`
       : `${BASELINE_VPS.name} does not carry this profile's peak (${baseline.why}).`,
@@ -643,7 +653,7 @@ export function renderText(report: CostReport): string {
       [3],
     ),
   );
-  out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${usd(bill.usdPerMillionVotes)} per million votes)`);
+  out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${perMillionVotes(bill)})`);
   out.push('');
   out.push(
     `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
