@@ -40,6 +40,30 @@ async function itemsOf(pollId: string) {
 
 const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
 
+/**
+ * A sized poll as the code before counter layouts wrote it: META with its size (12 groups, 3
+ * counter items) and no layout, its counter items at COUNTS and COUNTS#k under its key. Its id.
+ */
+async function pollMadeBeforeLayouts(): Promise<string> {
+  const id = newId();
+  const pk = `${pollPrefix}${id}`;
+  const now = Math.floor(Date.now() / 1000);
+  const [closesAt, expiresAt] = [now + 3600, now + 3600 + TABLE.retainAfterCloseSeconds];
+  const [options, shards, updatedAt] = [['A', 'B', 'C'], 3, new Date().toISOString()];
+  const put = (Item: Record<string, unknown>) =>
+    clients(runtime).dynamo.send(new PutCommand({ TableName: runtime.resources.tableName, Item }));
+  for (let k = 0; k < shards; k++) {
+    const sk = k === 0 ? countsSort : `${countsSort}#${k}`;
+    const votes = { 0: 0, 1: 0, 2: 0 };
+    await put({ pk, sk, votes, total: 0, optionCount: 3, updatedAt, closesAt, expiresAt, applied: {} });
+  }
+  await put({
+    ...{ pk, sk: pollSort, id, title: 'Made before layouts', options, oneVotePerVoter: false },
+    ...{ createdAt: updatedAt, closesAt, expiresAt, voterSalt: newId(32), groups: 12, counterShards: shards },
+  });
+  return id;
+}
+
 /** What the results function has asked of the table so far: requests by action, and read units. */
 function resultsReads() {
   const table = runtime.usage().tables[runtime.resources.tableName];
@@ -92,47 +116,13 @@ describe('a hot poll in the local runtime', () => {
   it('counts a sized poll created before that layout (items under its own key) exactly, with redeliveries', {
     timeout: 180_000,
   }, async () => {
-    // As the code before wrote it: META with its size and no layout; counter items at COUNTS and COUNTS#k.
-    const id = newId();
-    const pk = `${pollPrefix}${id}`;
-    const now = Math.floor(Date.now() / 1000);
-    const [closesAt, expiresAt] = [now + 3600, now + 3600 + TABLE.retainAfterCloseSeconds];
-    const options = ['A', 'B', 'C'];
-    const shards = 3;
-    const put = (Item: Record<string, unknown>) =>
-      clients(runtime).dynamo.send(new PutCommand({ TableName: runtime.resources.tableName, Item }));
-    for (let k = 0; k < shards; k++)
-      await put({
-        pk,
-        sk: k === 0 ? countsSort : `${countsSort}#${k}`,
-        votes: { 0: 0, 1: 0, 2: 0 },
-        total: 0,
-        optionCount: options.length,
-        updatedAt: new Date().toISOString(),
-        closesAt,
-        expiresAt,
-        applied: {},
-      });
-    await put({
-      pk,
-      sk: pollSort,
-      id,
-      title: 'Made before layouts',
-      options,
-      oneVotePerVoter: false,
-      createdAt: new Date().toISOString(),
-      closesAt,
-      expiresAt,
-      voterSalt: newId(32),
-      groups: 12,
-      counterShards: shards,
-    });
-
+    const id = await pollMadeBeforeLayouts();
     const accepted = await check.withFaults({ failAfterApply: 0.2, crashAfterWrites: 0.2 }, () =>
       check.castVotes(id, 300, 3),
     );
     await check.expectExactCounts(id, accepted);
     const { counters } = await itemsOf(id);
+    const pk = `${pollPrefix}${id}`;
     expect(counters.map((item) => [item.pk, item.sk]).sort()).toEqual(
       [countsSort, `${countsSort}#1`, `${countsSort}#2`].map((sk) => [pk, sk]),
     );
@@ -150,14 +140,17 @@ describe('a hot poll in the local runtime', () => {
     });
   });
 
-  it('counts dead-lettered votes once after a redrive', { timeout: 240_000 }, async () => {
-    const poll = await check.client.createPoll();
+  it.each([
+    ['created now', async () => (await check.client.createPoll()).id],
+    ['created before layouts', pollMadeBeforeLayouts],
+  ])('counts dead-lettered votes of a poll %s once after a redrive', { timeout: 240_000 }, async (made, create) => {
+    const id = await create();
     const accepted = await check.withFaults({ throttleUpdates: 0.95 }, async () => {
-      const cast = await check.castVotes(poll.id, 40, 3);
+      const cast = await check.castVotes(id, 40, 3);
       await runtime.waitForDrain(180_000);
       return cast;
     });
-    await check.expectExactAfterRedrive(poll.id, accepted, 'hot poll, 95% of writes throttled', true);
+    await check.expectExactAfterRedrive(id, accepted, `hot poll ${made}, 95% of writes throttled`, true);
   });
 });
 
