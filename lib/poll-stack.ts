@@ -124,8 +124,8 @@ export class PollStack extends Stack {
     // Least privilege: each function gets the actions it calls, nothing more.
     table.grant(functions.createPoll, 'dynamodb:BatchWriteItem');
     table.grant(functions.getPoll, 'dynamodb:GetItem');
-    // Results: one Query of a poll's counter items.
-    table.grant(functions.getResults, 'dynamodb:Query');
+    // Results: a Query of a poll's counter items under its key, and a BatchGetItem of those on keys of their own.
+    table.grant(functions.getResults, 'dynamodb:Query', 'dynamodb:BatchGetItem');
     table.grant(functions.castVote, 'dynamodb:GetItem');
     // The vote function may write only voter claims (their own key prefix), never polls or counts.
     functions.castVote.addToRolePolicy(

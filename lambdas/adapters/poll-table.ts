@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -12,23 +13,70 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '../../config/app-config';
+import { POLL_LIMITS, TABLE } from '../../config/app-config';
 import type { CountGuards } from '../domain/dead-letter';
 import type { Poll } from '../domain/poll';
 import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../domain/ports';
 import { sumCounts, zeroCounts, type PollCounts } from '../domain/results';
 import type { PollTally, RedrivenVote } from '../domain/tally';
-import { sizeOfPoll } from '../domain/vote';
+import { TimedCache } from '../domain/timed-cache';
+import { counterRef, sizeOfPoll, type CounterRef } from '../domain/vote';
 
 const { keys } = TABLE;
-const pollKey = (id: string) => ({ pk: `${keys.pollPrefix}${id}`, sk: keys.pollSort });
-/** Counter item k of a poll: `COUNTS` for the first (a poll's only one, unless it is sized for a hot poll). */
-const countsKey = (id: string, counter: number) => ({
-  pk: `${keys.pollPrefix}${id}`,
-  sk: counter === 0 ? keys.countsSort : `${keys.countsSort}#${counter}`,
-});
-/** What the results read of each counter item: not its marks nor its redriven ids. */
-const COUNTS_ATTRIBUTES = ['votes', 'total', 'optionCount', 'updatedAt', 'closesAt', 'expiresAt'];
+const pollPk = (id: string) => `${keys.pollPrefix}${id}`;
+const pollKey = (id: string) => ({ pk: pollPk(id), sk: keys.pollSort });
+/**
+ * A counter item's key. Item 0 is at the poll's key, sort key COUNTS, in every layout (a poll's only
+ * item unless it is sized for a hot poll). Item k > 0 is on a partition key of its own,
+ * `POLL#<id>#k` (layout partition-keys), or, for a poll created before layouts, under the poll's
+ * key at sort key `COUNTS#k`.
+ */
+const countsKey = ({ pollId, counter, layout }: CounterRef) =>
+  counter === 0 || layout !== 'partition-keys'
+    ? { pk: pollPk(pollId), sk: counter === 0 ? keys.countsSort : `${keys.countsSort}#${counter}` }
+    : { pk: `${pollPk(pollId)}#${counter}`, sk: keys.countsSort };
+/**
+ * On item 0 of a poll laid out on partition keys: how many counter items it has. The results read
+ * it there, since they know a poll's size only by reading it.
+ */
+const COUNTER_KEYS = 'counterKeys';
+/**
+ * What the results read of each counter item: its key too (a batch answers in no order); not its
+ * marks nor its redriven ids.
+ */
+const COUNTS_ATTRIBUTES = [
+  TABLE.partitionKey,
+  TABLE.sortKey,
+  ...['votes', 'total', 'optionCount', 'updatedAt', 'closesAt', 'expiresAt', COUNTER_KEYS],
+];
+const COUNTS_PROJECTION = {
+  ProjectionExpression: COUNTS_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(COUNTS_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+};
+type ItemKey = ReturnType<typeof countsKey>;
+type CounterItem = PollCounts & ItemKey & { [COUNTER_KEYS]?: number };
+const keyId = (key: ItemKey) => `${key.pk}/${key.sk}`;
+/** A poll lives at most this long: what the results may remember of it. */
+const POLL_LIFE_MS = (POLL_LIMITS.maxLifetimeMinutes * 60 + TABLE.retainAfterCloseSeconds) * 1000;
+/** Tries of a batch request before its unprocessed part is an error; waits double from 50 ms. */
+const BATCH_ATTEMPTS = 5;
+
+/**
+ * Sends `first`, then what each answer says was left unprocessed, until nothing is (`send` returns
+ * undefined), backing off between tries as AWS advises; throws after BATCH_ATTEMPTS tries.
+ */
+async function untilProcessed<T>(first: T, send: (pending: T) => Promise<T | undefined>, what: string) {
+  let pending: T | undefined = first;
+  for (let attempt = 0; pending !== undefined; attempt++) {
+    if (attempt === BATCH_ATTEMPTS) throw new Error(`DynamoDB left ${what} unprocessed after ${attempt} attempts`);
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+    pending = await send(pending);
+  }
+}
+
+/** The counter items of a poll from `from` (0 or 1) up to `to`, excluded. */
+const countersOf = (pollId: string, from: number, to: number): CounterRef[] =>
+  Array.from({ length: to - from }, (_, i) => counterRef(pollId, from + i, 'partition-keys'));
 const voterItemKey = (pollId: string, voter: string) => ({
   pk: `${keys.voterPrefix}${pollId}#${voter}`,
   sk: keys.voterSort,
@@ -40,6 +88,11 @@ const voterItemKey = (pollId: string, voter: string) => ({
  */
 export class PollTable implements PollStore, CountStore {
   private readonly doc: DynamoDBDocumentClient;
+  /**
+   * Per poll laid out on partition keys, its counter items' count, as its item 0 said on the first
+   * read; a poll's size never changes. Bounded: a flood of ids cannot grow it without limit.
+   */
+  private readonly counterKeys = new TimedCache<number>(POLL_LIFE_MS);
 
   constructor(
     private readonly tableName: string,
@@ -56,18 +109,24 @@ export class PollTable implements PollStore, CountStore {
    */
   async putNewPoll(poll: Poll): Promise<void> {
     const counts = zeroCounts(poll);
-    const counters = Array.from({ length: sizeOfPoll(poll).counterShards }, (_, k) => k);
+    const { counterShards } = sizeOfPoll(poll);
+    const items = Array.from({ length: counterShards }, (_, k) => ({
+      ...countsKey(counterRef(poll.id, k, poll.counterLayout)),
+      ...counts,
+      applied: {},
+      ...(k === 0 && poll.counterLayout === 'partition-keys' && { [COUNTER_KEYS]: counterShards }),
+    }));
     // Counts first: a poll whose META exists always has its counter items.
-    let requests = [
-      ...counters.map((k) => ({ PutRequest: { Item: { ...countsKey(poll.id, k), ...counts, applied: {} } } })),
-      { PutRequest: { Item: { ...pollKey(poll.id), ...poll } } },
-    ];
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt === 5) throw new Error('DynamoDB left poll items unprocessed after 5 attempts');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-      const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }));
-      requests = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
-    }
+    const requests = [...items, { ...pollKey(poll.id), ...poll }].map((Item) => ({ PutRequest: { Item } }));
+    await untilProcessed(
+      requests,
+      async (pending) => {
+        const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        const left = out.UnprocessedItems?.[this.tableName] as typeof requests | undefined;
+        return left?.length ? left : undefined;
+      },
+      'poll items',
+    );
   }
 
   /**
@@ -86,34 +145,70 @@ export class PollTable implements PollStore, CountStore {
   }
 
   /**
-   * The poll's counter items in one Query on its key (sort keys from COUNTS), summed. Eventually
-   * consistent; on a miss, once strongly consistent, so a poll created a moment ago is not missing.
+   * The poll's counter items, summed, in one round trip once the poll's size is known. The first
+   * read is one Query on the poll's key (sort keys from COUNTS: item 0, and every item of a poll
+   * created before layouts); when item 0 says the poll has items on keys of their own, one
+   * BatchGetItem of them, and their count is remembered: later reads are one BatchGetItem of all.
+   * Eventually consistent; what is missing is read once strongly consistent, so that a poll
+   * created a moment ago is neither missing nor short of an item.
    */
   async getCounts(id: string): Promise<PollCounts | undefined> {
-    const items = (await this.queryCounts(id, false)) ?? (await this.queryCounts(id, true));
-    return sumCounts(items ?? []);
+    const known = this.counterKeys.get(id, Date.now())?.value;
+    if (known !== undefined) return sumCounts(await this.getCounters(countersOf(id, 0, known)));
+    const queried = (await this.queryCounts(id, false)) ?? (await this.queryCounts(id, true));
+    const count = Number(queried?.find((item) => item[COUNTER_KEYS] !== undefined)?.[COUNTER_KEYS] ?? 1);
+    if (!queried || count <= 1) return sumCounts(queried ?? []);
+    this.counterKeys.set(id, count, Date.now());
+    return sumCounts([...queried, ...(await this.getCounters(countersOf(id, 1, count)))]);
   }
 
-  /** Every counter item of a poll (undefined: none); more than one page only if items grew past 1 MB. */
-  private async queryCounts(id: string, consistent: boolean): Promise<PollCounts[] | undefined> {
-    const items: PollCounts[] = [];
+  /** Every counter item under a poll's key (undefined: none); more than one page only if items grew past 1 MB. */
+  private async queryCounts(id: string, consistent: boolean): Promise<CounterItem[] | undefined> {
+    const items: CounterItem[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :counts)',
-          ExpressionAttributeValues: { ':pk': `${keys.pollPrefix}${id}`, ':counts': keys.countsSort },
-          ProjectionExpression: COUNTS_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(COUNTS_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+          ExpressionAttributeValues: { ':pk': pollPk(id), ':counts': keys.countsSort },
+          ...COUNTS_PROJECTION,
           ConsistentRead: consistent,
           ExclusiveStartKey: start,
         }),
       );
-      items.push(...((page.Items ?? []) as PollCounts[]));
+      items.push(...((page.Items ?? []) as CounterItem[]));
       start = page.LastEvaluatedKey;
     } while (start);
     return items.length > 0 ? items : undefined;
+  }
+
+  /**
+   * The counter items found of those given (at most 25: within BatchGetItem's 100), in one
+   * BatchGetItem, eventually consistent; those it did not find, once more strongly consistent.
+   */
+  private async getCounters(counters: readonly CounterRef[]): Promise<CounterItem[]> {
+    const itemKeys = counters.map(countsKey);
+    const found = await this.batchGet(itemKeys, false);
+    const seen = new Set(found.map(keyId));
+    const missing = itemKeys.filter((key) => !seen.has(keyId(key)));
+    return missing.length === 0 ? found : [...found, ...(await this.batchGet(missing, true))];
+  }
+
+  /** Items by key in one BatchGetItem, and its unprocessed keys again until none is left. */
+  private async batchGet(itemKeys: ItemKey[], consistent: boolean): Promise<CounterItem[]> {
+    const items: CounterItem[] = [];
+    await untilProcessed(
+      { Keys: itemKeys, ...COUNTS_PROJECTION, ConsistentRead: consistent },
+      async (pending) => {
+        const out = await this.doc.send(new BatchGetCommand({ RequestItems: { [this.tableName]: pending } }));
+        items.push(...((out.Responses?.[this.tableName] ?? []) as CounterItem[]));
+        const left = out.UnprocessedKeys?.[this.tableName]?.Keys as ItemKey[] | undefined;
+        return left?.length ? { ...pending, Keys: left } : undefined;
+      },
+      'counter items',
+    );
+    return items;
   }
 
   /**
@@ -186,7 +281,7 @@ export class PollTable implements PollStore, CountStore {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: countsKey(tally.pollId, tally.counter),
+          Key: countsKey(tally),
           UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: names,
@@ -198,16 +293,16 @@ export class PollTable implements PollStore, CountStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
     // Rare path (a redelivery or a race): read the marks to see what was applied.
-    const guards = await this.readGuards(tally.pollId, tally.counter);
+    const guards = await this.readGuards(tally);
     return guards ? { kind: 'conflict', applied: guards.applied } : { kind: 'poll-missing' };
   }
 
   /** What a counter item says was applied (strongly consistent); undefined when the poll is gone. */
-  async readGuards(pollId: string, counter: number): Promise<CountGuards | undefined> {
+  async readGuards(item: CounterRef): Promise<CountGuards | undefined> {
     const current = await this.doc.send(
       new GetCommand({
         TableName: this.tableName,
-        Key: countsKey(pollId, counter),
+        Key: countsKey(item),
         ConsistentRead: true,
         ProjectionExpression: '#applied, #redriven',
         ExpressionAttributeNames: { '#applied': 'applied', '#redriven': 'redriven' },
@@ -229,7 +324,7 @@ export class PollTable implements PollStore, CountStore {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: countsKey(vote.pollId, vote.counter),
+          Key: countsKey(vote),
           UpdateExpression: 'SET #updatedAt = :now ADD #total :one, #votes.#option :one, #redriven :ids',
           ConditionExpression: 'attribute_exists(pk) AND NOT contains(#redriven, :id)',
           ExpressionAttributeNames: {
@@ -246,7 +341,7 @@ export class PollTable implements PollStore, CountStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
-    const guards = await this.readGuards(vote.pollId, vote.counter);
+    const guards = await this.readGuards(vote);
     if (!guards) return 'poll-missing';
     if (guards.redriven.has(vote.voteId)) return 'applied';
     throw new Error(`redriven vote ${vote.voteId}: condition failed but the vote is not counted`);

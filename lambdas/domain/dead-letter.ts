@@ -11,7 +11,7 @@
  */
 import { VOTE_QUEUE } from '../../config/app-config';
 import { readRecord, type QueuedRecord } from './tally';
-import { counterOfVote, parseVoteMessage, type VoteMessage } from './vote';
+import { counterOfVote, parseVoteMessage, type CounterRef, type VoteMessage } from './vote';
 
 /** Every verdict a letter can carry, with what it means for a redrive. */
 export const VERDICTS = {
@@ -50,11 +50,11 @@ export type GuardsRead = CountGuards | undefined | 'unreachable';
  */
 export function judgeLastDelivery(
   record: QueuedRecord,
-  guardsOf: (pollId: string, counter: number) => GuardsRead,
+  guardsOf: (item: CounterRef) => GuardsRead,
 ): Verdict | 'counted' {
   const queued = readRecord(record);
   if (!queued) return 'malformed';
-  const guards = guardsOf(queued.vote.pollId, counterOfVote(queued.vote));
+  const guards = guardsOf(counterOfVote(queued.vote));
   if (guards === 'unreachable') return 'unknown';
   if (guards === undefined) return 'poll-missing';
   const { vote, shard, seq } = queued;

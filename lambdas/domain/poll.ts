@@ -22,7 +22,18 @@ export interface Poll {
    */
   groups?: number;
   counterShards?: number;
+  /** Where its counter items k > 0 are; absent: a poll created before layouts ('sort-keys'). */
+  counterLayout?: CounterLayout;
 }
+
+/**
+ * Where a poll's counter items k > 0 are kept; item 0 is at the poll's own key in both.
+ * `sort-keys`: under the poll's partition key, one sort key each (polls created before layouts:
+ * they share that key's 1,000 write units a second). `partition-keys`: each on a partition key of
+ * its own, so that each gets its own (AWS's write sharding); every sized poll created since.
+ */
+export const COUNTER_LAYOUTS = ['sort-keys', 'partition-keys'] as const;
+export type CounterLayout = (typeof COUNTER_LAYOUTS)[number];
 
 /** How many message groups a poll's votes are spread over, and how many counter items count them. */
 export interface PollSize {
@@ -122,7 +133,7 @@ export function createPoll(input: unknown, nowMs: number, size?: PollSize): Poll
     closesAt,
     expiresAt: closesAt + TABLE.retainAfterCloseSeconds,
     voterSalt: newId(32),
-    ...(size && { groups: size.groups, counterShards: size.counterShards }),
+    ...(size && { groups: size.groups, counterShards: size.counterShards, counterLayout: 'partition-keys' as const }),
   };
 }
 

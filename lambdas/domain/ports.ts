@@ -9,7 +9,7 @@ import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';
 import type { PollCounts } from './results';
 import type { PollTally, QueuedRecord, RedrivenVote } from './tally';
-import type { VoteMessage } from './vote';
+import type { CounterRef, VoteMessage } from './vote';
 
 /** Polls, their counts and voter claims, as the API functions read and write them. */
 export interface PollStore {
@@ -51,7 +51,7 @@ export interface CountStore {
   /** Adds a tally to its counter item in one conditional write, unless a vote of it was applied before. */
   applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome>;
   /** What a counter item says was applied (strongly consistent); undefined when the poll is gone. */
-  readGuards(pollId: string, counter: number): Promise<CountGuards | undefined>;
+  readGuards(item: CounterRef): Promise<CountGuards | undefined>;
   /** Counts one redriven vote unless its id was counted before. */
   applyRedrivenVote(vote: RedrivenVote, nowIso: string): Promise<'applied' | 'poll-missing'>;
 }

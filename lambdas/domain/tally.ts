@@ -10,7 +10,7 @@
  * prefix of it, and a redelivered vote is one whose sequence number is at or
  * below the mark: it is skipped, never counted twice.
  */
-import { counterOfVote, parseVoteMessage, shardOfGroup, type VoteMessage } from './vote';
+import { counterId, counterOfVote, parseVoteMessage, shardOfGroup, type CounterRef, type VoteMessage } from './vote';
 
 /** A queue record as the consumer sees it, independent of the SQS event shape. */
 export interface QueuedRecord {
@@ -30,11 +30,8 @@ interface CountedVote {
   option: number;
 }
 
-/** Everything one conditional write applies to one counter item of a poll. */
-export interface PollTally {
-  pollId: string;
-  /** The counter item (0: the poll's first, often its only one). */
-  counter: number;
+/** Everything one conditional write applies to one counter item of a poll (0: its first, often its only one). */
+export interface PollTally extends CounterRef {
   /** Votes per option index (only options that got votes). */
   votes: Record<string, number>;
   total: number;
@@ -46,11 +43,8 @@ export interface PollTally {
 }
 
 /** A vote put back by a redrive: counted on its own, guarded by its vote id. */
-export interface RedrivenVote {
+export interface RedrivenVote extends CounterRef {
   messageId: string;
-  pollId: string;
-  /** The counter item whose `redriven` ids guard it. */
-  counter: number;
   voteId: string;
   option: number;
 }
@@ -65,7 +59,7 @@ export interface BatchPlan {
 /** SQS sequence numbers are up to 128-bit decimals: compare them as padded strings. */
 export const padSequence = (seq: string): string => seq.padStart(40, '0');
 
-function tallyOf(pollId: string, counter: number, counted: readonly CountedVote[]): PollTally {
+function tallyOf(item: CounterRef, counted: readonly CountedVote[]): PollTally {
   const votes: Record<string, number> = {};
   const marks: Record<string, { first: string; last: string }> = {};
   for (const vote of counted) {
@@ -78,7 +72,8 @@ function tallyOf(pollId: string, counter: number, counted: readonly CountedVote[
     }
   }
   const messageIds = counted.map((v) => v.messageId);
-  return { pollId, counter, votes, total: counted.length, marks, messageIds, counted };
+  const { pollId, counter, layout } = item;
+  return { pollId, counter, ...(layout && { layout }), votes, total: counted.length, marks, messageIds, counted };
 }
 
 /** The vote in a record, its group's shard and its padded sequence number; null when it is not a vote we produced. */
@@ -91,7 +86,7 @@ export function readRecord(record: QueuedRecord): { vote: VoteMessage; shard: st
 
 /** Groups a batch by poll and counter item. Pure: the same records always give the same plan. */
 export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
-  const byCounter = new Map<string, { pollId: string; counter: number; counted: CountedVote[] }>();
+  const byCounter = new Map<string, { item: CounterRef; counted: CountedVote[] }>();
   const redriven: RedrivenVote[] = [];
   const malformed: string[] = [];
   for (const record of records) {
@@ -101,18 +96,18 @@ export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
       continue;
     }
     const { vote, shard, seq } = queued;
-    const { pollId, voteId, option } = vote;
-    const counter = counterOfVote(vote);
+    const { voteId, option } = vote;
+    const item = counterOfVote(vote);
     if (vote.redriven) {
-      redriven.push({ messageId: record.messageId, pollId, counter, voteId, option });
+      redriven.push({ messageId: record.messageId, ...item, voteId, option });
       continue;
     }
-    const key = `${pollId}#${counter}`;
-    const entry = byCounter.get(key) ?? { pollId, counter, counted: [] };
+    const key = counterId(item);
+    const entry = byCounter.get(key) ?? { item, counted: [] };
     entry.counted.push({ messageId: record.messageId, shard, seq, option });
     byCounter.set(key, entry);
   }
-  const tallies = [...byCounter.values()].map((t) => tallyOf(t.pollId, t.counter, t.counted));
+  const tallies = [...byCounter.values()].map((t) => tallyOf(t.item, t.counted));
   return { tallies, redriven, malformed };
 }
 
@@ -122,5 +117,5 @@ export function planBatch(records: readonly QueuedRecord[]): BatchPlan {
  */
 export function withoutApplied(tally: PollTally, applied: Record<string, string>): PollTally | null {
   const left = tally.counted.filter((vote) => applied[vote.shard] === undefined || vote.seq > applied[vote.shard]);
-  return left.length === 0 ? null : tallyOf(tally.pollId, tally.counter, left);
+  return left.length === 0 ? null : tallyOf(tally, left);
 }

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { IDEMPOTENCY, VOTE_QUEUE } from '../../config/app-config';
 import { invalid, PollError } from './errors';
 import { idOf, newId } from './ids';
-import { isClosed, type Poll, type PollSize } from './poll';
+import { COUNTER_LAYOUTS, isClosed, type CounterLayout, type Poll, type PollSize } from './poll';
 
 /** What the vote function puts on the queue; the consumer trusts nothing else. */
 export interface VoteMessage {
@@ -16,6 +16,8 @@ export interface VoteMessage {
    * the poll's only one unless it was created sized for a hot poll.
    */
   counter?: number;
+  /** Where that counter item is (its poll's layout), given with `counter`; absent: a poll created before layouts. */
+  counterLayout?: CounterLayout;
   /**
    * Set by `npm run dlq -- redrive` on a vote it puts back on the queue. Such a vote is
    * counted with a guard of its own (its id), because its new sequence number says
@@ -85,16 +87,42 @@ export const shardOfVote = (voteId: string, groups: number): number =>
 
 /**
  * Where a vote goes: its message group, and the counter item that group's votes are counted in
- * (each group's always the same one, since a poll's size is fixed: its marks never move).
+ * (each group's always the same one, since a poll's size is fixed: its marks never move), as the
+ * message's fields: none for item 0 (a poll's only one unless it is sized for a hot poll).
  */
-export function voteRoute(voteId: string, poll: Pick<Poll, 'groups' | 'counterShards'>) {
+export function voteRoute(voteId: string, poll: Pick<Poll, 'groups' | 'counterShards' | 'counterLayout'>) {
   const { groups, counterShards } = sizeOfPoll(poll);
   const group = shardOfVote(voteId, groups);
-  return { group, counter: group % counterShards };
+  const counter = group % counterShards;
+  const item: Pick<VoteMessage, 'counter' | 'counterLayout'> =
+    counter === 0 ? {} : { counter, ...(poll.counterLayout && { counterLayout: poll.counterLayout }) };
+  return { group, item };
 }
 
+/**
+ * One counter item of a poll. `layout` is its poll's (poll.ts CounterLayout), given for an item
+ * k > 0 only: item 0 is at the poll's key in every layout.
+ */
+export interface CounterRef {
+  pollId: string;
+  counter: number;
+  layout?: CounterLayout;
+}
+
+/** Counter item `counter` of a poll laid out as `layout` (absent: created before layouts). */
+export const counterRef = (pollId: string, counter: number, layout?: CounterLayout): CounterRef => ({
+  pollId,
+  counter,
+  ...(counter > 0 && { layout: layout ?? 'sort-keys' }),
+});
+
 /** The counter item a queued vote is counted in. */
-export const counterOfVote = (vote: Pick<VoteMessage, 'counter'>): number => vote.counter ?? 0;
+export const counterOfVote = (vote: Pick<VoteMessage, 'pollId' | 'counter' | 'counterLayout'>): CounterRef =>
+  counterRef(vote.pollId, vote.counter ?? 0, vote.counterLayout);
+
+/** A counter item's identity, to group and look up by: one per item of the table. */
+export const counterId = ({ pollId, counter, layout }: CounterRef): string =>
+  [pollId, counter, layout].filter((part) => part !== undefined).join('#');
 
 export const messageGroupId = (pollId: string, shard: number): string => `${pollId}.${shard}`;
 
@@ -124,6 +152,7 @@ export function parseVoteMessage(body: string): VoteMessage | null {
     Number.isInteger(m.option) &&
     m.option >= 0 &&
     (m.counter === undefined || (Number.isInteger(m.counter) && (m.counter as number) >= 0)) &&
+    (m.counterLayout === undefined || COUNTER_LAYOUTS.includes(m.counterLayout as CounterLayout)) &&
     (m.redriven === undefined || m.redriven === true);
   return ok ? (m as unknown as VoteMessage) : null;
 }

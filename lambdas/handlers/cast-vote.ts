@@ -57,9 +57,9 @@ export function castVoteHandler({
     const option = chooseOption(body, poll, nowMs);
     const castAt = new Date(nowMs).toISOString();
     const voteId = voteIdFor(id, key);
-    const { group, counter } = voteRoute(voteId, poll);
+    const { group, item } = voteRoute(voteId, poll);
     // A poll of one counter item (every poll made without the flag) queues its votes as it always did.
-    const vote: VoteMessage = { v: 1, voteId, pollId: id, option, castAt, ...(counter > 0 && { counter }) };
+    const vote: VoteMessage = { v: 1, voteId, pollId: id, option, castAt, ...item };
 
     // A keyed ballot's claim carries its vote id, so a retry of it is not taken for a second vote.
     const ballot = key === undefined ? undefined : vote.voteId;

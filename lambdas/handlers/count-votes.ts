@@ -11,7 +11,7 @@ import { applyExactlyOnce } from '../domain/apply-exactly-once';
 import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';
 import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../domain/ports';
 import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../domain/tally';
-import { counterOfVote } from '../domain/vote';
+import { counterId, counterOfVote, type CounterRef } from '../domain/vote';
 
 export interface CountVotesPorts {
   counts: CountStore;
@@ -94,26 +94,26 @@ export function countVotesHandler({ counts, deadLetters, log, metrics, clock = D
     });
 
   /** The guards of each counter item the records are counted in, or 'unreachable' when they could not be read. */
-  async function guardsOf(records: QueuedRecord[]): Promise<(pollId: string, counter: number) => GuardsRead> {
-    const items = new Map<string, { pollId: string; counter: number }>();
+  async function guardsOf(records: QueuedRecord[]): Promise<(item: CounterRef) => GuardsRead> {
+    const items = new Map<string, CounterRef>();
     for (const queued of records.map(readRecord)) {
       if (!queued) continue;
-      const item = { pollId: queued.vote.pollId, counter: counterOfVote(queued.vote) };
-      items.set(`${item.pollId}#${item.counter}`, item);
+      const item = counterOfVote(queued.vote);
+      items.set(counterId(item), item);
     }
     const guards = new Map<string, GuardsRead>();
     await Promise.all(
-      [...items].map(async ([key, { pollId, counter }]) => {
-        guards.set(key, await counts.readGuards(pollId, counter).catch((): 'unreachable' => 'unreachable'));
+      [...items].map(async ([key, item]) => {
+        guards.set(key, await counts.readGuards(item).catch((): 'unreachable' => 'unreachable'));
       }),
     );
-    return (pollId, counter) => guards.get(`${pollId}#${counter}`);
+    return (item) => guards.get(counterId(item));
   }
 
   /** A failed record on its last delivery: settled (acknowledged or dead-lettered), or still a failure. */
   async function settle(
     record: QueuedRecord,
-    guards: (pollId: string, counter: number) => GuardsRead,
+    guards: (item: CounterRef) => GuardsRead,
   ): Promise<RecordFailure | undefined> {
     const verdict = judgeLastDelivery(record, guards);
     try {

@@ -229,7 +229,7 @@ describe('a hot poll', () => {
         body: JSON.stringify({ title: 'Final', options: ['A', 'B'] }),
       });
     const hot = (await create(SIZE)).body as { id: string };
-    expect(polls.polls.get(hot.id)).toMatchObject(SIZE);
+    expect(polls.polls.get(hot.id)).toMatchObject({ ...SIZE, counterLayout: 'partition-keys' });
     expect((await create(SIZE)).body).not.toHaveProperty('groups');
     const plain = (await create()).body as { id: string };
     expect(Object.keys(polls.polls.get(plain.id)!)).not.toContain('groups');
@@ -237,12 +237,15 @@ describe('a hot poll', () => {
 
   it('spreads its votes over its groups, each vote naming its group’s counter item', async () => {
     const poll = await storedPoll();
-    polls.polls.set(poll.id, { ...poll, ...SIZE });
+    polls.polls.set(poll.id, { ...poll, ...SIZE, counterLayout: 'partition-keys' });
     const cast = castVoteHandler({ polls, votes, log, clock });
     for (let i = 0; i < 300; i++) expect((await call(cast, voteRequest(poll.id, i % 3))).status).toBe(202);
     expect(new Set(votes.groups).size).toBeGreaterThan(50);
     expect(votes.sent.map((vote) => vote.counter ?? 0)).toEqual(votes.groups.map((group) => group % 2));
     expect(votes.sent.some((vote) => vote.counter === 1)).toBe(true);
+    // The consumer finds item 1 by the layout the vote carries.
+    for (const vote of votes.sent)
+      expect(vote.counterLayout).toBe(vote.counter === undefined ? undefined : 'partition-keys');
   });
 
   it('costs one poll read per interval, yet a closed poll refuses votes at once', async () => {

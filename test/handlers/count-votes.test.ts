@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
 import { padSequence } from '../../lambdas/domain/tally';
+import { counterRef } from '../../lambdas/domain/vote';
 import { BatchFailedError, countVotesHandler } from '../../lambdas/handlers/count-votes';
 import { sqsRecord, voteBody, voteRecord } from '../support/factories';
 import { FakeDeadLetters, FakeMetrics, MemoryLog, ScriptedCountStore } from '../support/fakes';
@@ -51,6 +52,17 @@ describe('the consumer', () => {
       [1, 5, ['1', '3']],
     ]);
     expect(metrics.totals).toMatchObject({ VotesCounted: 10 });
+  });
+
+  it('writes an item k > 0 where its votes’ layout puts it, apart from the same k in the other layout', async () => {
+    const body = (i: number) =>
+      i % 2 === 0 ? voteBody(A, 0, { counter: 1, counterLayout: 'partition-keys' }) : voteBody(A, 1, { counter: 1 });
+    const records = Array.from({ length: 4 }, (_, i) => voteRecord(A, i % 2, { shard: 1, body: body(i) }));
+    expect(await consume({ Records: records })).toEqual({ batchItemFailures: [] });
+    expect(counts.applied.map((t) => [t.counter, t.layout, t.total])).toEqual([
+      [1, 'partition-keys', 2],
+      [1, 'sort-keys', 2],
+    ]);
   });
 
   it('returns only the records of the poll whose write failed', async () => {
@@ -102,7 +114,10 @@ describe('a record’s last delivery', () => {
     counts.script.set(A, ['throw']);
     const counted = voteRecord(A, 0, { receiveCount: LAST, sequenceNumber: '100' });
     const uncounted = voteRecord(A, 1, { receiveCount: LAST, sequenceNumber: '200', shard: 1 });
-    counts.guards.set(A, { applied: { 0: padSequence('100'), 1: padSequence('150') }, redriven: new Set() });
+    counts.setGuards(counterRef(A, 0), {
+      applied: { 0: padSequence('100'), 1: padSequence('150') },
+      redriven: new Set(),
+    });
     expect(await consume({ Records: [counted, uncounted] })).toEqual({ batchItemFailures: [] });
     expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([
       [uncounted.messageId, 'unapplied'],
@@ -120,8 +135,8 @@ describe('a record’s last delivery', () => {
         body: voteBody(A, option, { counter: 1 }),
       });
     // Item 0 knows nothing of group 1; item 1 applied it up to 150.
-    counts.guards.set(A, { applied: {}, redriven: new Set() });
-    counts.guards.set(`${A}#1`, { applied: { 1: padSequence('150') }, redriven: new Set() });
+    counts.setGuards(counterRef(A, 0), { applied: {}, redriven: new Set() });
+    counts.setGuards(counterRef(A, 1), { applied: { 1: padSequence('150') }, redriven: new Set() });
     const [counted, uncounted] = [inOne('100', 0), inOne('200', 1)];
     expect(await consume({ Records: [counted, uncounted] })).toEqual({ batchItemFailures: [] });
     expect(deadLetters.letters.map((l) => [l.record.messageId, l.verdict])).toEqual([
@@ -129,9 +144,20 @@ describe('a record’s last delivery', () => {
     ]);
   });
 
+  it('is judged by its item on a key of its own when its vote says the poll is laid out so', async () => {
+    counts.script.set(A, ['throw']);
+    // The same item k under the poll's key (a poll created before layouts) would say nothing was applied.
+    counts.setGuards(counterRef(A, 1), { applied: {}, redriven: new Set() });
+    counts.setGuards(counterRef(A, 1, 'partition-keys'), { applied: { 1: padSequence('150') }, redriven: new Set() });
+    const body = voteBody(A, 0, { counter: 1, counterLayout: 'partition-keys' });
+    const counted = voteRecord(A, 0, { receiveCount: LAST, sequenceNumber: '100', shard: 1, body });
+    expect(await consume({ Records: [counted] })).toEqual({ batchItemFailures: [] });
+    expect(deadLetters.letters).toEqual([]);
+  });
+
   it('is dead-lettered as unknown if its marks are unreadable; stays failed if the letter cannot be sent', async () => {
     counts.script.set(A, ['throw', 'throw']);
-    counts.guards.set(A, 'throw');
+    counts.setGuards(counterRef(A, 0), 'throw');
     const record = voteRecord(A, 0, { receiveCount: LAST });
     expect(await consume({ Records: [record] })).toEqual({ batchItemFailures: [] });
     expect(deadLetters.letters.map((l) => l.verdict)).toEqual(['unknown']);

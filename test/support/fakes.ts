@@ -16,7 +16,7 @@ import type {
 } from '../../lambdas/domain/ports';
 import { zeroCounts, type PollCounts } from '../../lambdas/domain/results';
 import type { PollTally, QueuedRecord, RedrivenVote } from '../../lambdas/domain/tally';
-import type { VoteMessage } from '../../lambdas/domain/vote';
+import { counterId, type CounterRef, type VoteMessage } from '../../lambdas/domain/vote';
 
 export class FakePollStore implements PollStore {
   readonly polls = new Map<string, Poll>();
@@ -79,7 +79,8 @@ export class ScriptedCountStore implements CountStore {
   readonly redriven: RedrivenVote[] = [];
   /** Per poll: what the next writes answer ('throw' = the SDK gave up); 'applied' when the script runs out. */
   readonly script = new Map<string, Array<ApplyOutcome | 'throw'>>();
-  guards = new Map<string, { applied: Record<string, string>; redriven: Set<string> } | 'throw'>();
+  /** Guards by counter item (vote.ts counterId); see setGuards. */
+  readonly guards = new Map<string, { applied: Record<string, string>; redriven: Set<string> } | 'throw'>();
 
   async applyTally(tally: PollTally): Promise<ApplyOutcome> {
     const next = this.script.get(tally.pollId)?.shift() ?? { kind: 'applied' };
@@ -88,9 +89,12 @@ export class ScriptedCountStore implements CountStore {
     if (next.kind === 'applied') this.applied.push(tally);
     return next;
   }
-  /** Guards by poll id (counter item 0) or `<poll>#<counter>`. */
-  async readGuards(pollId: string, counter: number) {
-    const guards = this.guards.get(counter === 0 ? pollId : `${pollId}#${counter}`);
+  /** What readGuards answers for a counter item ('throw': it cannot be read). */
+  setGuards(item: CounterRef, guards: { applied: Record<string, string>; redriven: Set<string> } | 'throw'): void {
+    this.guards.set(counterId(item), guards);
+  }
+  async readGuards(item: CounterRef) {
+    const guards = this.guards.get(counterId(item));
     if (guards === 'throw') throw new Error('DynamoDB unreachable');
     return guards;
   }

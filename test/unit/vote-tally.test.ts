@@ -4,6 +4,9 @@ import { createPoll } from '../../lambdas/domain/poll';
 import { padSequence, planBatch, withoutApplied } from '../../lambdas/domain/tally';
 import {
   chooseOption,
+  counterId,
+  counterOfVote,
+  counterRef,
   idempotencyKey,
   messageGroupId,
   parseVoteMessage,
@@ -89,15 +92,40 @@ describe('message groups', () => {
     expect(poll).not.toHaveProperty('groups');
     expect(sizeOfPoll(poll)).toEqual({ groups: VOTE_QUEUE.groupsPerPoll, counterShards: 1 });
     const id = voteIdFor(poll.id, 'k');
-    expect(voteRoute(id, poll)).toEqual({ group: shardOfVote(id, VOTE_QUEUE.groupsPerPoll), counter: 0 });
+    expect(voteRoute(id, poll)).toEqual({ group: shardOfVote(id, VOTE_QUEUE.groupsPerPoll), item: {} });
   });
 
   it('route a sized poll over its own groups, each group always to the same one of its counter items', () => {
-    const hot = createPoll({ title: 'Hot', options: ['a', 'b'] }, NOW, { groups: 67, counterShards: 2 });
+    const hot = createPoll({ title: 'Hot', options: ['a', 'b'] }, NOW, { groups: 67, counterShards: 3 });
+    expect(hot.counterLayout).toBe('partition-keys');
     const routes = Array.from({ length: 2000 }, () => voteRoute(voteIdFor(hot.id, undefined), hot));
     expect(new Set(routes.map((r) => r.group)).size).toBe(67);
-    expect(new Set(routes.map((r) => r.counter))).toEqual(new Set([0, 1]));
-    for (const { group, counter } of routes) expect(counter).toBe(group % 2);
+    expect(new Set(routes.map((r) => r.item.counter ?? 0))).toEqual(new Set([0, 1, 2]));
+    for (const { group, item } of routes)
+      expect(item).toEqual(group % 3 === 0 ? {} : { counter: group % 3, counterLayout: 'partition-keys' });
+  });
+
+  it('route a sized poll created before layouts to its items under its own key: no layout in the message', () => {
+    const { counterLayout: _, ...old } = createPoll({ title: 'Old', options: ['a', 'b'] }, NOW, {
+      groups: 8,
+      counterShards: 2,
+    });
+    const items = Array.from({ length: 200 }, () => voteRoute(voteIdFor(old.id, undefined), old).item);
+    expect(items.some((item) => item.counter === 1)).toBe(true);
+    expect(items.every((item) => item.counterLayout === undefined)).toBe(true);
+  });
+});
+
+describe('counter items', () => {
+  it('are one item per poll, index and layout; item 0 is the same in every layout', () => {
+    expect(counterRef('p', 0, 'partition-keys')).toEqual(counterRef('p', 0));
+    expect(counterRef('p', 2)).toEqual({ pollId: 'p', counter: 2, layout: 'sort-keys' });
+    const ids = [counterRef('p', 0), counterRef('p', 1), counterRef('p', 1, 'partition-keys'), counterRef('q', 1)];
+    expect(new Set(ids.map(counterId)).size).toBe(4);
+    expect(counterOfVote({ pollId: 'p', counter: 1, counterLayout: 'partition-keys' })).toEqual(
+      counterRef('p', 1, 'partition-keys'),
+    );
+    expect(counterOfVote({ pollId: 'p' })).toEqual({ pollId: 'p', counter: 0 });
   });
 });
 
@@ -178,7 +206,11 @@ describe('parseVoteMessage', () => {
     const message = { v: 1, voteId: 'x', pollId: poll.id, option: 1, castAt: 'now' };
     expect(parseVoteMessage(JSON.stringify(message))).toEqual(message);
     expect(parseVoteMessage(JSON.stringify({ ...message, counter: 3 }))).toEqual({ ...message, counter: 3 });
+    const laidOut = { ...message, counter: 3, counterLayout: 'partition-keys' };
+    expect(parseVoteMessage(JSON.stringify(laidOut))).toEqual(laidOut);
     expect(parseVoteMessage('{"v":1}')).toBeNull();
     for (const counter of [-1, 1.5, '1']) expect(parseVoteMessage(JSON.stringify({ ...message, counter }))).toBeNull();
+    for (const counterLayout of ['rows', 1, null])
+      expect(parseVoteMessage(JSON.stringify({ ...message, counter: 3, counterLayout }))).toBeNull();
   });
 });
