@@ -101,7 +101,7 @@ function consumerAtPeak(stack: StackConfig, peak: Peak, units: UnitCosts, profil
   return {
     hotRates,
     batches: hot / hotRates.votesPerBatch + others / averageRates.votesPerBatch,
-    counterWrites: hot * hotRates.counterWritesPerVote + others * averageRates.counterWritesPerVote,
+    counterWrites: hot * hotRates.counterWriteUnitsPerVote + others * averageRates.counterWriteUnitsPerVote,
   };
 }
 
@@ -249,7 +249,7 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
   const { routes } = peak;
   const { counterShards } = stack.votePath;
   const consumer = consumerAtPeak(stack, peak, units, profile);
-  const hotWrites = peak.hottestPoll.votesPerSecond * consumer.hotRates.counterWritesPerVote;
+  const hotWrites = peak.hottestPoll.votesPerSecond * consumer.hotRates.counterWriteUnitsPerVote;
   const { loads, roles, environments } = lambdaNeeds(stack, peak, units, profile);
   const readers = environments.filter((_, i) => roles[i] === 'castVote' || roles[i] === 'getPoll');
   const pollItemReads = (readers.reduce((a, b) => a + b, 0) / POLL_CACHE.maxAgeSeconds) * units.readUnitsPerRead;

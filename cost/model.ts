@@ -279,7 +279,7 @@ export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: 
     readUnits: (pageLoads - polls + votes) * units.readUnitsPerRead,
     writeUnits:
       polls * units.writeUnitsPerCreate +
-      votes * voteRates.counterWritesPerVote +
+      votes * voteRates.counterWriteUnitsPerVote +
       (profile.oneVotePerVoter ? votes * units.writeUnitsPerVoterClaim : 0),
     cloudFrontRequests: sitePages,
     cloudFrontBytes: pageLoads * profile.pageBytes,

@@ -402,10 +402,11 @@ function voteRateWorking({ voteRates: { average, hottest }, stack, units }: Cost
     `Writes a vote: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ${groups} message ` +
     `groups; in the consumer's ${quantity(units.billedMs.countVotes)} ms a batch ` +
     `${quantity(arriving(average.votesPerSecond))} votes reach a group, so a batch holds ` +
-    `${quantity(average.votesPerBatch)}${measured}: ${quantity(average.counterWritesPerVote)} counter writes and ` +
-    `consumer invocations and ${quantity(average.sqsRequestsPerVote)} SQS requests a vote (the bill's rates). ` +
-    `The hottest poll at ${quantity(hottest.votesPerSecond)} votes/s: ${quantity(hottest.votesPerBatch)} a batch, ` +
-    `${quantity(hottest.counterWritesPerVote)} writes a vote (the capacity verdict's).`
+    `${quantity(average.votesPerBatch)}${measured}: ${quantity(average.counterWritesPerVote)} counter writes ` +
+    `(${quantity(average.counterWriteUnitsPerVote)} write units) and consumer invocations and ` +
+    `${quantity(average.sqsRequestsPerVote)} SQS requests a vote (the bill's rates). The hottest poll at ` +
+    `${quantity(hottest.votesPerSecond)} votes/s: ${quantity(hottest.votesPerBatch)} a batch, ` +
+    `${quantity(hottest.counterWriteUnitsPerVote)} write units a vote (the capacity verdict's).`
   );
 }
 

@@ -48,25 +48,26 @@ export const DEFAULT_VOTE_PATH: VotePath = {
 /**
  * The vote path sized for `votesPerSecond` on one poll: never smaller than the default. Groups so
  * each sends at most VOTE_PATH_HEADROOM of its quota; counter shards so each partition key takes at
- * most that share of its writes, at the writes a vote that rate brings (cost/rates.ts, with the
- * consumer's assumed time a batch). The stage throttle is the API's own flag (withApiRateLimit).
+ * most that share of its write units, at the writes a vote that rate brings and the units a write
+ * of an item that size takes (cost/rates.ts, with the consumer's assumed time a batch). The stage
+ * throttle is the API's own flag (withApiRateLimit).
  */
 export function votePathFor(votesPerSecond: number | undefined): VotePath {
   if (votesPerSecond === undefined) return DEFAULT_VOTE_PATH;
   const perGroup = quota('sqsFifoSendsPerGroup') * VOTE_PATH_HEADROOM;
   const groupsPerPoll = Math.max(DEFAULT_VOTE_PATH.groupsPerPoll, Math.ceil(votesPerSecond / perGroup));
-  const { counterWritesPerVote } = voteRates(
-    votesPerSecond,
-    { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll } },
-    DEFAULT_UNIT_COSTS.billedMs.countVotes,
-  );
-  const writesPerSecond = votesPerSecond * counterWritesPerVote;
-  return {
-    ...DEFAULT_VOTE_PATH,
-    hotPollVotesPerSecond: votesPerSecond,
-    groupsPerPoll,
-    counterShards: Math.max(1, Math.ceil(writesPerSecond / (quota('dynamoItemWriteUnits') * VOTE_PATH_HEADROOM))),
-  };
+  const perKey = quota('dynamoItemWriteUnits') * VOTE_PATH_HEADROOM;
+  const unitsPerKey = (counterShards: number) =>
+    (votesPerSecond / counterShards) *
+    voteRates(
+      votesPerSecond,
+      { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll, counterShards } },
+      DEFAULT_UNIT_COSTS.billedMs.countVotes,
+    ).counterWriteUnitsPerVote;
+  // Fewer groups an item make a smaller item, and a write of fewer units: the count is found, not solved for.
+  let counterShards = 1;
+  while (unitsPerKey(counterShards) > perKey && counterShards < groupsPerPoll) counterShards++;
+  return { ...DEFAULT_VOTE_PATH, hotPollVotesPerSecond: votesPerSecond, groupsPerPoll, counterShards };
 }
 
 /**

@@ -140,12 +140,13 @@ export function processCapacity(capacity: VpsCapacity, mix: RequestMix): number 
   const { routes } = capacity.measurement;
   const total = requestsOf(mix);
   if (total === 0) return routes.options.requestsPerSecond;
-  const seconds =
-    mix.pages / routes.page.requestsPerSecond +
-    mix.pollReads / routes.options.requestsPerSecond +
-    mix.votes / routes.vote.requestsPerSecond +
-    mix.results / routes.results.requestsPerSecond;
-  return total / seconds;
+  // Each route's share of a request, so that a mix however small gives the same finite answer.
+  const secondsPerRequest =
+    mix.pages / total / routes.page.requestsPerSecond +
+    mix.pollReads / total / routes.options.requestsPerSecond +
+    mix.votes / total / routes.vote.requestsPerSecond +
+    mix.results / total / routes.results.requestsPerSecond;
+  return 1 / secondsPerRequest;
 }
 
 /**

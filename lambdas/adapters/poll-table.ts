@@ -65,6 +65,9 @@ const BATCH_ATTEMPTS = 5;
  * Sends `first`, then what each answer says was left unprocessed, until nothing is (`send` returns
  * undefined), backing off between tries as AWS advises; throws after BATCH_ATTEMPTS tries.
  */
+/** The most items one BatchWriteItem request takes. */
+const BATCH_WRITE_ITEMS = 25;
+
 async function untilProcessed<T>(first: T, send: (pending: T) => Promise<T | undefined>, what: string) {
   let pending: T | undefined = first;
   for (let attempt = 0; pending !== undefined; attempt++) {
@@ -104,8 +107,8 @@ export class PollTable implements PollStore, CountStore {
   }
 
   /**
-   * Writes the poll and its zeroed counter items (one per counter shard: at most 14 at the flag's
-   * bound, so with META within BatchWriteItem's 25). Small puts in one request; retried until all land.
+   * Writes the poll and its zeroed counter items (one per counter shard), small puts in as few
+   * requests as BatchWriteItem allows; retried until all land.
    */
   async putNewPoll(poll: Poll): Promise<void> {
     const counts = zeroCounts(poll);
@@ -116,17 +119,19 @@ export class PollTable implements PollStore, CountStore {
       applied: {},
       ...(k === 0 && poll.counterLayout === 'partition-keys' && { [COUNTER_KEYS]: counterShards }),
     }));
-    // Counts first: a poll whose META exists always has its counter items.
+    // Counts first: a poll whose META exists always has its counter items. BatchWriteItem takes 25 items a
+    // request: a poll sized for the hottest night has more, written a request after another, META last.
     const requests = [...items, { ...pollKey(poll.id), ...poll }].map((Item) => ({ PutRequest: { Item } }));
-    await untilProcessed(
-      requests,
-      async (pending) => {
-        const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-        const left = out.UnprocessedItems?.[this.tableName] as typeof requests | undefined;
-        return left?.length ? left : undefined;
-      },
-      'poll items',
-    );
+    for (let start = 0; start < requests.length; start += BATCH_WRITE_ITEMS)
+      await untilProcessed(
+        requests.slice(start, start + BATCH_WRITE_ITEMS),
+        async (pending) => {
+          const out = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+          const left = out.UnprocessedItems?.[this.tableName] as typeof requests | undefined;
+          return left?.length ? left : undefined;
+        },
+        'poll items',
+      );
   }
 
   /**

@@ -7,6 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { PollTable } from '../../lambdas/adapters/poll-table';
+import { createPoll } from '../../lambdas/domain/poll';
 
 type Item = Record<string, any>;
 interface Call {
@@ -34,6 +35,12 @@ function scriptedTable(items: Item[], { lagging = [] as string[], unprocessed = 
       return { Items: found };
     }
     const [table, request] = Object.entries<any>(input.RequestItems)[0];
+    if (command === 'BatchWriteItemCommand') {
+      const written: Item[] = request.map((r: { PutRequest: { Item: Item } }) => r.PutRequest.Item);
+      items.push(...written);
+      calls.push({ command: 'BatchWriteItem', keys: written.map(id), consistent: false });
+      return { UnprocessedItems: {} };
+    }
     const keys: Item[] = request.Keys;
     calls.push({ command: 'BatchGetItem', keys: keys.map(id), consistent: !!request.ConsistentRead });
     const left = keys.slice(keys.length - leave);
@@ -127,5 +134,18 @@ describe('the results’ read of a poll’s counter items', () => {
       ['Query', false],
       ['Query', true],
     ]);
+  });
+});
+
+describe('a new poll’s items', () => {
+  it('past BatchWriteItem’s 25 a request: written in requests one after another, its META in the last', async () => {
+    const { table, calls } = scriptedTable([]);
+    const poll = createPoll({ title: 'Final', options: ['a', 'b'] }, Date.now(), { groups: 420, counterShards: 30 });
+    await table.putNewPoll(poll);
+    expect(calls.map((c) => c.keys.length)).toEqual([25, 6]);
+    expect(calls.at(-1)!.keys.at(-1)).toBe(`POLL#${poll.id}/META`);
+    expect(new Set(calls.flatMap((c) => c.keys.map((k) => k.split('/')[0]))).size).toBe(30);
+    // Read back as the results read them: every counter key, summed.
+    expect(await table.getCounts(poll.id)).toMatchObject({ total: 0, optionCount: 2 });
   });
 });

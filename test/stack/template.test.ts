@@ -282,7 +282,7 @@ describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
     });
     expect(readStackConfig(hotRest).votePath.stageRateLimit).toBe(sized.stageRateLimit);
     expect(readStackConfig(hotRest).votePath.stageBurstLimit).toBe(sized.stageBurstLimit);
-    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: '17' };
+    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: String(sized.counterShards) };
     // A poll takes its size at creation (its META item): only the create function is told it.
     expect(envOf(hot, 'create-poll.ts')).toMatchObject(size);
     for (const entry of ['cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
