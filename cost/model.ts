@@ -76,7 +76,9 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'assumption: warm Node.js on arm64, one DynamoDB or SQS call per request (~10-40 ms); results 2 ms, ' +
       'most answered from the function’s cache (1.1 ms measured by npm run load -- results-viewers, local); ' +
       'the consumer 40 ms a batch (npm run load -- vote-storm measured 7.1 ms locally on 2026-11-24, with ' +
-      'DynamoDB in the same process: AWS’s round trips are slower, so the model keeps 40 unless --from says)',
+      'DynamoDB in the same process: AWS’s round trips are slower, so the model keeps 40 unless --from says); ' +
+      'a batch holds its message groups that long (the event source’s receive and delete add to it: a longer ' +
+      'hold fills batches more, so this overstates writes a vote, if anything)',
     readUnitsPerResultsRequest:
       'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; ' +
       'on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',

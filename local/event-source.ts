@@ -29,6 +29,8 @@ export interface EventSourceOptions {
   /** Concurrent pollers (Lambda scales these with the backlog; a few are plenty locally). */
   pollers?: number;
   onBatch?: (info: { records: number; failed: number; outcome: string }) => void;
+  /** After each batch: the milliseconds from its receive to its delete (how long it held its message groups). */
+  onBatchHeld?: (heldMs: number) => void;
   /**
    * Tests shorten visibility timeouts to make redeliveries quick. The deployed queue's timeout is
    * 6x the function's, so a batch is never redelivered while it is still being processed; with a
@@ -62,12 +64,14 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
       try {
         const messages = await receiveBatch(options, abort.signal);
         if (messages.length === 0) continue;
+        const received = performance.now();
         const release = holdInvisible(options, messages);
         try {
           await processBatch(options, messages);
         } finally {
           release();
         }
+        options.onBatchHeld?.(performance.now() - received);
       } catch (error) {
         if (!running) return;
         console.error(`[local] event source ${options.mapping.functionLogicalId}: ${(error as Error).message}`);
@@ -134,6 +138,7 @@ function holdInvisible(
 /** One invocation as Lambda makes it: the batch in, the records it did not fail deleted, the rest left to come back. */
 async function processBatch(options: EventSourceOptions, messages: Message[]): Promise<void> {
   const records = messages.map((m) => toRecord(m, options.queueArn));
+  if (options.faults.slowBatchesMs) await new Promise((r) => setTimeout(r, options.faults.slowBatchesMs));
   const withheld = withheldByFaults(options.faults, records);
   const invoked = await invokeWhenAdmitted(options.fn, {
     Records: records.filter((r) => !withheld.has(r.messageId)),

@@ -26,6 +26,11 @@ export interface Faults {
    * not a chance, so a test knows which tries fail.
    */
   timeOutAfterVotes?: number;
+  /**
+   * Milliseconds each consumer batch is held before its invocation, as a consumer farther from its
+   * table and queue would take (AWS's round trips): how batches fill is measured against it.
+   */
+  slowBatchesMs?: number;
   /** Fraction of DynamoDB UpdateItem calls answered with a throttling error. */
   throttleUpdates?: number;
   /** Random source, replaceable for deterministic tests. */

@@ -15,6 +15,11 @@ export interface FunctionUsage {
   /** Module load (cold start) time; Lambda bills INIT for managed runtimes since 2025-08. */
   initMs: number;
   memoryMb: number;
+  /**
+   * A queue consumer: its batches' milliseconds from receive to delete, summed: how long each held its
+   * message groups, the cycle that sets how many votes the next batch of a group holds (cost/rates.ts).
+   */
+  batchHeldMs?: number;
 }
 
 export interface TableUsage {
@@ -122,6 +127,11 @@ export class Meter {
     usage.billedMs += Math.max(1, Math.ceil(durationMs));
     if (outcome === 'error') usage.errors++;
     if (outcome === 'timeout') usage.timeouts++;
+  }
+
+  recordBatchHeld(name: string, memoryMb: number, heldMs: number): void {
+    const usage = this.fn(name, memoryMb);
+    usage.batchHeldMs = (usage.batchHeldMs ?? 0) + heldMs;
   }
 
   recordTable(table: string, action: string, readUnits: number, writeUnits: number, fn?: string): void {

@@ -164,7 +164,7 @@ async function assemble(
       ),
   });
   const sqs = new SQSClient(emulatorClientConfig(emulators.sqsEndpoint));
-  const eventSources = startEventSources(model, functions, emulators, sqs, faults, options);
+  const eventSources = startEventSources(model, functions, emulators, sqs, faults, options, meter);
   const functionUrls = await startFunctionUrls(
     model.functionUrls,
     functions,
@@ -367,6 +367,7 @@ function startEventSources(
   sqs: SQSClient,
   faults: Faults,
   options: LocalRuntimeOptions,
+  meter: Meter,
 ) {
   return model.eventSources.map((mapping) =>
     startEventSource({
@@ -379,6 +380,10 @@ function startEventSources(
       maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
       holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
+      onBatchHeld: (ms) => {
+        const { name, memoryMb } = functions.get(mapping.functionLogicalId)!.model;
+        meter.recordBatchHeld(name, memoryMb, ms);
+      },
     }),
   );
 }
