@@ -775,7 +775,8 @@ export function reportBodyHtml(report: CostReport, chart = true): string {
   // A small Markdown subset (headings, lists, tables, bold) is all the report uses.
   const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
   const html: string[] = [];
-  let inTable = false;
+  // A table's headings, which each of its cells carries (a narrow screen shows its rows as cards: explorer.css).
+  let head: string[] | undefined;
   let inList = false;
   for (const line of md.split('\n')) {
     // A list is its consecutive `- ` lines: open and close it around them.
@@ -789,21 +790,25 @@ export function reportBodyHtml(report: CostReport, chart = true): string {
         .split('|')
         .map((c) => c.trim());
       if (cells.every((c) => /^-+:?$/.test(c))) continue;
-      if (!inTable) html.push('<div class="scroll"><table>');
-      const tag = inTable ? 'td' : 'th';
-      html.push(`<tr>${cells.map((c) => `<${tag}>${inline(c)}</${tag}>`).join('')}</tr>`);
-      inTable = true;
+      if (head) {
+        const tds = cells.map((c, i) => `<td data-label="${escapeHtml(head![i])}">${inline(c)}</td>`);
+        html.push(`<tr>${tds.join('')}</tr>`);
+      } else {
+        head = cells;
+        const ths = cells.map((c) => `<th>${inline(c)}</th>`).join('');
+        html.push(`<div class="scroll"><table class="cards"><thead><tr>${ths}</tr></thead>`);
+      }
       continue;
     }
-    if (inTable) html.push('</table></div>');
-    inTable = false;
+    if (head) html.push('</table></div>');
+    head = undefined;
     if (line.startsWith('![')) html.push(chart ? renderChart(report) : '');
     else if (line.startsWith('## ')) html.push(`<h2>${escapeHtml(line.slice(3))}</h2>`);
     else if (line.startsWith('# ')) html.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
     else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
     else if (line.trim()) html.push(`<p>${inline(line)}</p>`);
   }
-  if (inTable) html.push('</table></div>');
+  if (head) html.push('</table></div>');
   if (inList) html.push('</ul>');
   return html.join('\n');
 }
