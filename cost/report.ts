@@ -440,6 +440,9 @@ function observedLine(observed: ObservedLoad, designRps: number): string {
 }
 
 const cheapest = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd)[0];
+/** The VPS answer's row: the cheapest that carries the peak, if any does. */
+export const cheapestCarryingVps = (report: CostReport): VpsCost | undefined =>
+  cheapest(report.vps.filter((v) => v.carries));
 /** A VPS row in words: its month, what reaches it at the peak, and what one process serves of that. */
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
@@ -457,7 +460,7 @@ function vpsSentence(report: CostReport, v: VpsCost): string {
 
 /** The VPS answer: the cheapest row that carries the peak, or plainly that none does, and the best with a CDN. */
 function vpsLine(report: CostReport): string {
-  const carrying = cheapest(report.vps.filter((v) => v.carries));
+  const carrying = cheapestCarryingVps(report);
   if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
   const plain = cheapest(report.vps.filter((v) => !v.cdn));
   const withCdn = cheapest(report.vps.filter((v) => v.cdn));

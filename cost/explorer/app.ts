@@ -10,6 +10,7 @@ import { PROFILES, type TrafficProfile } from '../profiles';
 import {
   buildReport,
   capacityRows,
+  cheapestCarryingVps,
   designRows,
   opening,
   peakLines,
@@ -59,7 +60,7 @@ function renderAnswer(report: CostReport): void {
  */
 function renderSummary(report: CostReport): void {
   const r = report.recommended;
-  const vps = report.vps.filter((v) => v.carries).sort((a, b) => a.totalUsd - b.totalUsd)[0];
+  const vps = cheapestCarryingVps(report);
   $('summary-aws').textContent = `AWS ${r.id}: ${usd(r.bill.totalUsd)}/month${r.carries ? '' : ', misses the peak'}`;
   $('summary-vps').textContent = vps ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month` : 'No VPS carries the peak';
 }
