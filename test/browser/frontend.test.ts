@@ -387,13 +387,10 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
 });
 
 describe.skipIf(!haveBrowser)('the site on a phone', () => {
-  let runtime: LocalRuntime;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     slug = 'phone';
-    const local = await localRuntime('api');
-    runtime = local.runtime;
-    server = local;
+    server = await localRuntime('api');
   });
   afterAll(async () => server?.stop());
   const phone = { width: 390, height: 844 };
@@ -402,7 +399,7 @@ describe.skipIf(!haveBrowser)('the site on a phone', () => {
     // Options from one word to the longest allowed, and one word too long for a line.
     const options = [0, 3, 6, 9, 12, 15, 18].map((n) => `${'wrap '.repeat(n)}end`);
     options.push('x'.repeat(POLL_LIMITS.optionMaxLength));
-    const poll = await api(runtime).createPoll({ title: 'Long options', options });
+    const poll = await api(server).createPoll({ title: 'Long options', options });
     const counts = options.map((_, i) => 100_000 * (i + 1));
     const results = { id: poll.id, counts, total: counts.reduce((a, b) => a + b), updatedAt: new Date().toISOString() };
     const page = await newVisitor(phone);
