@@ -496,6 +496,9 @@ function observedLine(observed: ObservedLoad, designRps: number): string {
 }
 
 const cheapest = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd)[0];
+/** The VPS answer's row: the cheapest that carries the peak, if any does. */
+export const cheapestCarryingVps = (report: CostReport): VpsCost | undefined =>
+  cheapest(report.vps.filter((v) => v.carries));
 /** A VPS row in words: its month, what reaches it at the peak, and what one process serves of that. */
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
@@ -513,7 +516,7 @@ function vpsSentence(report: CostReport, v: VpsCost): string {
 
 /** The VPS answer: the cheapest row that carries the peak, or plainly that none does, and the best with a CDN. */
 function vpsLine(report: CostReport): string {
-  const carrying = cheapest(report.vps.filter((v) => v.carries));
+  const carrying = cheapestCarryingVps(report);
   if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
   const plain = cheapest(report.vps.filter((v) => !v.cdn));
   const withCdn = cheapest(report.vps.filter((v) => v.cdn));
@@ -832,7 +835,8 @@ export function reportBodyHtml(report: CostReport, chart = true): string {
   // A small Markdown subset (headings, lists, tables, bold) is all the report uses.
   const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
   const html: string[] = [];
-  let inTable = false;
+  // A table's headings, which each of its cells carries (a narrow screen shows its rows as cards: explorer.css).
+  let head: string[] | undefined;
   let inList = false;
   for (const line of md.split('\n')) {
     // A list is its consecutive `- ` lines: open and close it around them.
@@ -846,21 +850,25 @@ export function reportBodyHtml(report: CostReport, chart = true): string {
         .split('|')
         .map((c) => c.trim());
       if (cells.every((c) => /^-+:?$/.test(c))) continue;
-      if (!inTable) html.push('<div class="scroll"><table>');
-      const tag = inTable ? 'td' : 'th';
-      html.push(`<tr>${cells.map((c) => `<${tag}>${inline(c)}</${tag}>`).join('')}</tr>`);
-      inTable = true;
+      if (head) {
+        const tds = cells.map((c, i) => `<td data-label="${escapeHtml(head![i])}">${inline(c)}</td>`);
+        html.push(`<tr>${tds.join('')}</tr>`);
+      } else {
+        head = cells;
+        const ths = cells.map((c) => `<th>${inline(c)}</th>`).join('');
+        html.push(`<div class="scroll"><table class="cards"><thead><tr>${ths}</tr></thead>`);
+      }
       continue;
     }
-    if (inTable) html.push('</table></div>');
-    inTable = false;
+    if (head) html.push('</table></div>');
+    head = undefined;
     if (line.startsWith('![')) html.push(chart ? renderChart(report) : '');
     else if (line.startsWith('## ')) html.push(`<h2>${escapeHtml(line.slice(3))}</h2>`);
     else if (line.startsWith('# ')) html.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
     else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
     else if (line.trim()) html.push(`<p>${inline(line)}</p>`);
   }
-  if (inTable) html.push('</table></div>');
+  if (head) html.push('</table></div>');
   if (inList) html.push('</ul>');
   return html.join('\n');
 }

@@ -5,11 +5,12 @@
  * `npm run cost -- --profile <file>` reads.
  */
 import { chartData, drawChart, type ChartData } from '../chart';
-import { escapeHtml } from '../format';
+import { escapeHtml, usd } from '../format';
 import { PROFILES, type TrafficProfile } from '../profiles';
 import {
   buildReport,
   capacityRows,
+  cheapestCarryingVps,
   designRows,
   opening,
   peakLines,
@@ -19,6 +20,7 @@ import {
   type ReportInput,
 } from '../report';
 import {
+  asShown,
   checkProfile,
   controlsHtml,
   fillControls,
@@ -52,31 +54,51 @@ function renderAnswer(report: CostReport): void {
   $('answer-text').innerHTML = lines(opening(report)) + lines(peakLines(report).slice(0, 1));
 }
 
+/**
+ * The answer in one line, kept in view on a narrow screen (explorer.css) while the fields above the
+ * full answer are edited: the design to deploy and the cheapest VPS that carries the peak, a month each.
+ */
+function renderSummary(report: CostReport): void {
+  const r = report.recommended;
+  const vps = cheapestCarryingVps(report);
+  $('summary-aws').textContent = `AWS ${r.id}: ${usd(r.bill.totalUsd)}/month${r.carries ? '' : ', misses the peak'}`;
+  $('summary-vps').textContent = vps ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month` : 'No VPS carries the peak';
+}
+
+/** A table's rows: each cell carries its column's heading, which a narrow screen shows in the cell (cards). */
+function rowsHtml(body: string, rows: Array<{ attributes: string; cells: string[] }>): void {
+  const heads = [...$(body).closest('table')!.querySelectorAll('th')].map((th) => escapeHtml(th.textContent!));
+  $(body).innerHTML = rows
+    .map(({ attributes, cells }) => {
+      const tds = cells.map((c, i) => `<td role="cell" data-label="${heads[i]}">${escapeHtml(c)}</td>`).join('');
+      return `<tr role="row" ${attributes}>${tds}</tr>`;
+    })
+    .join('');
+}
+
 /** Each design: its bill, its verdict on the peak, where it binds, its break-even and how to deploy it. */
 function renderDesigns(report: CostReport): void {
   const capacity = capacityRows(report, true);
   const rows = designRows(report).map((cells, i) => {
     const d = report.designs[i];
     const recommended = d.id === report.recommended.id ? ' class="recommended"' : '';
-    const tds = [cells[0], cells[1], capacity[i][1], capacity[i][2], cells[4], cells[5]];
-    return (
-      `<tr data-design="${escapeHtml(d.id)}" data-monthly-usd="${d.bill.totalUsd}" ` +
-      `data-carries="${d.capacity.carries}"${recommended}>${tds.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`
-    );
+    return {
+      attributes:
+        `data-design="${escapeHtml(d.id)}" data-monthly-usd="${d.bill.totalUsd}" ` +
+        `data-carries="${d.capacity.carries}"${recommended}`,
+      cells: [cells[0], cells[1], capacity[i][1], capacity[i][2], cells[4], cells[5]],
+    };
   });
-  $('designs-body').innerHTML = rows.join('');
+  rowsHtml('designs-body', rows);
 }
 
 function renderVps(report: CostReport): void {
   const cells = vpsRows(report, true);
-  $('vps-body').innerHTML = report.vps
-    .map(
-      (v, i) =>
-        `<tr data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}">` +
-        [0, 1, 2, 3, 5].map((c) => `<td>${escapeHtml(cells[i][c])}</td>`).join('') +
-        '</tr>',
-    )
-    .join('');
+  const rows = report.vps.map((v, i) => ({
+    attributes: `data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}"`,
+    cells: [0, 1, 2, 3, 5].map((c) => cells[i][c]),
+  }));
+  rowsHtml('vps-body', rows);
 }
 
 /** The chart at the width its box has (a phone gets the narrow layout), and its facts in words. */
@@ -98,6 +120,7 @@ function renderShare(profile: TrafficProfile): void {
   // A data: URL, not a Blob's: nothing to make or revoke at every edit, and it works from a file:// page.
   link.href = `data:application/json;charset=utf-8,${encodeURIComponent(`${JSON.stringify(profile, null, 2)}\n`)}`;
   link.download = file;
+  link.textContent = `Download ${file}`;
 }
 
 /** The whole report, as npm run cost writes it, drawn only while it is open (it is long). */
@@ -110,14 +133,16 @@ function renderFullReport(): void {
  * Shows the answer for a valid profile: every part of the page. Timed as the user timings
  * "explorer-model" and "explorer-render" (a browser's profiler shows them; npm run bench:explorer reads them).
  */
-function show(profile: TrafficProfile): void {
+function show(edited: TrafficProfile): void {
   const started = performance.now();
+  const profile = asShown(edited, input.profile);
   const report = buildReport({ ...input, profile, options: { ...input.options, newAccount: newAccount.checked } });
   shown = { report, chart: chartData(report) };
   timed('explorer-model', started);
   const modelled = performance.now();
   $('profile-name').textContent = profile.name;
   renderAnswer(report);
+  renderSummary(report);
   renderDesigns(report);
   renderVps(report);
   renderChart();

@@ -9,6 +9,7 @@ import {
   PROFILE_FIELDS,
   PROFILES,
   ProfileError,
+  presetProfile,
   validateProfile,
   type TrafficProfile,
 } from '../profiles';
@@ -184,4 +185,25 @@ export function toQuery(profile: TrafficProfile, newAccount: boolean): string {
   }
   if (newAccount) params.set('newAccount', 'true');
   return params.toString();
+}
+
+/**
+ * The profile as the page names it: a preset (or the profile the page opened on) with a field changed
+ * is no longer that profile, so the heading, the download and the file's own name and description say
+ * so ("seed, edited"), and `npm run cost` run on that file prints what it prices.
+ */
+export function asShown(profile: TrafficProfile, opened: TrafficProfile): TrafficProfile {
+  const base = presetProfile(profile.name) ?? (profile.name === opened.name ? opened : undefined);
+  if (!base) return profile;
+  const [theirs, ours] = [base, profile] as unknown as RawProfile[];
+  const keys = new Set([...Object.keys(theirs), ...Object.keys(ours)]);
+  const changed = [...keys].filter((k) => k !== 'name' && k !== 'description' && theirs[k] !== ours[k]);
+  if (changed.length === 0) return profile;
+  const was = (key: string) => (theirs[key] === undefined ? 'derived' : String(theirs[key]));
+  const edits = changed.map((key) => `${key} ${ours[key] ?? 'derived'} (was ${was(key)})`).join(', ');
+  return {
+    ...profile,
+    name: `${base.name}, edited`,
+    description: `${base.name} edited in the cost explorer: ${edits}. ${base.name}: ${base.description}`,
+  };
 }

@@ -43,6 +43,33 @@ function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/** The form's labels, by the API's fields they stand for: a refusal names what its reader sees. */
+const LABELS = {
+  title: 'Question',
+  options: 'Options',
+  lifetimeMinutes: 'Open for',
+  oneVotePerVoter: 'One vote per voter',
+} as const;
+const optionLabel = (index: number) => `Option ${index + 1}`;
+/** The index in `options[1]`; undefined for another field. */
+const optionIndex = (field = '') => {
+  const match = /^options\[(\d+)\]$/.exec(field);
+  return match ? Number(match[1]) : undefined;
+};
+/** An API field as the form names it: `title` is "Question", `options[1]` is "Option 2". */
+function formLabel(field: string): string {
+  const index = optionIndex(field);
+  if (index !== undefined) return optionLabel(index);
+  return LABELS[field as keyof typeof LABELS] ?? field;
+}
+
+/**
+ * Times of day as every page writes them (the reader's locale and zone, to the minute): one format, so a
+ * closing time and an update time read alike. A time more than 12 hours off gets its date too.
+ */
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const DATE_AND_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 const main = document.querySelector('main')!;
 const status = document.querySelector<HTMLElement>('#status')!;
 
@@ -90,18 +117,13 @@ function showNotFound(what: 'poll' | 'page' = 'poll'): void {
   say('');
 }
 
-/** When a poll closes, in the reader's clock and in words: "closes at 14:05 (in 58 minutes)". */
+/** When a poll closes, in the reader's clock and in words: "Closes at 14:05 (in 58 minutes)." */
 function closingLine(poll: PublicPoll): string {
   const at = new Date(poll.closesAt);
   const leftMs = at.getTime() - Date.now();
   // Rounded up: "in 1 minute" until the close instant, never "closed" while votes are still taken.
   const minutes = Math.ceil(leftMs / 60_000);
-  const time = at.toLocaleString(
-    undefined,
-    minutes < 12 * 60 && minutes > -12 * 60
-      ? { hour: '2-digit', minute: '2-digit' }
-      : { dateStyle: 'medium', timeStyle: 'short' },
-  );
+  const time = (Math.abs(minutes) < 12 * 60 ? TIME : DATE_AND_TIME).format(at);
   if (poll.closed || leftMs <= 0) return `Closed at ${time}.`;
   const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   const left =
@@ -147,7 +169,7 @@ function createPage(api: Api): void {
     for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove'))
       button.disabled = rows <= POLL_LIMITS.minOptions;
     for (const [i, input] of optionList.querySelectorAll('input').entries())
-      input.setAttribute('aria-label', `Option ${i + 1}`);
+      input.setAttribute('aria-label', optionLabel(i));
   };
   const addOption = (focus: boolean) => {
     const input = h('input', {
@@ -203,26 +225,28 @@ function createPage(api: Api): void {
   const form = h(
     'form',
     { noValidate: true },
-    h('label', { htmlFor: 'title' }, 'Question'),
+    h('label', { htmlFor: 'title' }, LABELS.title),
     title,
     h(
       'fieldset',
       {},
-      h('legend', {}, `Options (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`),
+      h('legend', {}, `${LABELS.options} (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`),
       optionList,
       addButton,
     ),
     h(
       'div',
       { className: 'row' },
-      h('div', {}, h('label', { htmlFor: 'lifetime' }, 'Open for'), lifetime),
-      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, 'One vote per voter')),
+      h('div', {}, h('label', { htmlFor: 'lifetime' }, LABELS.lifetimeMinutes), lifetime),
+      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, LABELS.oneVotePerVoter)),
     ),
     oneVoteNote,
     submit,
   );
   for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
 
+  // A refused control is unmarked as soon as it is changed.
+  form.oninput = (event) => (event.target as Element).removeAttribute('aria-invalid');
   form.onsubmit = async (event) => {
     event.preventDefault();
     const input = {
@@ -231,11 +255,17 @@ function createPage(api: Api): void {
       lifetimeMinutes: Number(lifetime.value),
       oneVotePerVoter: oneVote.checked,
     };
+    for (const control of form.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
     try {
-      validatePoll(input, Date.now()); // the server's own rules, checked before a request is spent
+      // The server's own rules, checked before a request is spent, in the form's words.
+      validatePoll(input, Date.now(), undefined, formLabel);
     } catch (error) {
-      if (error instanceof PollError) return say(error.message, 'error');
-      throw error;
+      if (!(error instanceof PollError)) throw error;
+      const options = optionList.querySelectorAll('input');
+      const control = error.field === 'title' ? title : options[optionIndex(error.field) ?? options.length];
+      control?.setAttribute('aria-invalid', 'true');
+      control?.focus();
+      return say(error.message, 'error');
     }
     submit.disabled = true;
     say('Creating your poll…');
@@ -412,15 +442,16 @@ function resultsPage(
   tone: 'info' | 'success' | 'error' = 'info',
   options: { voteLabel?: string; own?: OwnVote } = {},
 ): void {
-  // Rows exist from the start with fixed heights, so live updates never move the layout.
+  // Rows exist from the start, their heights fixed: an option has a line (or lines) of its own and its
+  // figures sit beside the bar, so counts arriving never rewrap an option and live updates never move a row.
   const rows = poll.options.map((option) => {
     const bar = h('div', { className: 'bar' });
     const figures = h('span', { className: 'figures' }, '–');
     const row = h(
       'li',
       {},
-      h('div', { className: 'label' }, h('span', {}, option), figures),
-      h('div', { className: 'track' }, bar),
+      h('div', { className: 'label' }, option),
+      h('div', { className: 'meter' }, h('div', { className: 'track' }, bar), figures),
     );
     return { row, bar, figures };
   });
@@ -487,7 +518,7 @@ function resultsPage(
       lastTotal = fetched.data.total;
       liveness.textContent = own
         ? 'Your vote is being counted: it is shown already.'
-        : `Live · updated ${new Date().toLocaleTimeString()}`;
+        : `Live · updated ${TIME.format(new Date())}`;
     }
     if (!document.hidden) timer = setTimeout(refresh, delay);
   };

@@ -41,14 +41,17 @@ export class PollError extends NamedError {
   override readonly name = 'PollError';
   /** For `rate_limited`: when the caller may try again. */
   readonly retryAfterSeconds?: number;
+  /** For `invalid_field`: the field refused, by its name in the API (a form marks its control). */
+  readonly field?: string;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: ErrorOptions & { retryAfterSeconds?: number } = {},
+    options: ErrorOptions & { retryAfterSeconds?: number; field?: string } = {},
   ) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.field = options.field;
   }
 
   toBody(): { error: { code: ErrorCode; message: string } } {
@@ -58,6 +61,7 @@ export class PollError extends NamedError {
 
 /** The refusals every route may give, built in one place so each says the same everywhere. */
 export const invalid = (code: ErrorCode, message: string) => new PollError(code, message);
+export const invalidField = (field: string, message: string) => new PollError('invalid_field', message, { field });
 export const bodyTooLarge = () =>
   new PollError('body_too_large', `The body must be at most ${POLL_LIMITS.maxBodyBytes} bytes.`);
 /** What a caller is told of a failure of ours: nothing of its cause. */

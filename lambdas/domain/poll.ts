@@ -1,5 +1,5 @@
 import { POLL_LIMITS, TABLE } from '../../config/app-config';
-import { invalid } from './errors';
+import { invalid, invalidField } from './errors';
 import { newId } from './ids';
 
 /** A poll as stored. `closesAt` ends voting; `expiresAt` (TTL) ends everything. */
@@ -65,29 +65,36 @@ export const asSeen = (text: string): string =>
     .replace(/(?!\u200d)\p{Cf}/gu, '')
     .toLowerCase();
 
-function cleanText(value: unknown, field: string, maxLength: number): string {
-  if (typeof value !== 'string') throw invalid('invalid_field', `${field} must be a string.`);
+/**
+ * How a refusal names a field: by its name in the API, or (the site's form, which checks with these same
+ * rules before it sends) by the label its reader sees.
+ */
+export type FieldNames = (field: string) => string;
+const API_NAMES: FieldNames = (field) => field;
+
+function cleanText(value: unknown, field: string, maxLength: number, name: FieldNames): string {
+  const refuse = (rule: string) => invalidField(field, `${name(field)} ${rule}.`);
+  if (typeof value !== 'string') throw refuse('must be a string');
   // Control characters would corrupt logs and layouts; refuse rather than strip silently.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value))
-    throw invalid('invalid_field', `${field} must not contain control characters.`);
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw refuse('must not contain control characters');
   // A lone surrogate cannot be stored as UTF-8: it would come back as U+FFFD.
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value)) {
-    throw invalid('invalid_field', `${field} must be valid Unicode text.`);
+    throw refuse('must be valid Unicode text');
   }
   const text = value.trim();
-  if (asSeen(text).trim().length === 0) throw invalid('invalid_field', `${field} must not be empty.`);
+  if (asSeen(text).trim().length === 0) throw refuse('must not be empty');
   // Count code points, not UTF-16 units, so an emoji counts as one character.
-  if ([...text].length > maxLength) throw invalid('invalid_field', `${field} is longer than ${maxLength} characters.`);
+  if ([...text].length > maxLength) throw refuse(`is longer than ${maxLength} characters`);
   return text;
 }
 
 /**
  * Validates a create request and builds the poll to store, of `size` when the stack sizes the vote
  * path (none: the default size, stored as today). Throws PollError `invalid_body`,
- * `unknown_field` or `invalid_field`.
+ * `unknown_field` or `invalid_field` (naming its field by `name`: the API's names unless told).
  */
-export function createPoll(input: unknown, nowMs: number, size?: PollSize): Poll {
+export function createPoll(input: unknown, nowMs: number, size?: PollSize, name = API_NAMES): Poll {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid('invalid_body', 'The body must be a JSON object.');
   }
@@ -95,16 +102,17 @@ export function createPoll(input: unknown, nowMs: number, size?: PollSize): Poll
   const unknown = Object.keys(body).filter((key) => !ALLOWED_FIELDS.has(key));
   if (unknown.length > 0) throw invalid('unknown_field', `Unknown field(s): ${unknown.slice(0, 5).join(', ')}.`);
 
-  const title = cleanText(body.title, 'title', POLL_LIMITS.titleMaxLength);
+  const title = cleanText(body.title, 'title', POLL_LIMITS.titleMaxLength, name);
 
-  if (!Array.isArray(body.options)) throw invalid('invalid_field', 'options must be an array of strings.');
+  const refuseOptions = (rule: string) => invalidField('options', `${name('options')} ${rule}.`);
+  if (!Array.isArray(body.options)) throw refuseOptions('must be an array of strings');
   if (body.options.length < POLL_LIMITS.minOptions || body.options.length > POLL_LIMITS.maxOptions) {
-    throw invalid('invalid_field', `options must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries.`);
+    throw refuseOptions(`must have ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} entries`);
   }
-  const options = body.options.map((option, i) => cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength));
-  if (new Set(options.map(asSeen)).size !== options.length) {
-    throw invalid('invalid_field', 'options must be different from each other.');
-  }
+  const options = body.options.map((option, i) =>
+    cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength, name),
+  );
+  if (new Set(options.map(asSeen)).size !== options.length) throw refuseOptions('must be different from each other');
 
   const lifetime = body.lifetimeMinutes ?? POLL_LIMITS.defaultLifetimeMinutes;
   if (
@@ -113,15 +121,17 @@ export function createPoll(input: unknown, nowMs: number, size?: PollSize): Poll
     lifetime < POLL_LIMITS.minLifetimeMinutes ||
     lifetime > POLL_LIMITS.maxLifetimeMinutes
   ) {
-    throw invalid(
-      'invalid_field',
-      `lifetimeMinutes must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} ` +
+    throw invalidField(
+      'lifetimeMinutes',
+      `${name('lifetimeMinutes')} must be a whole number from ${POLL_LIMITS.minLifetimeMinutes} ` +
         `to ${POLL_LIMITS.maxLifetimeMinutes}.`,
     );
   }
 
   const oneVotePerVoter = body.oneVotePerVoter ?? false;
-  if (typeof oneVotePerVoter !== 'boolean') throw invalid('invalid_field', 'oneVotePerVoter must be true or false.');
+  if (typeof oneVotePerVoter !== 'boolean') {
+    throw invalidField('oneVotePerVoter', `${name('oneVotePerVoter')} must be true or false.`);
+  }
 
   const closesAt = Math.floor(nowMs / 1000) + lifetime * 60;
   return {

@@ -2,7 +2,8 @@
  * The cost explorer (report.html) in a real browser (Debian's chromium via playwright-core), opened
  * from disk as npm run cost writes it: the same totals as the CLI's buildReport for the presets and a
  * profile in the URL, every figure following an edit, a bad value marked with the CLI's message while
- * the last answer stays, and a phone's width with no sideways scroll. Screenshots go to
+ * the last answer stays, an edited profile named as edited, and a phone's width: the answer in view, every
+ * table cell on the screen, no sideways scroll. Screenshots go to
  * test-artifacts/explorer/ for a person to look at.
  */
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, reportInput } from '../../cost/cli';
 import { explorerHtml } from '../../cost/explorer';
 import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/profiles';
+import { usd } from '../../cost/format';
 import { buildReport, type ReportInput } from '../../cost/report';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,8 +42,8 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 /** The page opened from disk, every console error and uncaught exception kept in `errors`. */
-async function open(query = '', width = 1280): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+async function open(query = '', width = 1280, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
@@ -49,6 +51,9 @@ async function open(query = '', width = 1280): Promise<{ page: Page; errors: str
   await page.locator('[data-design]').first().waitFor();
   return { page, errors };
 }
+
+/** A profile's fields without its name and description. */
+const omitNames = ({ name: _name, description: _description, ...fields }: TrafficProfile) => fields;
 
 /** Each row's monthly figure, to the cent, by its data attribute. */
 const rows = (page: Page, kind: 'design' | 'vps') =>
@@ -100,7 +105,7 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
     const { page, errors } = await open('?votesPerPoll=2000&pollsPerDay=40&oneVotePerVoter=true&refresh=10');
     const profile = validateProfile({ votesPerPoll: 2000, pollsPerDay: 40, oneVotePerVoter: true, refresh: 10 });
     expect(await pageTotals(page)).toEqual(cliTotals(profile));
-    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile seed.json');
+    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile seed-edited.json');
     expect(errors).toEqual([]);
   });
 
@@ -119,14 +124,24 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
     expect(errors).toEqual([]);
   });
 
-  it('downloads the profile shown as the file npm run cost -- --profile reads, and names that command', async () => {
+  it('names an edited profile as edited: the heading, the download, the file and the command', async () => {
     const { page, errors } = await open();
     await page.locator('#f-votesPerPoll').fill('400');
     await expect.poll(() => page.url()).toContain('votesPerPoll=400');
+    expect(await page.locator('#profile-name').textContent()).toBe('club, edited');
+    expect(await page.locator('#download').textContent()).toBe('Download club-edited.json');
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
-    expect(download.suggestedFilename()).toBe('club.json');
-    expect(loadProfile(await download.path())).toEqual({ ...input.profile, votesPerPoll: 400 });
-    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile club.json');
+    expect(download.suggestedFilename()).toBe('club-edited.json');
+    const downloaded = loadProfile(await download.path());
+    const { name, description, ...fields } = downloaded;
+    expect(fields).toEqual({ ...omitNames(input.profile), votesPerPoll: 400 });
+    expect(name).toBe('club, edited');
+    expect(description).toContain(`votesPerPoll 400 (was ${input.profile.votesPerPoll})`);
+    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile club-edited.json');
+    // Put back as it was, it is the preset again.
+    await page.locator('#f-votesPerPoll').fill(String(input.profile.votesPerPoll));
+    await expect.poll(() => page.locator('#profile-name').textContent()).toBe('club');
+    expect(await page.locator('#command').textContent()).toBe('npm run cost -- --profile club');
     expect(errors).toEqual([]);
   });
 
@@ -157,6 +172,52 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
     expect(await pageTotals(bad.page)).toEqual(cliTotals(PROFILES.seed));
     expect(await bad.page.locator('#status').textContent()).toContain("takes seed's value for each marked field");
     expect([...errors, ...bad.errors]).toEqual([]);
+  });
+
+  it('keeps the answer on a phone’s screen: on the first one, and while a field far down is edited', async () => {
+    // The seed: club's bill is under a cent, and would not change.
+    const { page, errors } = await open('?name=seed', 390, 844);
+    const seed = { ...input, profile: PROFILES.seed };
+    const summary = page.locator('#summary');
+    const inView = async () => {
+      const box = (await summary.boundingBox())!;
+      return box.y >= 0 && box.y + box.height <= 844;
+    };
+    expect(await inView()).toBe(true);
+    const before = usd(buildReport(seed).recommended.bill.totalUsd);
+    expect(await summary.textContent()).toContain(before);
+    // A field at the bottom: the page scrolls to it, the answer in one line stays in view and follows the edit.
+    const field = page.locator('#f-refresh');
+    await field.fill('10');
+    const edited = usd(buildReport({ ...seed, profile: { ...seed.profile, refresh: 10 } }).recommended.bill.totalUsd);
+    expect(edited).not.toBe(before);
+    await expect.poll(() => summary.textContent()).toContain(edited);
+    expect(await inView()).toBe(true);
+    // Not over the field being edited.
+    const [bar, box] = [(await summary.boundingBox())!, (await field.boundingBox())!];
+    expect(box.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-390-editing.png` });
+    // A wide screen has the answer itself beside the fields: no summary over it.
+    const wide = await open('', 1280, 800);
+    expect(await wide.page.locator('#summary').isVisible()).toBe(false);
+    expect((await wide.page.locator('#answer').boundingBox())!.y).toBeLessThan(800);
+    expect([...errors, ...wide.errors]).toEqual([]);
+  });
+
+  it('keeps every table cell on a phone’s screen, each with its column’s name, the whole report too', async () => {
+    const { page, errors } = await open('', 390, 844);
+    await page.locator('#full-report summary').click();
+    await page.locator('#full-report-body table').first().waitFor();
+    const cells = await page.$$eval('td', (tds) =>
+      tds.map((td) => ({ left: td.getBoundingClientRect().left, right: td.getBoundingClientRect().right })),
+    );
+    expect(cells.length).toBeGreaterThan(50);
+    expect(cells.filter((c) => c.left < 0 || c.right > 390)).toEqual([]);
+    const monthly = page.locator('[data-design] td[data-label="Monthly"]').first();
+    expect(await monthly.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Monthly "');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-390-report.png`, fullPage: true });
+    expect(errors).toEqual([]);
   });
 
   it('fits a phone: 390 px with no sideways scroll, the chart drawn for it', async () => {

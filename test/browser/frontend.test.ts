@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResultsDelivery } from '../../config/app-config';
+import { POLL_LIMITS, type ResultsDelivery } from '../../config/app-config';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { startEdition } from '../support/editions';
 import { api } from '../support/local';
@@ -381,8 +381,109 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     await page.getByLabel('Option 1').fill('Same');
     await page.getByLabel('Option 2').fill('same');
     await page.getByRole('button', { name: 'Create poll' }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toBe('options must be different from each other.');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Options must be different from each other.');
     expect(creates()).toBe(before);
+  });
+});
+
+describe.skipIf(!haveBrowser)('the site on a phone', () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    slug = 'phone';
+    server = await localRuntime('api');
+  });
+  afterAll(async () => server?.stop());
+  const phone = { width: 390, height: 844 };
+
+  it('keeps every result row in its place when counts arrive, whatever the length of its option', async () => {
+    // Options from one word to the longest allowed, and one word too long for a line.
+    const options = [0, 3, 6, 9, 12, 15, 18].map((n) => `${'wrap '.repeat(n)}end`);
+    options.push('x'.repeat(POLL_LIMITS.optionMaxLength));
+    const poll = await api(server).createPoll({ title: 'Long options', options });
+    const counts = options.map((_, i) => 100_000 * (i + 1));
+    const results = { id: poll.id, counts, total: counts.reduce((a, b) => a + b), updatedAt: new Date().toISOString() };
+    const page = await newVisitor(phone);
+    // The first results are held back: the rows as they are before any count, then as counts arrive.
+    const held: Array<() => Promise<void>> = [];
+    await page.route('**/results', (route) => {
+      held.push(() => route.fulfill({ json: { ...results, closed: false } }));
+    });
+    await page.goto(`/poll/${poll.id}`);
+    await page.getByRole('button', { name: 'See results' }).click();
+    await expect.poll(() => held.length).toBe(1);
+    const rowBoxes = () =>
+      page.$$eval('.results li', (rows) =>
+        rows.map((row) => {
+          const box = row.getBoundingClientRect();
+          return { top: box.top, height: box.height };
+        }),
+      );
+    const before = await rowBoxes();
+    expect(await page.locator('.results .figures').allTextContents()).toEqual(options.map(() => '–'));
+    await held[0]();
+    await expect.poll(() => page.locator('.total').textContent()).toBe(`${results.total} votes`);
+    expect(await page.locator('.results .figures').last().textContent()).toMatch(/^800000 · \d+%$/);
+    expect(await rowBoxes()).toEqual(before);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(phone.width);
+    await shot(page, '11-long-options');
+  });
+
+  it('names a refused field as the form labels it, and marks that field', async () => {
+    const page = await newVisitor(phone);
+    const status = () => page.locator('#status').textContent();
+    await page.goto('/');
+    await page.getByLabel('Question').fill('Lunch?');
+    await page.getByLabel('Option 1').fill('Pizza');
+    await page.getByRole('button', { name: 'Create poll' }).click();
+    await expect.poll(status).toBe('Option 2 must not be empty.');
+    expect(await page.getByLabel('Option 2').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Option 2');
+    await shot(page, '12-refused-option');
+
+    await page.getByLabel('Question').fill('   ');
+    await page.getByRole('button', { name: 'Create poll' }).click();
+    await expect.poll(status).toBe('Question must not be empty.');
+    expect(await page.getByLabel('Question').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Option 2').getAttribute('aria-invalid')).toBeNull();
+    // Typing in it unmarks it.
+    await page.getByLabel('Question').fill('Lunch?');
+    expect(await page.getByLabel('Question').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('writes the times on a page in one format: when the poll closes and when results were updated', async () => {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: phone,
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    const page = await context.newPage();
+    // Times whose hours have one digit: "03:37 AM" and "2:37:14 AM" read as two formats.
+    const now = Date.parse('2026-11-25T02:37:14Z');
+    await page.clock.install({ time: now });
+    const id = 'A'.repeat(21);
+    const poll = {
+      id,
+      title: 'Times',
+      options: ['A', 'B'],
+      oneVotePerVoter: false,
+      createdAt: new Date(now).toISOString(),
+      closesAt: '2026-11-25T03:37:00.000Z',
+      closed: false,
+    };
+    const results = { id, counts: [0, 0], total: 0, updatedAt: new Date(now).toISOString(), closed: false };
+    await page.route(`**/api/poll/${id}`, (route) => route.fulfill({ json: poll }));
+    await page.route(`**/api/poll/${id}/results`, (route) => route.fulfill({ json: results }));
+    await page.goto(`/poll/${id}`);
+    await page.getByRole('button', { name: 'See results' }).click();
+    await expect.poll(() => page.locator('.liveness').textContent()).toMatch(/^Live · updated /);
+    const closes = /^Closes at (.+) \(in 1 hour\)\.$/.exec((await page.locator('.closes').textContent())!)![1];
+    const updated = /^Live · updated (.+)$/.exec((await page.locator('.liveness').textContent())!)![1];
+    expect(closes).toContain('3:37');
+    expect(updated).toContain('2:37');
+    const shape = (time: string) => time.replace(/\d/g, '9');
+    expect(shape(updated)).toBe(shape(closes));
+    await shot(page, '13-times');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POLL_LIMITS, TABLE } from '../../config/app-config';
 import { isPollId, newId } from '../../lambdas/domain/ids';
+import type { PollError } from '../../lambdas/domain/errors';
 import { createPoll, isClosed, isExpired, toPublicPoll } from '../../lambdas/domain/poll';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -89,5 +90,28 @@ describe('createPoll', () => {
     expect(() => createPoll(input, NOW)).toThrow(
       expect.objectContaining({ name: 'PollError', code, message: expect.any(String) }),
     );
+  });
+
+  it('names a refused field as the API does, or by the name it is given (a form’s label), and says which', () => {
+    const label = (field: string) => `<${field}>`;
+    const cases: Array<[unknown, string, string]> = [
+      [{ ...valid, title: ' ' }, 'title', 'must not be empty.'],
+      [{ ...valid, options: ['a', ''] }, 'options[1]', 'must not be empty.'],
+      [{ ...valid, options: ['Yes', 'yes'] }, 'options', 'must be different from each other.'],
+      [{ ...valid, lifetimeMinutes: 0 }, 'lifetimeMinutes', 'must be a whole number from 1 to'],
+    ];
+    const refusal = (input: unknown, names?: (field: string) => string) => {
+      try {
+        createPoll(input, NOW, undefined, names);
+      } catch (error) {
+        return error as PollError;
+      }
+      throw new Error('not refused');
+    };
+    for (const [input, field, rule] of cases) {
+      expect(refusal(input)).toMatchObject({ code: 'invalid_field', field });
+      expect(refusal(input).message.startsWith(`${field} ${rule}`)).toBe(true);
+      expect(refusal(input, label).message.startsWith(`<${field}> ${rule}`)).toBe(true);
+    }
   });
 });
