@@ -467,6 +467,7 @@ const SPEC = {
   },
   details: [
     `Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`,
+    "While it runs, a line from each of artillery's reports (every 10 s): requests, answers, votes accepted.",
     'Results go to load-tests/results/<scenario>-<target>-<time>/; ' +
       'npm run cost -- --from <that folder> prices a local run.',
   ],
