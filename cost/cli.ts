@@ -165,10 +165,10 @@ export function loadVpsCapacity(from: string | undefined): VpsCapacity {
   }
 }
 
-/** A load test's folder of the VPS edition: what it ran, where, and what it reached. A failed run shows nothing. */
-function observedLoad(folder: string): ObservedLoad {
+/** What a load test's folder says about its run (summary.json), if it has one. */
+function runSummary(folder: string) {
   const summaryFile = join(folder, 'summary.json');
-  const summary = existsSync(summaryFile)
+  return existsSync(summaryFile)
     ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as {
         scenario?: string;
         target?: string;
@@ -179,6 +179,11 @@ function observedLoad(folder: string): ObservedLoad {
         votes?: { ok?: boolean };
       })
     : undefined;
+}
+
+/** A load test's folder of the VPS edition: what it ran, where, and what it reached. A failed run shows nothing. */
+function observedLoad(folder: string): ObservedLoad {
+  const summary = runSummary(folder);
   if (summary?.target !== 'vps' || !summary.ratePerSecond)
     throw new UsageError(
       `--vps-from ${folder} is not a load test of the VPS edition ` +
@@ -197,19 +202,31 @@ function observedLoad(folder: string): ObservedLoad {
   };
 }
 
+/** Why a run has no usage.json, from what its summary.json recorded. */
+function unmeteredCause(summary: ReturnType<typeof runSummary>): string {
+  const again = `npm run load -- ${summary?.scenario ?? '<scenario>'}`;
+  switch (summary?.target) {
+    // The runtime npm run load starts is metered; one it only reached (--url) keeps its usage to itself.
+    case 'local':
+      return `it was run with --url ${summary.url}, a runtime it did not start: ${again} without --url meters one.`;
+    case 'vps':
+      return 'it is a load test of the VPS edition, whose cost is its box: give it to --vps-from instead.';
+    case 'aws':
+    case 'localstack':
+      return `it ran against a deployed stack (${summary.target}), whose usage is on its bill: ${again} meters one.`;
+    default:
+      return 'only a run of npm run load against the runtime it starts (the local target, no --url) is metered.';
+  }
+}
+
 /** Per-operation usage measured by a load test's run folder; a UsageError if it has none to give. */
 export function loadMeasured(folder: string): { units: UnitCosts; measured: NonNullable<CostReport['measured']> } {
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new UsageError(`--from ${folder}: no such folder (npm run load writes one under load-tests/results/).`);
   const usageFile = join(folder, 'usage.json');
   if (!existsSync(usageFile)) {
-    const files = readdirSync(folder);
-    throw new UsageError(
-      files.length === 0
-        ? `--from ${folder} is empty: its run did not finish.`
-        : `--from ${folder} has no usage.json: only runs against the local target are metered ` +
-            "(a deployed stack's usage is on its AWS bill).",
-    );
+    if (readdirSync(folder).length === 0) throw new UsageError(`--from ${folder} is empty: its run did not finish.`);
+    throw new UsageError(`--from ${folder} has no usage.json: ${unmeteredCause(runSummary(folder))}`);
   }
   try {
     const result = unitCostsFromUsage(JSON.parse(readFileSync(usageFile, 'utf8')), folder);

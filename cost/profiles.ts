@@ -231,12 +231,30 @@ export function validateProfile(input: unknown, base: TrafficProfile = PROFILES.
   // A preset's peak override is its own: a file over it derives its peak anew unless it gives one.
   const { peakRequestsPerSecond: _basePeak, ...rest } = base;
   const profile = { ...rest, ...raw } as TrafficProfile;
-  checkNumbers(profile);
-  checkVolumes(profile);
-  checkTiming(profile);
-  checkOthers(profile);
-  checkPeakOverride(profile);
+  try {
+    checkNumbers(profile);
+    checkVolumes(profile);
+    checkTiming(profile);
+    checkOthers(profile);
+    checkPeakOverride(profile);
+  } catch (error) {
+    throw error instanceof ProfileError ? namingPreset(error, raw, base) : error;
+  }
   return profile;
+}
+
+/** A bound broken with a field the input left out says that field is the preset's, and how to set it. */
+function namingPreset(error: ProfileError, raw: Record<string, unknown>, base: TrafficProfile): ProfileError {
+  const inherited = Object.keys(PROFILE_FIELDS).filter(
+    (field) => !Object.hasOwn(raw, field) && new RegExp(`\\b${field}\\b`).test(error.message),
+  );
+  if (inherited.length === 0) return error;
+  const fields = inherited.map((field) => `"${field}"`).join(' and ');
+  return new ProfileError(
+    error.field,
+    `${error.message} (${inherited.join(' and ')}: the ${base.name} preset's, which a profile starts from; ` +
+      `set ${fields} in the profile to change ${inherited.length > 1 ? 'them' : 'it'}.)`,
+  );
 }
 
 /** Each number field within its range (the optional override only when given). */

@@ -4,11 +4,14 @@
  * Runs an artillery scenario against a target (starting the local runtime or the VPS edition
  * itself unless --url says where one runs), then checks that every accepted vote was counted,
  * prints a short summary, and writes one results folder: artillery.json, summary.json and, for
- * the runtime it starts, usage.json (what `npm run cost -- --from <folder>` reads).
+ * the runtime it starts, usage.json (what `npm run cost -- --from <folder>` reads). While it runs
+ * it prints a line from each of artillery's periodic reports, its own output kept in artillery.log.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import {
@@ -88,34 +91,77 @@ export interface LoadRunOptions {
   /** A running local runtime to use (tests); otherwise `local` starts one. */
   runtime?: LocalRuntime;
   resultsRoot?: string;
-  quiet?: boolean;
+  /** What to print while it runs: progress lines (the default, to `progress`), nothing, or artillery's own output. */
+  output?: LoadOutput;
+  progress?: (line: string) => void;
   /** How long to wait for the queue to drain before counting. */
   drainTimeoutMs?: number;
 }
 
+export type LoadOutput = 'progress' | 'quiet' | 'verbose';
+
 export interface LoadRunResult {
   dir: string;
+  /** artillery's own output, when it went to a file instead of the terminal. */
+  log?: string;
   summary: Summary;
   conservation: Conservation;
   ok: boolean;
 }
 
-function runArtillery(args: string[], quiet: boolean): Promise<number> {
+/**
+ * Runs artillery. With progress, its output goes to `log` and a plugin (artillery-plugin-progress)
+ * hands each of its periodic reports' counters (every 10 s) to `onStats` over a fourth descriptor.
+ */
+function runArtillery(
+  args: string[],
+  output: LoadOutput,
+  log: string,
+  onStats: (counters: Record<string, number>) => void,
+): Promise<number> {
   const bin = join(ROOT, 'node_modules', '.bin', 'artillery');
   if (!existsSync(bin)) throw new LoadTestError('artillery is not installed: run npm ci.');
+  const progress = output === 'progress';
+  const logFd = progress ? openSync(log, 'w') : undefined;
   return new Promise((resolveExit, reject) => {
-    const child = spawn(bin, args, {
+    const child = spawn(bin, output === 'quiet' ? [...args, '--quiet'] : args, {
       cwd: LOAD_DIR,
-      env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true' },
-      stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+      env: {
+        ...process.env,
+        ARTILLERY_DISABLE_TELEMETRY: 'true',
+        ...(progress ? { ARTILLERY_PLUGIN_PATH: LOAD_DIR, ARTILLERY_PLUGINS: JSON.stringify({ progress: {} }) } : {}),
+      },
+      stdio:
+        output === 'verbose'
+          ? 'inherit'
+          : progress
+            ? ['ignore', logFd, 'inherit', 'pipe']
+            : ['ignore', 'ignore', 'inherit'],
     });
+    if (progress)
+      createInterface({ input: child.stdio[3] as Readable }).on('line', (line) => onStats(JSON.parse(line)));
     const timer = setTimeout(() => child.kill('SIGTERM'), ARTILLERY_TIME_LIMIT_MS);
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // After its output's last line too (exit may come before the stats pipe is read to its end).
+    child.on('close', (code) => {
       clearTimeout(timer);
+      if (logFd !== undefined) closeSync(logFd);
       resolveExit(code ?? 1);
     });
   });
+}
+
+/** One progress line: the run's totals so far, from artillery's counters summed over its reports. */
+export function progressLine(seconds: number, totals: Record<string, number>): string {
+  const sum = (prefix: string) =>
+    Object.entries(totals).reduce((total, [name, count]) => total + (name.startsWith(prefix) ? count : 0), 0);
+  const n = (prefix: string) => sum(prefix).toLocaleString('en-US');
+  const errors = sum('errors.');
+  return (
+    `  ${seconds.toFixed(0).padStart(4)} s  ${n('http.requests')} requests: ` +
+    `2xx ${n('http.codes.2')}, 4xx ${n('http.codes.4')}, 5xx ${n('http.codes.5')}` +
+    `${errors ? `, ${errors.toLocaleString('en-US')} errors` : ''}; ${n('votes.accepted.')} votes accepted`
+  );
 }
 
 /** Counts as the API reports them; remote targets are polled until the accepted votes are counted. */
@@ -235,24 +281,26 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     const reportFile = join(dir, 'artillery.json');
     const limitsBefore = scenario === HOT_POLL.scenario ? await awsLimitsAt(url) : undefined;
 
+    const output = options.output ?? 'progress';
+    const log = join(dir, 'artillery.log');
+    const progress = options.progress ?? console.log;
+    if (output === 'progress')
+      progress(`${scenario} on ${target} (${url}): a line every 10 s; artillery's output in ${relative(ROOT, log)}`);
+    const totals: Record<string, number> = {};
     const started = Date.now();
     const exitCode = await runArtillery(
-      [
-        'run',
-        '--environment',
-        target,
-        '--target',
-        url,
-        '--output',
-        reportFile,
-        ...(options.quiet ? ['--quiet'] : []),
-        join(SCENARIOS, `${scenario}.yml`),
-      ],
-      options.quiet ?? false,
+      ['run', '--environment', target, '--target', url, '--output', reportFile, join(SCENARIOS, `${scenario}.yml`)],
+      output,
+      log,
+      (counters) => {
+        for (const [name, count] of Object.entries(counters)) totals[name] = (totals[name] ?? 0) + count;
+        progress(progressLine((Date.now() - started) / 1000, totals));
+      },
     );
     const wallSeconds = (Date.now() - started) / 1000;
     if (!existsSync(reportFile)) {
-      // No half-made results folder for npm run cost -- --from to trip on.
+      // What went wrong is in its output: shown here, for the folder goes (none half-made for npm run cost -- --from).
+      if (output === 'progress') process.stderr.write(readFileSync(log, 'utf8'));
       rmSync(dir, { recursive: true, force: true });
       throw new LoadTestError(`artillery wrote no report (exit code ${exitCode}): see its output above.`);
     }
@@ -304,7 +352,13 @@ export async function runLoadTest(options: LoadRunOptions): Promise<LoadRunResul
     const limitsAfter = limitsBefore && (await awsLimitsAt(url));
     if (limitsBefore && limitsAfter) summary.hotPoll = hotPollFigures(limitsBefore, limitsAfter, report);
     writeFileSync(join(dir, 'summary.json'), JSON.stringify({ ...summary, polls: conservation.polls }, null, 2));
-    return { dir, summary, conservation, ok: exitCode === 0 && conservation.ok };
+    return {
+      dir,
+      ...(output === 'progress' ? { log } : {}),
+      summary,
+      conservation,
+      ok: exitCode === 0 && conservation.ok,
+    };
   } finally {
     if (ownRuntime) await runtime!.stop();
     await ownVps?.stop();
@@ -375,7 +429,9 @@ export function formatSummary(result: LoadRunResult): string {
   if (s.artilleryExitCode !== 0)
     lines.push(
       `  artillery exited ${s.artilleryExitCode}: a check or threshold failed ` +
-        "(artillery's output says which; --quiet hides most of it)",
+        (result.log
+          ? `(its output says which: ${relative(process.cwd(), result.log)})`
+          : "(artillery's output says which; --quiet hides most of it)"),
     );
   if (s.hotPoll) lines.push(...formatHotPoll(s.hotPoll));
   else if (s.scenario === HOT_POLL.scenario) lines.push(NO_LIMITS_HINT);
@@ -402,10 +458,16 @@ const SPEC = {
         "where the app runs: npm start's or npm run vps's URL, or a deployed stack's API; " +
         'refused when another kind of server than --target answers there',
     },
-    quiet: { type: 'boolean', default: false, description: "less of artillery's own output" },
+    quiet: { type: 'boolean', default: false, description: 'print only the summary, no progress lines' },
+    verbose: {
+      type: 'boolean',
+      default: false,
+      description: "print artillery's own output instead of the progress lines (else kept in artillery.log)",
+    },
   },
   details: [
     `Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`,
+    "While it runs, a line from each of artillery's reports (every 10 s): requests, answers, votes accepted.",
     'Results go to load-tests/results/<scenario>-<target>-<time>/; ' +
       'npm run cost -- --from <that folder> prices a local run.',
   ],
@@ -415,11 +477,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { values, positionals } = parseCommandLine(SPEC);
   await runCommand(SPEC, async () => {
     if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
+    if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose ask for opposites: give one.');
     const result = await runLoadTest({
       scenario: positionals[0],
       target: values.target as LoadTarget | undefined,
       url: values.url,
-      quiet: values.quiet,
+      output: values.quiet ? 'quiet' : values.verbose ? 'verbose' : 'progress',
     });
     console.log(`\n${formatSummary(result)}`);
     process.exit(result.ok ? 0 : 1);

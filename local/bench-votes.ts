@@ -15,7 +15,10 @@ parseCommandLine({
     'The vote path through the local runtime on loopback: votes accepted per second, what AWS would bill for them, ' +
     'and how long after its 202 a vote shows in the results.',
   options: {},
-  details: ['It prints its figures; nothing is asserted (these machines are shared: compare runs, not absolutes).'],
+  details: [
+    'It prints its figures, and a line every 5 s while it sends; nothing is asserted ' +
+      '(these machines are shared: compare runs, not absolutes).',
+  ],
 });
 
 const VOTES = 1000;
@@ -35,10 +38,16 @@ const createPoll = async (title: string) =>
 const total = async (id: string) =>
   ((await (await fetch(`${runtime.url}/api/poll/${id}/results`)).json()) as { total: number }).total;
 
-/** Sends `count` votes from `voters` concurrent clients; returns the 202 times (ms since start). */
+const n = (count: number) => count.toLocaleString('en-US');
+
+/** Sends `count` votes from `voters` concurrent clients, a line every 5 s; returns the 202 times (ms since start). */
 async function vote(count: number, voters: number, pollFor: (i: number) => string, started: number): Promise<number[]> {
   const acceptedAt: number[] = [];
   let next = 0;
+  const progress = setInterval(
+    () => console.log(`  ${n(next)} of ${n(count)} sent, ${n(acceptedAt.length)} accepted`),
+    5000,
+  );
   await Promise.all(
     Array.from({ length: voters }, async () => {
       while (next < count) {
@@ -48,11 +57,12 @@ async function vote(count: number, voters: number, pollFor: (i: number) => strin
         await response.arrayBuffer();
       }
     }),
-  );
+  ).finally(() => clearInterval(progress));
   return acceptedAt.sort((a, b) => a - b);
 }
 
 // 1. Throughput and billed usage.
+console.log(`1. ${n(VOTES)} votes on 3 polls from ${VOTERS} voters, then the queue drained`);
 const polls = await Promise.all([0, 1, 2].map((i) => createPoll(`P${i}`)));
 const before = runtime.usage();
 const t0 = performance.now();
@@ -77,6 +87,7 @@ console.log({
 });
 
 // 2. From 202 to visible in the results.
+console.log(`2. ${n(LATENCY_VOTES)} votes on one poll from ${LATENCY_VOTERS} voters, its results read every 25 ms`);
 const hot = await createPoll('latency');
 const samples: Array<{ at: number; total: number }> = [];
 const t1 = performance.now();

@@ -293,7 +293,11 @@ function limitsOf(template: Template, scale: number, meter: Meter): AwsLimits {
   return limits;
 }
 
-/** Points every AWS SDK client this process makes (the handlers') at the emulators; returns how to undo it. */
+/**
+ * Points every AWS SDK client this process makes (the handlers') at the emulators, and keeps the
+ * consumer's metrics off stdout; returns how to undo it. Process-wide while the runtime runs: the
+ * SDK and Powertools read these at a first send or a metric (Metrics.singleMetric), not at cold start.
+ */
 function pointSdkClientsAt(
   endpoints: { dynamoEndpoint: string; sqsEndpoint: string; ssmEndpoint?: string },
   maxAttempts?: number,
@@ -307,6 +311,8 @@ function pointSdkClientsAt(
     AWS_ENDPOINT_URL_SQS: endpoints.sqsEndpoint,
     ...(endpoints.ssmEndpoint ? { AWS_ENDPOINT_URL_SSM: endpoints.ssmEndpoint } : {}),
     ...(maxAttempts ? { AWS_MAX_ATTEMPTS: String(maxAttempts) } : {}),
+    // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
   const previous = Object.fromEntries(Object.keys(variables).map((k) => [k, process.env[k]]));
   Object.assign(process.env, variables);
@@ -353,8 +359,6 @@ function functionEnvironment(
     AWS_ENDPOINT_URL_DYNAMODB: functionEndpoint(dynamoEndpoint, fn.name),
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
-    // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
-    POWERTOOLS_METRICS_DISABLED: 'true',
     ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
     ...(options.captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: options.captcha.verifyUrl } : {}),
   };

@@ -25,5 +25,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A run: its result when awaited, and a `tick` event each second while it runs. */
+  export default function autocannon(
+    options: Options,
+  ): Promise<Result> & { on(event: 'tick', listener: () => void): unknown };
 }

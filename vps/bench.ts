@@ -41,7 +41,8 @@ const SPEC = {
   },
   details: [
     'Loopback only; rate limits are off for the run, as for load tests. ' +
-      'A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times).',
+      'A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times): ' +
+      'a line as each starts, every 5 s of it, and its rate.',
   ],
 } as const;
 
@@ -129,13 +130,21 @@ try {
   const run = async (label: string, url: string, extra: { method?: string; body?: string } = {}) => {
     const post = extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : '';
     console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${post} ${url}`);
-    return autocannon({
+    const instance = autocannon({
       url,
       connections,
       duration,
       ...extra,
       ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}),
     });
+    // A line every 5 s of a run longer than that (autocannon ticks once a second), and its rate at the end.
+    let seconds = 0;
+    instance.on('tick', () => {
+      if (++seconds % 5 === 0 && seconds < duration) console.log(`${''.padEnd(8)} ${seconds} s`);
+    });
+    const result = await instance;
+    console.log(`${''.padEnd(8)} ${Math.round(result.requests.average).toLocaleString('en-US')} req/s`);
+    return result;
   };
   // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run
   // code the JIT has not compiled yet.

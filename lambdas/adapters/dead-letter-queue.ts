@@ -1,5 +1,6 @@
 /** The consumer's own dead-lettering: a record judged on its last delivery, sent with its verdict. */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sqsClient } from './sqs-client';
 import { LETTER_ATTRIBUTES, type Verdict } from '../domain/dead-letter';
 import type { DeadLetterSink } from '../domain/ports';
 import type { QueuedRecord } from '../domain/tally';
@@ -10,7 +11,7 @@ const text = (value: string) => ({ DataType: 'String', StringValue: value });
 export class DeadLetterQueue implements DeadLetterSink {
   constructor(
     private readonly queueUrl: string,
-    private readonly sqs: SQSClient = new SQSClient({}),
+    private readonly sqs: SQSClient = sqsClient(),
   ) {}
 
   /**

@@ -1,5 +1,6 @@
 /** Puts accepted votes on the FIFO vote queue. */
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { type SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqsClient } from './sqs-client';
 import type { VoteSink } from '../domain/ports';
 import { messageGroupId, type VoteMessage } from '../domain/vote';
 
@@ -10,7 +11,7 @@ import { messageGroupId, type VoteMessage } from '../domain/vote';
 export class VoteQueue implements VoteSink {
   constructor(
     private readonly queueUrl: string,
-    private readonly sqs: SQSClient = new SQSClient({}),
+    private readonly sqs: SQSClient = sqsClient(),
   ) {}
 
   /**

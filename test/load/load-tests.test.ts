@@ -23,7 +23,9 @@ afterAll(async () => runtime?.stop());
 
 describe('npm run load', () => {
   it('runs the smoke scenario, and every accepted vote is counted', async () => {
-    const result = await runLoadTest({ scenario: 'smoke', target: 'local', runtime, resultsRoot, quiet: true });
+    const lines: string[] = [];
+    const progress = (line: string) => lines.push(line);
+    const result = await runLoadTest({ scenario: 'smoke', target: 'local', runtime, resultsRoot, progress });
     expect(result.summary.artilleryExitCode).toBe(0);
     expect(result.summary.vusersFailed).toBe(0);
     expect(result.summary.codes).toMatchObject({
@@ -35,6 +37,16 @@ describe('npm run load', () => {
     expect(result.summary.votes.accepted).toBe(result.summary.codes['202']);
     expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
     expect(result.ok).toBe(true);
+
+    // Progress from artillery's periodic reports: their totals add up to the run's; its own output in a file.
+    expect(lines[0]).toMatch(
+      /^smoke on local \(http:\/\/127\.0\.0\.1:\d+\): a line every 10 s; artillery's output in /,
+    );
+    const { requests, votes } = result.summary;
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^ +\\d+ s  ${requests} requests: 2xx .*; ${votes.accepted} votes accepted$`),
+    );
+    expect(readFileSync(result.log!, 'utf8')).toMatch(/Summary report/);
 
     // One folder with what the cost model reads.
     for (const file of ['artillery.json', 'summary.json', 'usage.json'])
@@ -48,7 +60,7 @@ describe('npm run load', () => {
   it('fails the run and names the poll when accepted votes are lost', async () => {
     runtime.faults.dropSends = 1; // every SendMessage acknowledged, none enqueued
     try {
-      const result = await runLoadTest({ scenario: 'smoke', target: 'local', runtime, resultsRoot, quiet: true });
+      const result = await runLoadTest({ scenario: 'smoke', target: 'local', runtime, resultsRoot, output: 'quiet' });
       expect(result.summary.artilleryExitCode).toBe(0); // the API answered 202 every time
       expect(result.conservation.ok).toBe(false);
       expect(result.conservation.lost).toBe(result.summary.votes.accepted);
@@ -62,7 +74,7 @@ describe('npm run load', () => {
   });
 
   it('says in one line when the URL is not one, nothing answers, or not this API, and leaves no results', async () => {
-    const error = (url: string) => runLoadTest({ scenario: 'smoke', target: 'aws', url, resultsRoot, quiet: true });
+    const error = (url: string) => runLoadTest({ scenario: 'smoke', target: 'aws', url, resultsRoot, output: 'quiet' });
     await expect(error('notaurl')).rejects.toThrow(
       expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^--url notaurl is not a URL/) }),
     );
@@ -77,7 +89,7 @@ describe('npm run load', () => {
 
   it('tests what --url points at, and with no --target takes it from what answers there', async () => {
     const before = runtime.usage().api.requests;
-    const result = await runLoadTest({ scenario: 'smoke', url: runtime.url, resultsRoot, quiet: true });
+    const result = await runLoadTest({ scenario: 'smoke', url: runtime.url, resultsRoot, output: 'quiet' });
     expect(result.summary).toMatchObject({ target: 'local', url: runtime.url, artilleryExitCode: 0 });
     // The load went to this runtime, not to one the run started for itself.
     expect(runtime.usage().api.requests - before).toBeGreaterThanOrEqual(result.summary.requests);
@@ -86,7 +98,7 @@ describe('npm run load', () => {
 
   it('refuses a --url where another kind of server than --target answers, saying what answers there', async () => {
     const run = (target: 'vps' | 'aws') =>
-      runLoadTest({ scenario: 'smoke', target, url: runtime.url, resultsRoot, quiet: true });
+      runLoadTest({ scenario: 'smoke', target, url: runtime.url, resultsRoot, output: 'quiet' });
     const local = 'the local runtime \\(npm start\\)';
     const limitsOff = 'use --target local, with npm start -- --rate-limits off';
     await expect(run('vps')).rejects.toThrow(
@@ -106,7 +118,7 @@ describe('npm run load', () => {
     const url = `http://127.0.0.1:${(stack.address() as AddressInfo).port}`;
     try {
       await expect(checkApi(url)).resolves.toBe('deployed');
-      const run = runLoadTest({ scenario: 'smoke', url, resultsRoot, quiet: true });
+      const run = runLoadTest({ scenario: 'smoke', url, resultsRoot, output: 'quiet' });
       await expect(run).rejects.toThrow(UsageError);
       await expect(run).rejects.toThrow(/is a deployed stack \(AWS or LocalStack\): say which with --target aws or/);
     } finally {

@@ -13,7 +13,7 @@ const resultsRoot = mkdtempSync(join(tmpdir(), 'load-results-'));
 
 describe('npm run load --target vps', () => {
   it('runs the same scenario against the VPS edition it starts itself, with the same conservation check', async () => {
-    const result = await runLoadTest({ scenario: 'smoke', target: 'vps', resultsRoot, quiet: true });
+    const result = await runLoadTest({ scenario: 'smoke', target: 'vps', resultsRoot, output: 'quiet' });
     expect(result.summary).toMatchObject({ target: 'vps', artilleryExitCode: 0, vusersFailed: 0 });
     expect(result.summary.votes.accepted).toBeGreaterThan(0);
     expect(result.conservation).toMatchObject({ ok: true, lost: 0, extra: 0 });
@@ -25,7 +25,7 @@ describe('npm run load --url <a VPS edition>', () => {
     const vps = await startEdition('vps');
     try {
       await expect(checkApi(vps.url)).resolves.toBe('vps');
-      const run = runLoadTest({ scenario: 'smoke', target: 'local', url: vps.url, resultsRoot, quiet: true });
+      const run = runLoadTest({ scenario: 'smoke', target: 'local', url: vps.url, resultsRoot, output: 'quiet' });
       await expect(run).rejects.toThrow(LoadTestError);
       await expect(run).rejects.toThrow(
         'is the VPS edition (npm run vps), not the local runtime (npm start): ' +

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptedVotes, compareTallies, voteTallies } from '../../load-tests/conservation';
-import { apiUrlFromOutputs, formatSummary, LoadTestError, type Summary } from '../../load-tests/run';
+import { apiUrlFromOutputs, formatSummary, LoadTestError, progressLine, type Summary } from '../../load-tests/run';
 
 const A = 'AAAAAAAAAAAAAAAAAAAAA';
 const B = 'BBBBBBBBBBBBBBBBBBBB_';
@@ -126,6 +126,27 @@ describe('the summary of a run', () => {
     expect(run('aws', [2, 0, 1])).toMatch(/1 LOST[\s\S]*npm run dlq -- inspect --target aws[\s\S]*FAIL/);
     expect(run('local', [2, 0, 1])).not.toContain('npm run dlq');
     expect(run('aws', [3, 0, 1])).not.toContain('npm run dlq');
+  });
+});
+
+describe('a progress line', () => {
+  it('sums the counters so far: requests, answers by class, errors when any, votes accepted', () => {
+    const totals = {
+      'http.requests': 1500,
+      'http.codes.200': 900,
+      'http.codes.202': 400,
+      'http.codes.404': 120,
+      'http.codes.429': 30,
+      'http.codes.503': 2,
+      'errors.ETIMEDOUT': 3,
+      [`votes.accepted.${A}.0`]: 250,
+      [`votes.accepted.${B}.1`]: 150,
+      [`votes.refused.${A}.0`]: 30,
+    };
+    expect(progressLine(12.4, totals)).toBe(
+      '    12 s  1,500 requests: 2xx 1,300, 4xx 150, 5xx 2, 3 errors; 400 votes accepted',
+    );
+    expect(progressLine(0, {})).toBe('     0 s  0 requests: 2xx 0, 4xx 0, 5xx 0; 0 votes accepted');
   });
 });
 

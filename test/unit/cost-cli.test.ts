@@ -87,12 +87,30 @@ describe('npm run cost, called in this process', () => {
         ['--profile', 'seed', '--profile', 'club'],
         /^--profile is given more than once: give it once\. Run npm run cost/,
       ],
-      [['--from', strayFile], /has no usage\.json: only runs against the local target are metered/],
+      [['--from', strayFile], /has no usage\.json: only a run of npm run load against the runtime it starts/],
     ] as const) {
       const result = await command(...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('says why a load test has no usage.json: its --url, the VPS edition, or a deployed stack', async () => {
+    const causes = {
+      local: /was run with --url http:\/\/127\.0\.0\.1:3000, a runtime it did not start: npm run load -- smoke without/,
+      vps: /is a load test of the VPS edition, whose cost is its box: give it to --vps-from instead\./,
+      aws: /ran against a deployed stack \(aws\), whose usage is on its bill: npm run load -- smoke meters one\./,
+    };
+    for (const [target, cause] of Object.entries(causes)) {
+      const folder = mkdtempSync(join(tmpdir(), `${target}-run-`));
+      writeFileSync(
+        join(folder, 'summary.json'),
+        JSON.stringify({ scenario: 'smoke', target, url: 'http://127.0.0.1:3000' }),
+      );
+      const result = await command('--from', folder);
+      expect(result.code, target).toBe(2);
+      expect(result.stderr, target).toMatch(cause);
     }
   });
 
