@@ -73,7 +73,7 @@ export const COST_COMMAND = {
     'new-account': {
       type: 'boolean',
       default: false,
-      description: 'count the free tiers only accounts in their first 12 months get',
+      description: "a new account: count its sign-up credits (AWS's, since 2025-07-15) and its quotas",
     },
     out: {
       type: 'string',

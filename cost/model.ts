@@ -5,7 +5,7 @@
  */
 import { RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { refreshRequests } from '../config/results-refresh';
-import { PRICES, type Price, type PriceId } from './prices';
+import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
 import { type MeasuredVoteRates, preflightsPerVote, type VoteRates, voteRates } from './rates';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
@@ -46,6 +46,8 @@ export interface UnitCosts extends MeasuredVoteRates {
   platformLogBytesPerInvocation: number;
   /** The page carries its script, styles and config: one request a visit. */
   siteRequestsPerPageLoad: number;
+  /** A request as a browser sends it, headers and body: what CloudFront bills to pass it to an origin. */
+  requestBytes: number;
   /** Share of site requests CloudFront passes to S3. */
   siteOriginMissShare: number;
   storedBytesPerPoll: number;
@@ -68,6 +70,7 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   metricLogBytesPerInvocation: 370,
   platformLogBytesPerInvocation: 300,
   siteRequestsPerPageLoad: 1,
+  requestBytes: 700,
   siteOriginMissShare: 0.01,
   storedBytesPerPoll: 1_500,
   storedBytesPerVoterClaim: 120,
@@ -91,6 +94,8 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
     emptyReceivesPerMonth:
       'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',
+    requestBytes:
+      'assumption: 700 bytes a request, headers included (a browser’s usual headers, a vote’s few bytes of body)',
     siteRequestsPerPageLoad:
       'measured: the built page inlines its script, styles and config ' +
       '(npm run build:site; test/local/gateway-and-fidelity)',
@@ -141,6 +146,8 @@ export interface MonthlyUsage {
   cloudFrontRequests: number;
   cloudFrontFunctionInvocations: number;
   cloudFrontGb: number;
+  /** Requests CloudFront passes to the API and to S3, in GB. */
+  cloudFrontOriginGb: number;
   s3Gets: number;
   apiTransferGb: number;
   webSocketMessages: number;
@@ -187,6 +194,8 @@ export interface UsageShare {
   writeUnits?: number;
   cloudFrontRequests?: number;
   cloudFrontBytes?: number;
+  /** Bytes CloudFront passes on to the API or to S3 (the requests it does not answer from its cache). */
+  cloudFrontOriginBytes?: number;
   /** Bytes sent to browsers by Lambda or a WebSocket API directly, not as API Gateway's answers. */
   directBytes?: number;
   /** What browsers send: the floor prices it (cost/designs.ts awsFloor). */
@@ -203,6 +212,7 @@ const SHARE_TOTALS = [
   'writeUnits',
   'cloudFrontRequests',
   'cloudFrontBytes',
+  'cloudFrontOriginBytes',
   'directBytes',
   'clientRequests',
   'functionUrlRequests',
@@ -352,6 +362,7 @@ function cloudFrontResults(
     apiRequests: originRequests,
     readUnits: originRequests * resultsReadUnits(stack, units),
     cloudFrontRequests: resultsRequests,
+    cloudFrontOriginBytes: originRequests * units.requestBytes,
     cloudFrontBytes: resultsRequests * profile.apiResponseBytes,
     clientRequests: resultsRequests,
   };
@@ -401,9 +412,17 @@ export const RESULTS_SHARES: Record<
  * pass through it uncached: a CloudFront request each, and their answers leave through CloudFront
  * (its fetches from an AWS origin are free).
  */
-export function throughCloudFrontShare({ pageLoads, votes }: MonthVolumes, profile: TrafficProfile): UsageShare {
+export function throughCloudFrontShare(
+  { pageLoads, votes }: MonthVolumes,
+  profile: TrafficProfile,
+  units: UnitCosts,
+): UsageShare {
   const passedThrough = pageLoads + votes;
-  return { cloudFrontRequests: passedThrough, cloudFrontBytes: passedThrough * profile.apiResponseBytes };
+  return {
+    cloudFrontRequests: passedThrough,
+    cloudFrontBytes: passedThrough * profile.apiResponseBytes,
+    cloudFrontOriginBytes: passedThrough * units.requestBytes,
+  };
 }
 
 /** X-Ray's default sampling: the first request each second, then 5% of the rest. */
@@ -474,7 +493,7 @@ export function monthlyUsage(
   const month = sumShares([
     appShare(volumes, profile, units),
     RESULTS_SHARES[stack.results](volumes, stack, units, profile),
-    ...(stack.apiThroughCloudFront ? [throughCloudFrontShare(volumes, profile)] : []),
+    ...(stack.apiThroughCloudFront ? [throughCloudFrontShare(volumes, profile, units)] : []),
   ]);
   // Behind CloudFront, API Gateway's answers reach viewers through it, billed there; API Gateway to CloudFront is free.
   const apiAnswerBytes = stack.apiThroughCloudFront ? 0 : month.apiRequests * profile.apiResponseBytes;
@@ -502,6 +521,8 @@ export function monthlyUsage(
     // The router runs on the site's requests only (a results behavior, where there is one, has none).
     cloudFrontFunctionInvocations: stack.siteRouter ? sitePages : 0,
     cloudFrontGb: month.cloudFrontBytes / 1e9,
+    cloudFrontOriginGb:
+      (month.cloudFrontOriginBytes + sitePages * units.siteOriginMissShare * units.requestBytes) / 1e9,
     s3Gets: sitePages * units.siteOriginMissShare,
     apiTransferGb: (apiAnswerBytes + month.directBytes) / 1e9,
     webSocketMessages: month.webSocketMessages,
@@ -540,7 +561,10 @@ export interface BillLine {
 
 export interface Bill {
   lines: BillLine[];
+  /** What the lines add up to, less the new-account credits when counted. */
   totalUsd: number;
+  /** A new account's sign-up credits taken off this month (--new-account): at most what the lines add up to. */
+  creditsUsd: number;
   votes: number;
   /** Undefined in a month with no votes: a price per vote there is none of. */
   usdPerMillionVotes?: number;
@@ -548,7 +572,7 @@ export interface Bill {
 }
 
 export interface BillOptions {
-  /** Count the free tiers that only accounts in their first 12 months get. */
+  /** Count the credits a new account gets at sign-up (prices.ts NEW_ACCOUNT_CREDITS), and its quotas. */
   newAccount?: boolean;
 }
 
@@ -578,7 +602,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
   const line = (priceId: PriceId, amount: number): BillLine => {
     const price: Price = PRICES[priceId];
     let free = 0;
-    if (price.free && (!price.free.newAccountsOnly || options.newAccount)) {
+    if (price.free) {
       const left = price.free.pool ? (pools.get(price.free.pool) ?? price.free.units) : price.free.units;
       free = Math.min(amount, left);
       if (price.free.pool) pools.set(price.free.pool, left - free);
@@ -617,13 +641,18 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('cloudFrontRequests', usage.cloudFrontRequests),
     line('cloudFrontFunctions', usage.cloudFrontFunctionInvocations),
     line('cloudFrontTransfer', usage.cloudFrontGb),
+    line('cloudFrontOriginTransfer', usage.cloudFrontOriginGb),
     line('s3Gets', usage.s3Gets),
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
-  const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  const linesUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  // Credits are given once: they take off at most the month's bill (its first month, or as much as is left).
+  const creditsUsd = options.newAccount ? Math.min(linesUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
+  const totalUsd = linesUsd - creditsUsd;
   return {
     lines,
     totalUsd,
+    creditsUsd,
     votes: usage.votes,
     usdPerMillionVotes: perMillion(totalUsd, usage.votes),
     usage,

@@ -21,8 +21,6 @@ export interface Tier {
 export interface FreeTier {
   /** Units free each month. */
   units: number;
-  /** Only for accounts in their first 12 months: off unless the user says so (`--new-account`). */
-  newAccountsOnly: boolean;
   /** A pool shared by several prices (e.g. Lambda GB-seconds for arm64 and x86). */
   pool?: string;
 }
@@ -46,6 +44,20 @@ const M = 1e6;
 const CHECKED = '2026-11';
 const RESEARCH = 'docs/sources.md';
 
+/**
+ * What AWS gives an account opened since 2025-07-15 instead of the 12-month free tiers it gave before
+ * (which every account opened earlier has used up by now): credits, once, for its first months; the
+ * always-free tiers above stay. `--new-account` counts the credits given at sign-up, not those to earn.
+ */
+export const NEW_ACCOUNT_CREDITS = {
+  usd: 100,
+  /** More, for activities in the console (launching an instance, setting a budget...): not counted. */
+  toEarnUsd: 100,
+  since: '2025-07-15',
+  source: 'aws.amazon.com/free ("AWS Free Tier": $100 at sign-up, up to $100 more; Free plan up to 6 months)',
+  checked: '2026-11-25',
+} as const;
+
 /** Every price the bill uses, by id: its tiers, its free tier, its source and when it was checked. */
 export const PRICES = {
   httpApiRequests: {
@@ -54,7 +66,6 @@ export const PRICES = {
     unit: '1M requests',
     per: M,
     tiers: [{ upTo: 300 * M, price: 1.0 }, { price: 0.9 }],
-    free: { units: 1 * M, newAccountsOnly: true },
     source: 'AWS Compute Blog "Announcing HTTP APIs"; aws.amazon.com/api-gateway/pricing (metered per 512 KB)',
     checked: CHECKED,
   },
@@ -69,7 +80,6 @@ export const PRICES = {
       { upTo: 20_000 * M, price: 2.38 },
       { price: 1.51 },
     ],
-    free: { units: 1 * M, newAccountsOnly: true },
     source: 'API Gateway whitepaper cost table; aws.amazon.com/api-gateway/pricing',
     checked: CHECKED,
   },
@@ -79,7 +89,6 @@ export const PRICES = {
     unit: '1M messages',
     per: M,
     tiers: [{ upTo: 1000 * M, price: 1.0 }, { price: 0.8 }],
-    free: { units: 1 * M, newAccountsOnly: true },
     source: 'aws.amazon.com/api-gateway/pricing',
     checked: CHECKED,
     assumption: 'the $0.80 rate above 1 B messages is not confirmed by the research',
@@ -90,7 +99,6 @@ export const PRICES = {
     unit: '1M minutes',
     per: M,
     tiers: [{ price: 0.25 }],
-    free: { units: 0.75 * M, newAccountsOnly: true },
     source: 'aws.amazon.com/api-gateway/pricing',
     checked: CHECKED,
   },
@@ -100,7 +108,7 @@ export const PRICES = {
     unit: '1M requests',
     per: M,
     tiers: [{ price: 0.2 }],
-    free: { units: 1 * M, newAccountsOnly: false },
+    free: { units: 1 * M },
     source: 'AWS Price List (usage types Request, Request-ARM)',
     checked: CHECKED,
   },
@@ -110,7 +118,7 @@ export const PRICES = {
     unit: 'GB-s',
     per: 1,
     tiers: [{ upTo: 7.5e9, price: 0.0000133334 }, { upTo: 18.75e9, price: 0.0000120001 }, { price: 0.0000106667 }],
-    free: { units: 400_000, newAccountsOnly: false, pool: 'lambda-gb-s' },
+    free: { units: 400_000, pool: 'lambda-gb-s' },
     source: 'AWS Price List (Lambda-GB-Second-ARM); AWS blog "tiered pricing for Lambda"',
     checked: CHECKED,
     assumption:
@@ -123,7 +131,7 @@ export const PRICES = {
     unit: 'GB-s',
     per: 1,
     tiers: [{ upTo: 6e9, price: 0.0000166667 }, { upTo: 15e9, price: 0.000015 }, { price: 0.0000133334 }],
-    free: { units: 400_000, newAccountsOnly: false, pool: 'lambda-gb-s' },
+    free: { units: 400_000, pool: 'lambda-gb-s' },
     source: 'AWS Price List (Lambda-GB-Second); AWS blog "tiered pricing for Lambda"',
     checked: CHECKED,
   },
@@ -133,7 +141,7 @@ export const PRICES = {
     unit: '1M requests',
     per: M,
     tiers: [{ price: 0.5 }],
-    free: { units: 1 * M, newAccountsOnly: false, pool: 'sqs-requests' },
+    free: { units: 1 * M, pool: 'sqs-requests' },
     source: 'aws.amazon.com/sqs/pricing',
     checked: CHECKED,
   },
@@ -161,7 +169,7 @@ export const PRICES = {
     unit: 'GB-month',
     per: 1,
     tiers: [{ price: 0.25 }],
-    free: { units: 25, newAccountsOnly: false },
+    free: { units: 25 },
     source: 'aws.amazon.com/dynamodb/pricing/on-demand',
     checked: CHECKED,
   },
@@ -171,7 +179,7 @@ export const PRICES = {
     unit: 'GB',
     per: 1,
     tiers: [{ price: 0.5 }],
-    free: { units: 5, newAccountsOnly: false, pool: 'cloudwatch-logs' },
+    free: { units: 5, pool: 'cloudwatch-logs' },
     source: 'aws.amazon.com/cloudwatch/pricing (Lambda logs tier down above 10 TB)',
     checked: CHECKED,
   },
@@ -190,7 +198,7 @@ export const PRICES = {
     unit: 'alarm-month',
     per: 1,
     tiers: [{ price: 0.1 }],
-    free: { units: 10, newAccountsOnly: false },
+    free: { units: 10 },
     source: 'aws.amazon.com/cloudwatch/pricing',
     checked: CHECKED,
     assumption: 'alarm price and its 10 free alarms are not in the research notes',
@@ -201,7 +209,7 @@ export const PRICES = {
     unit: 'metric-month',
     per: 1,
     tiers: [{ upTo: 10_000, price: 0.3 }, { upTo: 250_000, price: 0.1 }, { price: 0.05 }],
-    free: { units: 10, newAccountsOnly: false },
+    free: { units: 10 },
     source: 'aws.amazon.com/cloudwatch/pricing (metrics; prorated by the hour a metric is published)',
     checked: CHECKED,
     assumption: 'custom metric prices and their 10 free metrics are not in the research notes',
@@ -212,7 +220,7 @@ export const PRICES = {
     unit: '1M traces',
     per: M,
     tiers: [{ price: 5.0 }],
-    free: { units: 100_000, newAccountsOnly: false },
+    free: { units: 100_000 },
     source: 'aws.amazon.com/xray/pricing',
     checked: CHECKED,
   },
@@ -222,7 +230,7 @@ export const PRICES = {
     unit: '10k requests',
     per: 10_000,
     tiers: [{ price: 0.01 }],
-    free: { units: 10 * M, newAccountsOnly: false },
+    free: { units: 10 * M },
     source: 'aws.amazon.com/cloudfront/pricing (pay as you go; always-free tier)',
     checked: CHECKED,
   },
@@ -232,7 +240,7 @@ export const PRICES = {
     unit: '1M invocations',
     per: M,
     tiers: [{ price: 0.1 }],
-    free: { units: 2 * M, newAccountsOnly: false },
+    free: { units: 2 * M },
     source: 'aws.amazon.com/cloudfront/pricing (CloudFront Functions; always-free tier)',
     checked: CHECKED,
     assumption: 'the CloudFront Functions price and its 2 M free invocations are not in the research notes',
@@ -243,10 +251,20 @@ export const PRICES = {
     unit: 'GB',
     per: 1,
     tiers: [{ upTo: 10_240, price: 0.085 }, { price: 0.08 }],
-    free: { units: 1024, newAccountsOnly: false },
+    free: { units: 1024 },
     source: 'aws.amazon.com/cloudfront/pricing',
     checked: CHECKED,
     assumption: 'the rate above 10 TB ($0.080) is not in the research notes',
+  },
+  cloudFrontOriginTransfer: {
+    service: 'CloudFront',
+    item: 'data transfer to origins (US)',
+    unit: 'GB',
+    per: 1,
+    tiers: [{ price: 0.02 }],
+    source: 'aws.amazon.com/cloudfront/pricing ("Regional Data Transfer Out to Origin")',
+    checked: CHECKED,
+    assumption: 'the $0.020 per GB to origins is not in the research notes',
   },
   s3Storage: {
     service: 'S3',
@@ -272,7 +290,7 @@ export const PRICES = {
     unit: 'GB',
     per: 1,
     tiers: [{ upTo: 10_240, price: 0.09 }, { price: 0.085 }],
-    free: { units: 100, newAccountsOnly: false },
+    free: { units: 100 },
     source: 'aws.amazon.com/ec2/pricing/on-demand (data transfer); 100 GB/month free, aggregated',
     checked: CHECKED,
     assumption: 'the rate above 10 TB ($0.085) is not in the research notes',

@@ -32,7 +32,7 @@ import {
 } from './model';
 import { derivePeak, peakWorking, type Peak } from './peaks';
 import { QUOTAS, raiseText, type QuotaId } from './quotas';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
+import { NEW_ACCOUNT_CREDITS, PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
 import type { TrafficProfile } from './profiles';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
@@ -136,8 +136,9 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
-        ? 'new-account free tiers (12 months) are counted'
-        : 'free tiers for new accounts only are not counted (--new-account to count them); permanent free tiers are',
+        ? `a new account's $${NEW_ACCOUNT_CREDITS.usd} of sign-up credits are taken off (once: a month's bill at most)`
+        : `a new account's sign-up credits ($${NEW_ACCOUNT_CREDITS.usd} since ${NEW_ACCOUNT_CREDITS.since}, in ` +
+          'place of the 12-month free tiers) are not counted (--new-account to count them); the always-free tiers are',
       ...(measured && measured.votes < MIN_MEASURED_VOTES
         ? [
             `measured from only ${measured.votes} vote(s) (${measured.label}): per-vote figures from fewer than ` +
@@ -273,8 +274,12 @@ export const vpsHead = [
   'Per M requests at 50%',
   'Break-even',
 ];
-/** The columns a terminal has room for: the row, its boxes, load, verdict, month and break-even. */
-const VPS_TEXT_COLUMNS = [0, 1, 2, 3, 5, 7];
+/**
+ * The columns a terminal has room for: the row, its boxes, load, verdict, month and break-even; and the
+ * transfer where a row pays for going over its allowance (it can make a smaller box dearer).
+ */
+const vpsTextColumns = (report: CostReport) =>
+  report.vps.some((v) => v.overageUsd > 0) ? [0, 1, 2, 3, 4, 5, 7] : [0, 1, 2, 3, 5, 7];
 /** A VPS row's break-even with this stack: the plain tiers have one (a CDN's month is not scanned). */
 const vpsBreakEven = (report: CostReport, v: VpsCost) => {
   const votes = v.cdn ? undefined : report.breakEven.find((b) => b.tier === v.tier)?.votes;
@@ -287,7 +292,7 @@ export const vpsRows = (report: CostReport, narrow = false) =>
     String(v.boxes),
     `${quantity(v.loadRps)} req/s, ${percent(v.utilisation)}`,
     v.carries ? 'yes' : narrow ? `no: ${v.processes} processes` : `no: ${v.why}`,
-    `${quantity(v.transferGb)} GB`,
+    `${quantity(v.transferGb)} GB` + (v.overageUsd > 0 ? `, ${usd(v.overageUsd)} over` : ''),
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
     vpsBreakEven(report, v),
@@ -302,6 +307,11 @@ const flagsText = (flags: Record<string, string>) =>
     .join(' ');
 const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
   raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
+/** What the credits line says of them. */
+const CREDITS_NOTE =
+  `(once: AWS gives $${NEW_ACCOUNT_CREDITS.usd} at sign-up since ${NEW_ACCOUNT_CREDITS.since}, ` +
+  `$${NEW_ACCOUNT_CREDITS.toEarnUsd} more for activities, not counted)`;
+
 /** A figure, or a dash where there is none (a price per vote in a month with no votes). */
 const orDash = (n: number | undefined, format: (n: number) => string) => (n === undefined ? '—' : format(n));
 /** "$19.09 per million votes", or that there were no votes. */
@@ -537,7 +547,7 @@ export function opening(report: CostReport): string[] {
         ? 'and nothing else: nothing, with no requests.'
         : `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
           (recommended.overFloor < 1
-            ? ' (the floor counts no free tier: the new-account ones take a design under it).'
+            ? ' (the floor counts no free tier and no credit: these take a design under it).'
             : '.')),
     vpsLine(report),
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
@@ -657,14 +667,17 @@ export function renderText(report: CostReport): string {
       [3],
     ),
   );
+  if (bill.creditsUsd > 0) out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${CREDITS_NOTE}`);
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${perMillionVotes(bill)})`);
   out.push('');
   out.push(
     `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
       'break-even with this stack:',
   );
-  const pick = (row: string[]) => VPS_TEXT_COLUMNS.map((i) => row[i]);
-  out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), [1, 2, 4, 5]));
+  const columns = vpsTextColumns(report);
+  const pick = (row: string[]) => columns.map((i) => row[i]);
+  const right = columns.map((c, i) => (c === 1 || c === 2 || c === 5 || c === 7 ? i : -1)).filter((i) => i >= 0);
+  out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), right));
   prose(
     'Boxes never fewer than the peak needs; a row needing more than one process does not carry it: ' +
       'one process serves every poll, and sharding is not built.',
@@ -717,6 +730,9 @@ function markdownBill(report: CostReport): string[] {
     mdRow(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']),
     mdRow(['---', '---', '---:', '---', '---:']),
     ...billRows(report).map(mdRow),
+    ...(report.bill.creditsUsd > 0
+      ? [mdRow(['New-account credits', '', CREDITS_NOTE, '', `-${usd(report.bill.creditsUsd)}`])]
+      : []),
     mdRow(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]),
     '',
     ...headline(report).map((line) => `- ${line}`),

@@ -3,6 +3,7 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
+import { NEW_ACCOUNT_CREDITS } from '../../cost/prices';
 import {
   appShare,
   DEFAULT_UNIT_COSTS,
@@ -50,11 +51,16 @@ describe('free tiers', () => {
     ...changes,
   });
 
-  it('counts the new-account API Gateway million only when asked', () => {
+  it("takes a new account's sign-up credits off the month when asked, never below $0; no 12-month free tier", () => {
     const u = usage({ apiRequests: 1.5e6 });
     expect(line(priceUsage(u, stack), 'httpApiRequests').usd).toBeCloseTo(1.5, 9); // 1.5 M x $1
-    // (1.5 - 1) M x $1
-    expect(line(priceUsage(u, stack, { newAccount: true }), 'httpApiRequests').usd).toBeCloseTo(0.5, 9);
+    // The line is the same for a new account: AWS gives credits now, not a free million (since 2025-07-15).
+    const fresh = priceUsage(u, stack, { newAccount: true });
+    expect(line(fresh, 'httpApiRequests').usd).toBeCloseTo(1.5, 9);
+    expect(fresh).toMatchObject({ creditsUsd: priceUsage(u, stack).totalUsd, totalUsd: 0 });
+    const big = priceUsage(usage({ apiRequests: 300e6 }), stack, { newAccount: true });
+    expect(big.creditsUsd).toBe(NEW_ACCOUNT_CREDITS.usd);
+    expect(big.totalUsd).toBeCloseTo(big.lines.reduce((sum, l) => sum + l.usd, 0) - NEW_ACCOUNT_CREDITS.usd, 9);
   });
 
   it('always counts the permanent ones, and shares the Lambda GB-second pool between architectures', () => {
