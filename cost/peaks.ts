@@ -139,7 +139,7 @@ export function peakWorking(profile: TrafficProfile, peak: Peak): string[] {
         ? ` (the profile's peakRequestsPerSecond, above the derived ${fmt(peak.derivedRequestsPerSecond)})`
         : '') +
       `; the month's average is ${fmt(monthAverage(profile))} req/s. A design whose API needs CORS also gets a ` +
-      'preflight per vote and create: its stages count them.',
+      'preflight per voting visit (a browser keeps its answer for the max-age) and per create: its stages count them.',
   ];
 }
 

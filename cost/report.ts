@@ -416,7 +416,12 @@ function voteRateWorking({ voteRates: { average, hottest }, stack, units }: Cost
     `(${quantity(average.counterWriteUnitsPerVote)} write units) and consumer invocations and ` +
     `${quantity(average.sqsRequestsPerVote)} SQS requests a vote (the bill's rates). The hottest poll at ` +
     `${quantity(hottest.votesPerSecond)} votes/s: ${quantity(hottest.votesPerBatch)} a batch, ` +
-    `${quantity(hottest.counterWriteUnitsPerVote)} write units a vote (the capacity verdict's).`
+    `${quantity(hottest.counterWriteUnitsPerVote)} write units a vote (the capacity verdict's).` +
+    (average.votesPerBatch < 1.5
+      ? " A batching window would fill a sparse poll's batches, but Lambda allows none on a FIFO queue (AWS docs " +
+        '"Lambda parameters for Amazon SQS event source mappings"); a standard queue would, at a guard write a ' +
+        'vote for exactly-once (docs/hot-poll.md).'
+      : '')
   );
 }
 
