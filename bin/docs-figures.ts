@@ -28,7 +28,7 @@ import {
   renderMarkdown,
 } from '../cost/report';
 import { BASELINE_VPS } from '../cost/vps';
-import { votePathFor } from '../cost/vote-path';
+import { votePathFor, withApiRateLimit } from '../cost/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure, parseCommandLine, runCommand } from './command-line';
 
@@ -211,25 +211,33 @@ function idle(): string[] {
   ];
 }
 
+/** The sized stack the hot-poll runs use (as test/unit/aws-limits.test.ts): its flags, as npm start takes them. */
+const HOT_POLL_SIZED = { hotPollVotesPerSecond: 10_000, apiRateLimit: 20_000 } as const;
+
 /**
  * The capacity model's ceiling for one hot poll, as `npm run load -- hot-poll` prints it beside its
- * measurement: the default design as deployed and with --hot-poll-votes-per-second 5000, at full scale and
+ * measurement: the default design as deployed and sized by HOT_POLL_SIZED's flags, at full scale and
  * at the local runtime's --aws-limits 0.01.
  */
 function hotPollCeilings(): string[] {
   const stack = loadDesigns()[DEFAULT_DESIGN];
-  const rows = [undefined, 5000].flatMap((flag) => {
-    const { hotPollVotesPerSecond: _, ...votePath } = votePathFor(flag);
-    const sized = { ...stack, votePath };
-    const at = (scale: number) => pollCeiling(sized, DEFAULT_UNIT_COSTS, HOT_POLL.traffic, scale);
+  const rows = [undefined, HOT_POLL_SIZED].map((flags) => {
+    let votePath = stack.votePath;
+    if (flags) {
+      const path = withApiRateLimit(votePathFor(flags.hotPollVotesPerSecond), flags.apiRateLimit);
+      const { hotPollVotesPerSecond: _, ...sized } = path;
+      votePath = sized;
+    }
+    const at = (scale: number) => pollCeiling({ ...stack, votePath }, DEFAULT_UNIT_COSTS, HOT_POLL.traffic, scale);
     const size =
-      `${votePath.groupsPerPoll} groups, ${votePath.counterShards} counter item(s), ` +
+      `${votePath.groupsPerPoll} groups, ${votePath.counterShards} counter key(s), ` +
       `stage ${quantity(votePath.stageRateLimit)} req/s`;
+    const name = flags
+      ? `\`--hot-poll-votes-per-second ${flags.hotPollVotesPerSecond} --api-rate-limit ${flags.apiRateLimit}\``
+      : 'default stack';
     return [
-      [
-        flag ? `\`--hot-poll-votes-per-second ${flag}\` (${size})` : `default stack (${size})`,
-        ...[1, 0.01].map((scale) => `${quantity(at(scale).votesPerSecond)} (${at(scale).bottleneck})`),
-      ],
+      `${name} (${size})`,
+      ...[1, 0.01].map((scale) => `${quantity(at(scale).votesPerSecond)} (${at(scale).bottleneck})`),
     ];
   });
   return [
@@ -254,17 +262,16 @@ function quotas(): string[] {
   return [...section.split('\n').slice(2).filter(Boolean), '', provenance('seed')];
 }
 
-/** What `-c hotPollVotesPerSecond=<n>` sizes, from cost/vote-path.ts. */
+/** What `-c hotPollVotesPerSecond=<n>` sizes, from cost/vote-path.ts (the stage throttle is apiRateLimit's). */
 const votePathSizes = () =>
   mdTable(
-    ['votes/s on one poll', 'message groups per poll', 'counter items per poll', 'stage throttle (rate / burst)'],
+    ['votes/s on one poll', 'message groups per poll', 'counter keys per poll'],
     [undefined, 10_000, 50_000].map((n) => {
       const path = votePathFor(n);
       return [
         n === undefined ? 'default (no flag)' : quantity(n),
         String(path.groupsPerPoll),
         String(path.counterShards),
-        `${quantity(path.stageRateLimit)} / ${quantity(path.stageBurstLimit)}`,
       ];
     }),
   );
