@@ -13,7 +13,7 @@ export type QuotaScope =
   | 'queue'
   | 'message group'
   | 'event source'
-  | 'item'
+  | 'partition key'
   | 'table'
   | 'distribution';
 
@@ -169,20 +169,20 @@ export const QUOTAS = {
     note: 'no batching window on FIFO queues',
   },
   dynamoItemWriteUnits: {
-    name: 'DynamoDB writes per item',
+    name: 'DynamoDB writes per partition key',
     value: 1_000,
     unit: 'write units/s',
-    scope: 'item',
+    scope: 'partition key',
     raise: { how: 'fixed' },
     source: `${DYNAMO_WARM}; "Key range throughput exceeded (hot partitions)"`,
     checked: CHECKED,
-    note: 'a partition takes 1,000 write units a second, and one item never spans two partitions',
+    note: "a partition takes 1,000 write units a second, and a key's items never span two partitions",
   },
   dynamoItemReadUnits: {
-    name: 'DynamoDB reads per item',
+    name: 'DynamoDB reads per partition key',
     value: 3_000,
     unit: 'read units/s',
-    scope: 'item',
+    scope: 'partition key',
     raise: { how: 'fixed' },
     source: DYNAMO_WARM,
     checked: CHECKED,

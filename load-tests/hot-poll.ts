@@ -101,4 +101,5 @@ export function formatHotPoll(f: HotPollFigures): string[] {
 /** Said after a hot-poll run where no limits were enforced. */
 export const NO_LIMITS_HINT =
   '  capacity   no AWS limits enforced here: run against npm start -- --aws-limits 0.01 --rate-limits off ' +
-  '[--hot-poll-votes-per-second 5000] with --url to compare with the capacity model (docs/hot-poll.md)';
+  '[--hot-poll-votes-per-second 10000 --api-rate-limit 20000] with --url to compare with the capacity model ' +
+  '(docs/hot-poll.md)';

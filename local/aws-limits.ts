@@ -2,7 +2,7 @@
  * AWS's limits that bind a hot poll, enforced by the local runtime at a fraction of their value
  * (`npm start -- --aws-limits <scale>`): the API's account and stage throttles, Lambda's account
  * concurrency and requests a second (and a function's reserved concurrency), a FIFO queue's sends
- * per message group and per queue, and an item's reads and writes. Every value is the quota
+ * per message group and per queue, and a partition key's reads and writes. Every value is the quota
  * sheet's (cost/quotas.ts) or the template's (cost/stack-config.ts) times the scale, never a
  * copy. One FIFO batch in flight per message group needs nothing here: the queue locks a group
  * while its messages are in flight (fauxqs, local/fauxqs-internals.ts), as SQS does.
@@ -65,7 +65,7 @@ export class TokenBucket {
   }
 }
 
-/** Per-key buckets of one rate (a message group's sends, an item's writes), made on first use. */
+/** Per-key buckets of one rate (a message group's sends, a partition key's writes), made on first use. */
 class BucketsByKey {
   private readonly buckets = new Map<string, TokenBucket>();
   constructor(
@@ -104,7 +104,7 @@ export interface AwsLimits {
   invoke(fn: { name: string; reservedConcurrency?: number }): (() => void) | LimitName;
   /** A SendMessage to a FIFO queue: the limit that refuses it, if one does. */
   send(queue: string, group: string): LimitName | undefined;
-  /** A DynamoDB call on one item: the limit that refuses it, if one does. */
+  /** A DynamoDB call on one partition key: the limit that refuses it, if one does. */
   itemCall(kind: 'read' | 'write', itemKey: string, units: number): LimitName | undefined;
 }
 

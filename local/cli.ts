@@ -61,7 +61,7 @@ const SPEC = {
       value: '<scale>',
       description:
         "enforce AWS's limits that bind a hot poll (API throttles, Lambda concurrency, SQS sends per group, " +
-        'writes per item) at this fraction of their value, in (0, 1]; e.g. 0.01',
+        'writes per partition key) at this fraction of their value, in (0, 1]; e.g. 0.01',
     },
     'data-dir': {
       type: 'string',

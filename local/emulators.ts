@@ -271,16 +271,18 @@ const ITEM_CALLS: Record<string, 'read' | 'write'> = {
 };
 
 /**
- * With --aws-limits: a call on an item over the item's reads or writes a second is answered as a
- * hot partition is (the SDK retries it, then the caller's own retries take over). A write is one
- * unit (the poll's items are under 1 KB), an eventually consistent read half a unit.
+ * With --aws-limits: a call on a partition key over the key's reads or writes a second is answered
+ * as a hot partition is (the SDK retries it, then the caller's own retries take over). A write is
+ * one unit (the poll's items are under 1 KB at the sizes a local run uses), an eventually
+ * consistent read half a unit.
  */
 function itemLimits(limits: AwsLimits, keyNames: string[]) {
   return (action: string, body: any) => {
     const kind = ITEM_CALLS[action];
     const key = body.Key ?? body.Item;
     if (!kind || !key) return undefined;
-    const itemKey = `${body.TableName}/${JSON.stringify(keyNames.map((name) => key[name]))}`;
+    // AWS limits a partition key, whatever its items: the first key name is the partition key.
+    const itemKey = `${body.TableName}/${JSON.stringify(key[keyNames[0]])}`;
     const units = kind === 'read' && !body.ConsistentRead ? 0.5 : 1;
     if (!limits.itemCall(kind, itemKey, units)) return undefined;
     return keyRangeThrottle(kind, `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${body.TableName}`);

@@ -67,7 +67,7 @@ const vpsCapacity = loadVpsCapacity(undefined);
 /** Every number in a value (a report), with its path, that is not finite. */
 function nonFinite(value: unknown, path = '$', out: string[] = []): string[] {
   if (typeof value === 'number' && !Number.isFinite(value)) out.push(`${path} = ${value}`);
-  else if (Array.isArray(value)) value.forEach((v, i) => nonFinite(v, `${path}[${i}]`, out));
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) nonFinite(v, `${path}[${i}]`, out);
   else if (value && typeof value === 'object')
     for (const [key, v] of Object.entries(value)) nonFinite(v, `${path}.${key}`, out);
   return out;
