@@ -7,7 +7,13 @@
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
 import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../config/app-config';
-import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, resultsReadUnits, type UnitCosts } from './model';
+import {
+  averagePollVotesPerSecond,
+  batchCycleMs,
+  CACHE_ORIGINS_PER_POLL,
+  resultsReadUnits,
+  type UnitCosts,
+} from './model';
 import type { Peak } from './peaks';
 import type { TrafficProfile } from './profiles';
 import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
@@ -80,6 +86,8 @@ export interface Capacity extends CapacityVerdict {
   stages: Stage[];
   /** The same stages deployed with carriesWith's flags (their quotas as they are: carriesWith says what to raise). */
   sizedStages: Stage[];
+  /** The stack those flags deploy (the stack itself when it needs none): what its bill is for. */
+  sizedStack: StackConfig;
   /** With the flags applied, the stage still over a limit no quota raise lifts: why carriesWith is null. */
   blockedBy: Stage | null;
   /** Seconds Lambda takes to scale to the peak as deployed (callers get 429s meanwhile). */
@@ -95,7 +103,7 @@ export interface Capacity extends CapacityVerdict {
 function consumerAtPeak(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile) {
   const hot = peak.hottestPoll.votesPerSecond;
   const others = Math.max(0, peak.routes.votes - hot);
-  const cycle = units.billedMs.countVotes;
+  const cycle = batchCycleMs(units);
   const hotRates = voteRates(hot, stack, cycle, units);
   const averageRates = voteRates(averagePollVotesPerSecond(profile), stack, cycle, units);
   return {
@@ -216,7 +224,7 @@ function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts): Stage[] 
   const { groupsPerPoll } = stack.votePath;
   const hot = peak.hottestPoll.votesPerSecond;
   const batch = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));
-  const drainPerGroup = (batch * quota('fifoBatchesInFlightPerGroup') * 1000) / units.billedMs.countVotes;
+  const drainPerGroup = (batch * quota('fifoBatchesInFlightPerGroup') * 1000) / batchCycleMs(units);
   return [
     quotaStage('sqsFifoSendsPerQueue', peak.routes.votes),
     stage(
@@ -229,7 +237,7 @@ function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts): Stage[] 
     ),
     stage(
       'consumer, one batch in flight per group',
-      `template: ${groupsPerPoll} groups x ${batch} votes / ${units.billedMs.countVotes} ms a batch`,
+      `template: ${groupsPerPoll} groups x ${batch} votes / ${batchCycleMs(units)} ms a batch`,
       groupsPerPoll * drainPerGroup,
       hot,
       'votes/s',
@@ -410,6 +418,7 @@ export function capacityOf(stack: StackConfig, peak: Peak, units: UnitCosts, con
     },
     stages,
     sizedStages,
+    sizedStack: sized.stack,
     blockedBy: raises
       ? null
       : (sizedStages.find((s) => over(s) && !(typeof s.fix === 'object' && 'quota' in s.fix)) ?? null),
@@ -447,11 +456,12 @@ export interface PollCeiling {
  */
 export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollTraffic, scale = 1): PollCeiling {
   const billedMs = { ...units.billedMs, countVotes: units.billedMs.countVotes * scale };
+  const scaled = { ...units, billedMs, batchCycleMs: batchCycleMs(units) * scale };
   // Each vote a visit of its own (a preflight each, where the API needs one); no other poll open.
   const profile = { oneVotePerVoter: false, pageLoadsPerVoter: 1, votingMinutes: 1, votesPerPoll: 0 };
   const context = { account: 'established' as const, profile };
   const sized = { ...stack, corsPreflight: traffic.preflights };
-  const at = (votes: number) => stagesOf(sized, onePollPeak(votes, traffic), { ...units, billedMs }, context);
+  const at = (votes: number) => stagesOf(sized, onePollPeak(votes, traffic), scaled, context);
   const tightestOf = (stages: Stage[]) => stages.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
   // Loads grow with the votes, the counter writes less than in step (batches fill): a few steps find where
   // the tightest stage reaches its limit. Full-size votes a second; the runtime's are `scale` times these.

@@ -4,7 +4,7 @@
  * each reader is exported (the tests call them), and the command runs only as the entry point.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
@@ -113,7 +113,8 @@ export function loadProfile(value: string): TrafficProfile {
     throw new UsageError(`--profile ${value} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   try {
-    return profileFromJson(raw, value);
+    // Named by its file, as a preset is by its name: the report's heading, the explorer's download.
+    return profileFromJson(raw, basename(value).replace(/\.json$/i, ''));
   } catch (error) {
     if (error instanceof ProfileError) throw new UsageError(`--profile ${value}: ${error.message}`, { cause: error });
     throw error;

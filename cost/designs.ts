@@ -98,7 +98,7 @@ export function priceDesigns(
 }
 
 /** An estimate of a design that is not built has no stages to check: it carries nothing. */
-const NOT_BUILT: Capacity = {
+const NOT_BUILT: Omit<Capacity, 'sizedStack'> = {
   carries: false,
   bottleneck: 'not built (an estimate)',
   carriesWith: null,
@@ -120,7 +120,9 @@ export function designCapacity(
   units: UnitCosts,
   context: CapacityContext,
 ): Capacity {
-  return design.deploy ? capacityOf(deployed ?? design.stack, peak, units, context) : NOT_BUILT;
+  return design.deploy
+    ? capacityOf(deployed ?? design.stack, peak, units, context)
+    : { ...NOT_BUILT, sizedStack: design.stack };
 }
 
 /** A priced design with its verdict on the peak (cost/capacity.ts). */

@@ -59,6 +59,12 @@ export function unitCostsFromUsage(
     units.votesPerBatch = votes / batches;
     units.sources.votesPerBatch = measured;
   }
+  // How long a batch held its groups, receive to delete: the cycle the batching curve reads.
+  const held = fn('countVotes')?.batchHeldMs;
+  if (batches > 0 && held !== undefined) {
+    units.batchCycleMs = held / batches;
+    units.sources.batchCycleMs = `${measured} ${BILLED_MS_CAVEAT}`;
+  }
   const creates = fn('createPoll')?.invocations ?? 0;
   measureTables(units, tables, votes, creates, measured);
   // What the results function's cache leaves to the table, from its own reads (metered per function).

@@ -22,6 +22,11 @@ export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
 export interface UnitCosts extends MeasuredVoteRates {
   /** Average billed milliseconds per invocation (the consumer: per batch, and so its cycle: cost/rates.ts). */
   billedMs: Record<FunctionRole, number>;
+  /**
+   * How long a batch holds its message groups, receive to delete (the local runtime meters it): how many
+   * votes the next batch of a group finds (cost/rates.ts). Unset: the consumer's billed time a batch.
+   */
+  batchCycleMs?: number;
   /** Share of invocations that start cold, and what INIT bills then (billed since 2025-08-01). */
   coldStartShare: number;
   initMs: number;
@@ -171,6 +176,10 @@ export interface MonthVolumes {
   voteRates: VoteRates;
 }
 
+/** How long a batch holds its message groups: measured by a load test, else the consumer's time a batch. */
+export const batchCycleMs = (units: Pick<UnitCosts, 'batchCycleMs' | 'billedMs'>): number =>
+  units.batchCycleMs ?? units.billedMs.countVotes;
+
 /** A poll's votes a second over its window, on average: the rate the month's batches are sized at. */
 export const averagePollVotesPerSecond = (profile: Pick<TrafficProfile, 'votesPerPoll' | 'votingMinutes'>): number =>
   profile.votesPerPoll / (profile.votingMinutes * 60);
@@ -272,7 +281,7 @@ export function monthVolumes(
     resultsRequests: viewers * resultsRequestsPerViewer(profile),
     // Only POSTs (create, vote) need a CORS preflight; the browser keeps its answer for the max-age.
     preflights: stack.corsPreflight ? votes * preflightsPerVote(profile, stack) + polls : 0,
-    voteRates: voteRates(averagePollVotesPerSecond(profile), stack, units.billedMs.countVotes, units),
+    voteRates: voteRates(averagePollVotesPerSecond(profile), stack, batchCycleMs(units), units),
   };
 }
 

@@ -23,6 +23,7 @@ import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from '
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import {
   averagePollVotesPerSecond,
+  batchCycleMs,
   estimate,
   perMillion,
   type Bill,
@@ -152,7 +153,7 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
 
 const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
   votesPerSecond,
-  ...voteRates(votesPerSecond, stack, units.billedMs.countVotes, units),
+  ...voteRates(votesPerSecond, stack, batchCycleMs(units), units),
 });
 
 /** The whole report for one profile: the bill, every design, the floor, the VPS tiers, the what-ifs. */
@@ -165,13 +166,25 @@ export function buildReport(input: ReportInput): CostReport {
   const floor = awsFloor(bill);
   const peak = derivePeak(profile);
   const account: Account = options.newAccount ? 'new' : 'established';
-  const designs: DesignRow[] = priceDesigns(profile, stacks, units, options).map((d) => ({
-    ...d,
-    usdPerMillionRequests: perMillion(d.bill.totalUsd, floor.requests),
-    overFloor: perMillion(d.bill.totalUsd, floor.usd * 1e6),
-    breakEven: breakEven(BASELINE_VPS, profile, d.stack, vpsCapacity, units, options),
-    capacity: designCapacity(d, input.designStacks[d.id], peak, units, { account, profile }),
-  }));
+  const designs: DesignRow[] = priceDesigns(profile, stacks, units, options)
+    .map((d) => {
+      const capacity = designCapacity(d, input.designStacks[d.id], peak, units, { account, profile });
+      // Billed as its deploy command builds it: the flags that make it carry change its message groups and
+      // counter keys, and so what a vote writes.
+      const deployed = capacity.carriesWith ? capacity.sizedStack : d.stack;
+      const priced = deployed === d.stack ? d.bill : estimate(profile, deployed, units, options);
+      return {
+        ...d,
+        stack: deployed,
+        bill: priced,
+        usdPerMillionRequests: perMillion(priced.totalUsd, floor.requests),
+        overFloor: floor.usd > 0 ? priced.totalUsd / floor.usd : undefined,
+        breakEven: breakEven(BASELINE_VPS, profile, deployed, vpsCapacity, units, options),
+        capacity,
+      };
+    })
+    .sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
+  const chosen = recommend(designs);
   const assumptions = assumptionsOf(input, bill);
   return {
     ...input,
@@ -179,11 +192,12 @@ export function buildReport(input: ReportInput): CostReport {
     bill,
     idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
     designs,
-    ...recommend(designs),
+    ...chosen,
     peak: { ...peak, working: peakWorking(profile, peak) },
+    // For the recommended deployment: its groups and counter keys set what a vote writes.
     voteRates: {
-      average: ratesAt(averagePollVotesPerSecond(profile), stack, units),
-      hottest: ratesAt(peak.hottestPoll.votesPerSecond, stack, units),
+      average: ratesAt(averagePollVotesPerSecond(profile), chosen.recommended.stack, units),
+      hottest: ratesAt(peak.hottestPoll.votesPerSecond, chosen.recommended.stack, units),
     },
     account,
     floor,
@@ -403,14 +417,16 @@ export const peakLines = (report: CostReport) => [
   voteRateWorking(report),
 ];
 
-/** How many writes, invocations and queue requests a vote brings, worked out (or measured) for this stack. */
-function voteRateWorking({ voteRates: { average, hottest }, stack, units }: CostReport): string {
+/** How many writes, invocations and queue requests a vote brings, worked out (or measured) for the recommendation. */
+function voteRateWorking({ voteRates: { average, hottest }, recommended, units }: CostReport): string {
+  if (!(average.votesPerSecond > 0)) return 'Writes a vote: no votes, so nothing to batch or write.';
   const measured = units.votesPerBatch !== undefined ? ` (votes a batch ${units.sources.votesPerBatch})` : '';
-  const groups = stack.votePath.groupsPerPoll;
-  const arriving = (votesPerSecond: number) => (votesPerSecond / groups) * (units.billedMs.countVotes / 1000);
+  const groups = recommended.stack.votePath.groupsPerPoll;
+  const cycle = batchCycleMs(units);
+  const arriving = (votesPerSecond: number) => (votesPerSecond / groups) * (cycle / 1000);
   return (
-    `Writes a vote: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ${groups} message ` +
-    `groups; in the consumer's ${quantity(units.billedMs.countVotes)} ms a batch ` +
+    `Writes a vote, as recommended: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ` +
+    `${groups} message groups; in the ${quantity(cycle)} ms a batch holds its group ` +
     `${quantity(arriving(average.votesPerSecond))} votes reach a group, so a batch holds ` +
     `${quantity(average.votesPerBatch)}${measured}: ${quantity(average.counterWritesPerVote)} counter writes ` +
     `(${quantity(average.counterWriteUnitsPerVote)} write units) and consumer invocations and ` +
@@ -537,7 +553,7 @@ function vpsLine(report: CostReport): string {
   const withCdn = cheapest(report.vps.filter((v) => v.cdn));
   return (
     `On a VPS: no single VPS process carries this peak of ${quantity(report.designRps)} req/s ` +
-    `(${plain.why}); with a CDN: ${vpsSentence(report, withCdn)}: it does not carry it either.`
+    `(${plain.why}); nor does one behind a CDN: ${vpsSentence(report, withCdn)}.`
   );
 }
 

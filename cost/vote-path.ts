@@ -7,7 +7,7 @@
  * the path is today's default size.
  */
 import { API_THROTTLE, VOTE_QUEUE } from '../config/app-config';
-import { DEFAULT_UNIT_COSTS } from './model';
+import { batchCycleMs, DEFAULT_UNIT_COSTS } from './model';
 import { quota } from './quotas';
 import { voteRates } from './rates';
 
@@ -62,7 +62,7 @@ export function votePathFor(votesPerSecond: number | undefined): VotePath {
     voteRates(
       votesPerSecond,
       { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll, counterShards } },
-      DEFAULT_UNIT_COSTS.billedMs.countVotes,
+      batchCycleMs(DEFAULT_UNIT_COSTS),
     ).counterWriteUnitsPerVote;
   // Fewer groups an item make a smaller item, and a write of fewer units: the count is found, not solved for.
   let counterShards = 1;

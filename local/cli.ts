@@ -169,7 +169,7 @@ if (runtime.resultsUrl) console.log(`  results function URL (its own origin, as 
 if (chosen.results === 'cloudfront')
   console.log(`  results are cached for the results max-age on this origin, as the CloudFront distribution does`);
 console.log(`  usage as AWS would bill it: ${runtime.url}${USAGE_PATH}`);
-console.log('  votes that could not be counted: npm run dlq -- inspect');
+console.log(`  votes that could not be counted: npm run dlq -- inspect --url ${runtime.url}`);
 console.log(
   values['data-dir'] ? `  data kept in ${values['data-dir']}` : '  data in memory (use --data-dir to keep it)',
 );
