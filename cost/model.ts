@@ -570,9 +570,12 @@ export interface BillLine {
 
 export interface Bill {
   lines: BillLine[];
-  /** What the lines add up to, less the new-account credits when counted. */
+  /** What the lines add up to: every month's bill (credits are once: they are not taken off here). */
   totalUsd: number;
-  /** A new account's sign-up credits taken off this month (--new-account): at most what the lines add up to. */
+  /**
+   * A new account's sign-up credits (--new-account), given once: what they take off the first month, at
+   * most its bill. Designs are ranked, and break-evens found, on the month without them.
+   */
   creditsUsd: number;
   votes: number;
   /** Undefined in a month with no votes: a price per vote there is none of. */
@@ -654,10 +657,8 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('s3Gets', usage.s3Gets),
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
-  const linesUsd = lines.reduce((sum, l) => sum + l.usd, 0);
-  // Credits are given once: they take off at most the month's bill (its first month, or as much as is left).
-  const creditsUsd = options.newAccount ? Math.min(linesUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
-  const totalUsd = linesUsd - creditsUsd;
+  const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  const creditsUsd = options.newAccount ? Math.min(totalUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
   return {
     lines,
     totalUsd,

@@ -3,7 +3,7 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { carriesInTime, MAX_RAMP_SECONDS, type Account, type Capacity, type Stage } from './capacity';
+import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
   isWarmUp,
@@ -137,7 +137,8 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
-        ? `a new account's $${NEW_ACCOUNT_CREDITS.usd} of sign-up credits are taken off (once: a month's bill at most)`
+        ? `a new account's $${NEW_ACCOUNT_CREDITS.usd} of sign-up credits are shown under the bill, taken off ` +
+          'its first month only: designs are ranked and break-evens found on the months after'
         : `a new account's sign-up credits ($${NEW_ACCOUNT_CREDITS.usd} since ${NEW_ACCOUNT_CREDITS.since}, in ` +
           'place of the 12-month free tiers) are not counted (--new-account to count them); the always-free tiers are',
       ...(measured && measured.votes < MIN_MEASURED_VOTES
@@ -321,10 +322,10 @@ const flagsText = (flags: Record<string, string>) =>
     .join(' ');
 const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
   raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
-/** What the credits line says of them. */
-const CREDITS_NOTE =
-  `(once: AWS gives $${NEW_ACCOUNT_CREDITS.usd} at sign-up since ${NEW_ACCOUNT_CREDITS.since}, ` +
-  `$${NEW_ACCOUNT_CREDITS.toEarnUsd} more for activities, not counted)`;
+/** What the credits line says of them: once, and the first month they leave. */
+const creditsNote = (bill: Bill) =>
+  `once: the first month is ${usd(bill.totalUsd - bill.creditsUsd)} (AWS gives $${NEW_ACCOUNT_CREDITS.usd} at ` +
+  `sign-up since ${NEW_ACCOUNT_CREDITS.since}; $${NEW_ACCOUNT_CREDITS.toEarnUsd} more for activities, not counted)`;
 
 /** A figure, or a dash where there is none (a price per vote in a month with no votes). */
 const orDash = (n: number | undefined, format: (n: number) => string) => (n === undefined ? '—' : format(n));
@@ -477,6 +478,7 @@ function recommendation(report: CostReport): string[] {
         (noneWithout ? ' No design carries it without a quota raise.' : '')
       : 'It needs no quota raise.',
     ...cheaperLine(report),
+    ...stageCapLine(r.capacity),
     ...warmUps.map(
       (w) =>
         `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
@@ -488,6 +490,19 @@ function recommendation(report: CostReport): string[] {
             'callers get 429s meanwhile (the page retries a vote with its key; results keep their last answer).',
         ]
       : []),
+  ];
+}
+
+/** When -c apiRateLimit is capped at the account's throttle (AWS caps a stage there), how full that leaves it. */
+function stageCapLine(capacity: Capacity): string[] {
+  const account = QUOTAS.apiAccountRequestsPerSecond.value;
+  const stage = capacity.sizedStages.find((s) => s.name === 'API stage throttle');
+  if (capacity.carriesWith?.flags.apiRateLimit !== String(account) || !stage) return [];
+  if (stage.load * RAISE_HEADROOM <= account) return [];
+  return [
+    `The stage throttle is the account's ${quantity(account)} requests/s, where AWS caps a stage: the peak's ` +
+      `${quantity(stage.load)} use ${percent(stage.load / account)} of it, less than the quarter of headroom the ` +
+      'other flags keep; ask AWS for a higher account throttle to keep it.',
   ];
 }
 
@@ -688,8 +703,8 @@ export function renderText(report: CostReport): string {
       [3],
     ),
   );
-  if (bill.creditsUsd > 0) out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${CREDITS_NOTE}`);
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${perMillionVotes(bill)})`);
+  if (bill.creditsUsd > 0) out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${creditsNote(bill)}`);
   out.push('');
   out.push(
     `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
@@ -751,10 +766,10 @@ function markdownBill(report: CostReport): string[] {
     mdRow(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']),
     mdRow(['---', '---', '---:', '---', '---:']),
     ...billRows(report).map(mdRow),
-    ...(report.bill.creditsUsd > 0
-      ? [mdRow(['New-account credits', '', CREDITS_NOTE, '', `-${usd(report.bill.creditsUsd)}`])]
-      : []),
     mdRow(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]),
+    ...(report.bill.creditsUsd > 0
+      ? [mdRow(['New-account credits', '', creditsNote(report.bill), '', `-${usd(report.bill.creditsUsd)}`])]
+      : []),
     '',
     ...headline(report).map((line) => `- ${line}`),
     '',
