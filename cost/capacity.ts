@@ -11,6 +11,7 @@ import {
   averagePollVotesPerSecond,
   batchCycleMs,
   CACHE_ORIGINS_PER_POLL,
+  pollKeyReadUnits,
   resultsReadUnits,
   type UnitCosts,
 } from './model';
@@ -261,13 +262,17 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
   const { loads, roles, environments } = lambdaNeeds(stack, peak, units, profile);
   const readers = environments.filter((_, i) => roles[i] === 'castVote' || roles[i] === 'getPoll');
   const pollItemReads = (readers.reduce((a, b) => a + b, 0) / POLL_CACHE.maxAgeSeconds) * units.readUnitsPerRead;
-  const perKey = resultsReadUnits(stack, units) / counterShards;
+  const traffic = {
+    requestsPerSecond: loads.getResults,
+    pollsOpen: Math.max(1, peak.pollsOpenAtOnce),
+    billedMs: units.billedMs.getResults,
+  };
   const hotResults = Math.min(loads.getResults, hottestResultsAtFunction(stack, peak));
   const writes =
     consumer.counterWrites +
     (profile.oneVotePerVoter ? routes.votes * units.writeUnitsPerVoterClaim : 0) +
     routes.creates * units.writeUnitsPerCreate;
-  const reads = pollItemReads + loads.getResults * resultsReadUnits(stack, units);
+  const reads = pollItemReads + loads.getResults * resultsReadUnits(stack, units, traffic);
   const keys = `${counterShards} counter key(s)`;
   return [
     stage(
@@ -278,7 +283,11 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
       'write units/s per key',
       { flag: HOT_POLL_FLAG },
     ),
-    quotaStage('dynamoItemReadUnits', pollItemReads + hotResults * perKey, "the hottest poll's own key: reads"),
+    quotaStage(
+      'dynamoItemReadUnits',
+      pollItemReads + pollKeyReadUnits(stack, units, traffic, hotResults),
+      "the hottest poll's own key: reads",
+    ),
     quotaStage('dynamoNewTableWriteUnits', writes),
     quotaStage('dynamoTableWriteUnits', writes),
     quotaStage('dynamoNewTableReadUnits', reads),

@@ -7,7 +7,16 @@ import { RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { refreshRequests } from '../config/results-refresh';
 import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
 import type { TrafficProfile } from './profiles';
-import { type MeasuredVoteRates, preflightsPerVote, type VoteRates, voteRates } from './rates';
+import { quota } from './quotas';
+import {
+  type MeasuredVoteRates,
+  preflightsPerVote,
+  type ResultsTraffic,
+  resultsEnvironments,
+  resultsReadsPerRequest,
+  type VoteRates,
+  voteRates,
+} from './rates';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
 
 /** The month the model bills: 30 days, and its seconds. */
@@ -33,10 +42,11 @@ export interface UnitCosts extends MeasuredVoteRates {
   /** An eventually consistent GetItem of an item under 4 KB. */
   readUnitsPerRead: number;
   /**
-   * What one results request reads, with the results function keeping each poll's counts in
-   * memory for the results max-age (lambdas/domain/results-cache.ts): most requests read nothing.
+   * What one results request reads, with the results function keeping each poll's counts in memory
+   * for the results max-age (lambdas/domain/results-cache.ts): measured by a load test; unset, it
+   * follows from the traffic (cost/rates.ts resultsReadsPerRequest).
    */
-  readUnitsPerResultsRequest: number;
+  readUnitsPerResultsRequest?: number;
   /** A create writes the poll and its counter item (BatchWriteItem, both under 1 KB). */
   writeUnitsPerCreate: number;
   /** The conditional PutItem that claims a voter, when a poll allows one vote per voter. */
@@ -67,7 +77,6 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
   coldStartShare: 0.005,
   initMs: 250,
   readUnitsPerRead: 0.5,
-  readUnitsPerResultsRequest: 0.0106,
   writeUnitsPerCreate: 2,
   writeUnitsPerVoterClaim: 1,
   emptyReceivesPerMonth: 450_000,
@@ -88,8 +97,9 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'a batch holds its message groups that long (the event source’s receive and delete add to it: a longer ' +
       'hold fills batches more, so this overstates writes a vote, if anything)',
     readUnitsPerResultsRequest:
-      'measured: npm run load -- results-viewers (local, one container): 1,412 results requests read 15 RRU; ' +
-      'on AWS each container reads a poll at most once per max-age, so a busier poll costs less per request',
+      'derived: each of the results function’s environments (at least one per 10 requests a second) reads each ' +
+      'open poll once per results max-age (cost/rates.ts); npm run load -- results-viewers measured 0.0106 on one ' +
+      'local container, where one environment serves them all',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
     votesPerBatch:
       'derived: the votes a message group gets while its last batch is processed (cost/rates.ts), from each ' +
@@ -309,13 +319,49 @@ export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: 
 }
 
 /**
- * Read units a results request that reaches the results function costs: behind CloudFront, a read
- * each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the function's own cache leaves
- * to the table. Each read reads every counter key of the poll.
+ * Read units a results request that reaches the results function costs, at the function's traffic:
+ * behind CloudFront, a read each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the
+ * function's own cache leaves to the table (cost/rates.ts), or what a load test measured. Each read
+ * reads every counter key of the poll.
  */
-export function resultsReadUnits(stack: Pick<StackConfig, 'results' | 'votePath'>, units: UnitCosts): number {
-  const perKey = stack.results === 'cloudfront' ? units.readUnitsPerRead : units.readUnitsPerResultsRequest;
+export function resultsReadUnits(
+  stack: Pick<StackConfig, 'results' | 'votePath'>,
+  units: UnitCosts,
+  traffic: ResultsTraffic,
+): number {
+  const perKey =
+    stack.results === 'cloudfront'
+      ? units.readUnitsPerRead
+      : (units.readUnitsPerResultsRequest ??
+        resultsReadsPerRequest(traffic, RESULTS_CACHE_SECONDS, quota('lambdaRequestsPerConcurrency')) *
+          units.readUnitsPerRead);
   return perKey * stack.votePath.counterShards;
+}
+
+/**
+ * Read units a second on each counter key of one poll taking `pollRequestsPerSecond` of that traffic's
+ * results: each environment reads it once a period (behind CloudFront: each request that reaches the
+ * function), or what a load test measured a request.
+ */
+export function pollKeyReadUnits(
+  stack: Pick<StackConfig, 'results'>,
+  units: UnitCosts,
+  traffic: ResultsTraffic,
+  pollRequestsPerSecond: number,
+): number {
+  if (stack.results === 'cloudfront') return pollRequestsPerSecond * units.readUnitsPerRead;
+  if (units.readUnitsPerResultsRequest !== undefined) return pollRequestsPerSecond * units.readUnitsPerResultsRequest;
+  const environments = resultsEnvironments(traffic, quota('lambdaRequestsPerConcurrency'));
+  return Math.min(pollRequestsPerSecond, environments / RESULTS_CACHE_SECONDS) * units.readUnitsPerRead;
+}
+
+/** The results function's traffic in a month's average open minute: a poll's viewers asking, the polls open. */
+export function monthResultsTraffic(profile: TrafficProfile, units: UnitCosts): ResultsTraffic {
+  const window = profile.votingMinutes * 60;
+  const perPoll = (profile.resultsViewersPerPoll * resultsRequestsPerViewer(profile)) / window;
+  // At least the poll being watched; more where polls overlap.
+  const pollsOpen = Math.max(1, (profile.pollsPerDay * profile.votingMinutes) / (24 * 60));
+  return { requestsPerSecond: perPoll * pollsOpen, pollsOpen, billedMs: units.billedMs.getResults };
 }
 
 /** What a results design's share reads of the stack. */
@@ -329,11 +375,16 @@ const resultsWork = (invocations: number, units: UnitCosts): LambdaWork => ({
 });
 
 /** results=api: every results request goes through API Gateway to the results function. */
-function apiResults({ resultsRequests }: MonthVolumes, stack: ResultsStack, units: UnitCosts): UsageShare {
+function apiResults(
+  { resultsRequests }: MonthVolumes,
+  stack: ResultsStack,
+  units: UnitCosts,
+  profile: TrafficProfile,
+): UsageShare {
   return {
     work: [resultsWork(resultsRequests, units)],
     apiRequests: resultsRequests,
-    readUnits: resultsRequests * resultsReadUnits(stack, units),
+    readUnits: resultsRequests * resultsReadUnits(stack, units, monthResultsTraffic(profile, units)),
     clientRequests: resultsRequests,
   };
 }
@@ -350,7 +401,7 @@ function functionUrlResults(
 ): UsageShare {
   return {
     work: [resultsWork(resultsRequests, units)],
-    readUnits: resultsRequests * resultsReadUnits(stack, units),
+    readUnits: resultsRequests * resultsReadUnits(stack, units, monthResultsTraffic(profile, units)),
     directBytes: resultsRequests * profile.apiResponseBytes,
     clientRequests: resultsRequests,
     functionUrlRequests: resultsRequests,
@@ -369,7 +420,7 @@ function cloudFrontResults(
   return {
     work: [resultsWork(originRequests, units)],
     apiRequests: originRequests,
-    readUnits: originRequests * resultsReadUnits(stack, units),
+    readUnits: originRequests * resultsReadUnits(stack, units, monthResultsTraffic(profile, units)),
     cloudFrontRequests: resultsRequests,
     cloudFrontOriginBytes: originRequests * units.requestBytes,
     cloudFrontBytes: resultsRequests * profile.apiResponseBytes,

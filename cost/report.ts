@@ -447,10 +447,16 @@ function capacityBasis(report: CostReport): string {
   const { units, measured } = report;
   const source = (key: string) =>
     measured ? `measured by ${measured.label}` : (units.sources[key] ?? 'assumption').split(':')[0];
+  const reads =
+    units.readUnitsPerResultsRequest === undefined
+      ? "each results environment reading a poll once per results max-age, the rest answered from the function's " +
+        'cache'
+      : `${quantity(units.readUnitsPerResultsRequest)} read units a results request, the rest answered from the ` +
+        "results function's cache";
   return (
-    `The verdicts rest on the consumer's ${quantity(units.billedMs.countVotes)} ms a batch ` +
-    `(${source('billedMs')}) and ${quantity(units.readUnitsPerResultsRequest)} read units a results request, the ` +
-    `rest answered from the results function's cache (${source('readUnitsPerResultsRequest')}); ` +
+    `The verdicts rest on the consumer's ${quantity(batchCycleMs(units))} ms a batch ` +
+    `(${source(units.batchCycleMs === undefined ? 'billedMs' : 'batchCycleMs')}) and ${reads} ` +
+    `(${source('readUnitsPerResultsRequest')}); ` +
     (measured ? 'both from that run.' : '--from <a load test folder> measures both.')
   );
 }
@@ -704,7 +710,8 @@ export function renderText(report: CostReport): string {
     ),
   );
   out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${perMillionVotes(bill)})`);
-  if (bill.creditsUsd > 0) out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${creditsNote(bill)}`);
+  if (bill.creditsUsd > 0)
+    out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${creditsNote(bill)}`);
   out.push('');
   out.push(
     `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
