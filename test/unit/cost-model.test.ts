@@ -114,8 +114,9 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'sqsFifoRequests').usd).toBeCloseTo(((15e6 + 2 * batches + 0.45e6 - 1e6) / 1e6) * 0.5, 6);
     // Writes: 3,000 creates x 2 + a counter write a batch, x $0.625
     expect(line(bill, 'dynamoWriteUnits').usd).toBeCloseTo(((6000 + batches) / 1e6) * 0.625, 6);
-    // Reads: (15 M poll loads + 15 M votes) x 0.5 RRU, and the results function's reads x $0.125. Each of the results function's environments (one per 10 requests a second) reads each open poll once per
-    // 2 s: 2.08 polls open over 20 s of requests, 0.104 reads a request of half a unit.
+    // Reads: (15 M poll loads + 15 M votes) x 0.5 RRU, and the results function's reads, x $0.125. Each of its
+    // environments (one per 10 requests a second) reads each open poll once per 2 s: 2.08 polls open over 20 s of
+    // requests, 0.104 reads a request, of half a unit each.
     const resultsReads = 900e6 * ((100 * 30) / 1440 / (10 * 2)) * 0.5;
     expect(line(bill, 'dynamoReadUnits').usd).toBeCloseTo(((15e6 + resultsReads) / 1e6) * 0.125, 6);
     // CloudFront: 15.003 M page loads x 1 request (the page carries everything) = 15.003 M, 10 M free, x $0.01 per 10k
