@@ -279,7 +279,8 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
       'each counter key of the hottest poll: writes',
       `AWS: 1,000 a partition key, fixed; template: ${keys}`,
       quota('dynamoItemWriteUnits'),
-      hotWrites / counterShards,
+      // The busiest key counts a whole share of the groups, rounded up.
+      (hotWrites * Math.ceil(stack.votePath.groupsPerPoll / counterShards)) / stack.votePath.groupsPerPoll,
       'write units/s per key',
       { flag: HOT_POLL_FLAG },
     ),

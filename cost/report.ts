@@ -307,7 +307,7 @@ export const vpsRows = (report: CostReport, narrow = false) =>
     String(v.boxes),
     `${quantity(v.loadRps)} req/s, ${percent(v.utilisation)}`,
     v.carries ? 'yes' : narrow ? `no: ${v.processes} processes` : `no: ${v.why}`,
-    `${quantity(v.transferGb)} GB` + (v.overageUsd > 0 ? `, ${usd(v.overageUsd)} over` : ''),
+    `${quantity(v.transferGb)} GB` + (v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''),
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
     vpsBreakEven(report, v),
@@ -407,8 +407,6 @@ function deploymentRows(d: DesignRow): string[][] {
   });
 }
 
-/** Raises that are a setting the owner makes (charged), not a quota AWS grants (cost/quotas.ts). */
-
 /** The busiest second, with its working. */
 export const peakLines = (report: CostReport) => [
   `The busiest second: ${quantity(report.peak.requestsPerSecond)} requests/s; the hottest poll ` +
@@ -417,6 +415,9 @@ export const peakLines = (report: CostReport) => [
   ...report.peak.working,
   voteRateWorking(report),
 ];
+
+/** "1 vote", "4.6 votes", as the figure prints. */
+const votesText = (n: number) => `${quantity(n)} ${quantity(n) === '1' ? 'vote' : 'votes'}`;
 
 /** How many writes, invocations and queue requests a vote brings, worked out (or measured) for the recommendation. */
 function voteRateWorking({ voteRates: { average, hottest }, recommended, units }: CostReport): string {
@@ -427,13 +428,13 @@ function voteRateWorking({ voteRates: { average, hottest }, recommended, units }
   const arriving = (votesPerSecond: number) => (votesPerSecond / groups) * (cycle / 1000);
   return (
     `Writes a vote, as recommended: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ` +
-    `${groups} message groups; in the ${quantity(cycle)} ms a batch holds its group ` +
-    `${quantity(arriving(average.votesPerSecond))} votes reach a group, so a batch holds ` +
-    `${quantity(average.votesPerBatch)}${measured}: ${quantity(average.counterWritesPerVote)} counter writes ` +
-    `(${quantity(average.counterWriteUnitsPerVote)} write units) and consumer invocations and ` +
-    `${quantity(average.sqsRequestsPerVote)} SQS requests a vote (the bill's rates). The hottest poll at ` +
-    `${quantity(hottest.votesPerSecond)} votes/s: ${quantity(hottest.votesPerBatch)} a batch, ` +
-    `${quantity(hottest.counterWriteUnitsPerVote)} write units a vote (the capacity verdict's).` +
+    `${groups} message groups; in the ${quantity(cycle)} ms a batch holds its group, ` +
+    `${quantity(arriving(average.votesPerSecond))} votes reach the group, so a batch holds ` +
+    `${votesText(average.votesPerBatch)}${measured}. A vote: ${quantity(average.counterWritesPerVote)} of a ` +
+    `counter write and of an invocation, ${quantity(average.counterWriteUnitsPerVote)} of a write unit, ` +
+    `${quantity(average.sqsRequestsPerVote)} SQS requests (the bill's rates). The hottest poll at ` +
+    `${quantity(hottest.votesPerSecond)} votes/s: ${votesText(hottest.votesPerBatch)} a batch, ` +
+    `${quantity(hottest.counterWriteUnitsPerVote)} of a write unit a vote (the capacity verdict's).` +
     (average.votesPerBatch < 1.5
       ? " A batching window would fill a sparse poll's batches, but Lambda allows none on a FIFO queue (AWS docs " +
         '"Lambda parameters for Amazon SQS event source mappings"); a standard queue would, at a guard write a ' +
@@ -586,7 +587,7 @@ export function opening(report: CostReport): string[] {
     `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
       `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
       (recommended.overFloor === undefined
-        ? 'and nothing else: nothing, with no requests.'
+        ? 'and nothing else: $0.00, with no requests.'
         : `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
           (recommended.overFloor < 1
             ? ' (the floor counts no free tier and no credit: these take a design under it).'

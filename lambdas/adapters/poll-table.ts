@@ -189,7 +189,7 @@ export class PollTable implements PollStore, CountStore {
   }
 
   /**
-   * The counter items found of those given (at most 25: within BatchGetItem's 100), in one
+   * The counter items found of those given (a poll has at most a few dozen: within BatchGetItem's 100), in one
    * BatchGetItem, eventually consistent; those it did not find, once more strongly consistent.
    */
   private async getCounters(counters: readonly CounterRef[]): Promise<CounterItem[]> {

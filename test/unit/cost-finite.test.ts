@@ -1,7 +1,7 @@
 /**
  * Every profile the validator accepts gets a report of finite figures: profiles drawn across each
  * field's documented range, its ends and zeros included (fast-check), priced and rendered as text,
- * Markdown, the chart and JSON, with no NaN, Infinity, null or undefined where a figure belongs, and
+ * Markdown, HTML, the chart and JSON, with no NaN, Infinity, null or undefined where a figure belongs, and
  * no bill below $0.
  */
 import fc from 'fast-check';
@@ -11,7 +11,7 @@ import { loadDesigns, loadVpsCapacity } from '../../cost/cli';
 import { DAYS_PER_MONTH, DEFAULT_UNIT_COSTS } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from '../../cost/profiles';
-import { buildReport, renderMarkdown, renderText } from '../../cost/report';
+import { buildReport, renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 
@@ -93,7 +93,12 @@ describe('every profile the validator accepts', () => {
             expect(bill.totalUsd).toBeGreaterThanOrEqual(0);
             for (const line of bill.lines) expect(line.usd, line.item).toBeGreaterThanOrEqual(0);
           }
-          const shown = [renderText(report), renderMarkdown(report, 'chart.svg'), renderChart(report)].join('\n');
+          const shown = [
+            renderText(report),
+            renderMarkdown(report, 'chart.svg'),
+            reportBodyHtml(report),
+            renderChart(report),
+          ].join('\n');
           expect(shown.match(/\bNaN\b|Infinity|\bundefined\b|\bnull\b/g) ?? []).toEqual([]);
         }
       }),
