@@ -245,8 +245,13 @@ function createPage(api: Api): void {
   );
   for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
 
-  // A refused control is unmarked as soon as it is changed.
-  form.oninput = (event) => (event.target as Element).removeAttribute('aria-invalid');
+  // A refused control is unmarked, and what was said of it cleared, as soon as it is changed.
+  form.oninput = (event) => {
+    const control = event.target as Element;
+    if (!control.hasAttribute('aria-invalid')) return;
+    control.removeAttribute('aria-invalid');
+    say('');
+  };
   form.onsubmit = async (event) => {
     event.preventDefault();
     const input = {

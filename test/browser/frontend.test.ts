@@ -445,9 +445,10 @@ describe.skipIf(!haveBrowser)('the site on a phone', () => {
     await expect.poll(status).toBe('Question must not be empty.');
     expect(await page.getByLabel('Question').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Option 2').getAttribute('aria-invalid')).toBeNull();
-    // Typing in it unmarks it.
+    // Typing in it unmarks it, and what was said of it goes.
     await page.getByLabel('Question').fill('Lunch?');
     expect(await page.getByLabel('Question').getAttribute('aria-invalid')).toBeNull();
+    await expect.poll(status).toBe('');
   });
 
   it('writes the times on a page in one format: when the poll closes and when results were updated', async () => {
