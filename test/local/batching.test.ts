@@ -75,9 +75,9 @@ const stack = { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { group
 
 describe('the curve of writes a vote, against the metering', () => {
   it.each([
-    ['a sparse poll', 1, 5],
-    ["the seed's busiest minute", derivePeak(PROFILES.seed).hottestPoll.votesPerSecond, 8],
-    ['a hot poll', 40, 8],
+    ['a sparse poll', 1, 4],
+    ["the seed's busiest minute", derivePeak(PROFILES.seed).hottestPoll.votesPerSecond, 6],
+    ['a hot poll', 40, 6],
   ])('%s: within 15%', async (_name, rate, seconds) => {
     const run = await measure(rate, seconds);
     const curve = voteRates(run.votesPerSecond, stack, run.cycleMs);
