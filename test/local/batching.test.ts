@@ -14,6 +14,7 @@ import { voteRates } from '../../cost/rates';
 import type { Usage } from '../../local/metering';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';
+import { prng } from '../support/prng';
 
 let runtime: LocalRuntime;
 
@@ -24,8 +25,9 @@ beforeAll(async () => {
     // Lambda scales a FIFO queue's pollers up to its active message groups: more pollers than the poll's 4
     // groups, so that no group waits for one.
     pollers: 2 * VOTE_QUEUE.groupsPerPoll,
-    // A batch as long as on AWS, where the table and queue are round trips away: batches fill at lower rates.
-    faults: { slowBatchesMs: 200 },
+    // Batches long beside the runtime's own few milliseconds a receive (more on a busy machine, and not in
+    // the time a batch holds its groups), so that the curve's cycle is what sets how batches fill.
+    faults: { slowBatchesMs: 400 },
   });
 });
 afterAll(async () => runtime?.stop());
@@ -49,9 +51,12 @@ async function measure(rate: number, seconds: number) {
   const before = consumerTotals(runtime.usage());
   const started = performance.now();
   const answers: Array<Promise<number>> = [];
-  // On a schedule, not one after another: a vote's answer does not hold the next one back.
+  // Voters arrive at random (a Poisson stream, as the curve assumes; seeded, so a run can be replayed), each on
+  // a schedule: a vote's answer does not hold the next one back.
+  const random = prng(Math.round(rate * 1000));
+  let due = started;
   for (let i = 0; i < rate * seconds; i++) {
-    const due = started + (i * 1000) / rate;
+    due += (-Math.log(1 - random()) * 1000) / rate;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
     answers.push(client.vote(poll.id, i % 3).then((r) => r.status));
   }
@@ -77,13 +82,13 @@ describe('the curve of writes a vote, against the metering', () => {
   it.each([
     ['a sparse poll', 1, 4],
     ["the seed's busiest minute", derivePeak(PROFILES.seed).hottestPoll.votesPerSecond, 6],
-    ['a hot poll', 40, 6],
+    ['a hot poll', 20, 8],
   ])('%s: within 15%', async (_name, rate, seconds) => {
     const run = await measure(rate, seconds);
     const curve = voteRates(run.votesPerSecond, stack, run.cycleMs);
     for (const key of ['votesPerBatch', 'counterWriteUnitsPerVote', 'sqsRequestsPerVote'] as const)
       expect(Math.abs(run.measured[key] / curve[key] - 1), `${key}: ${JSON.stringify(run)}`).toBeLessThanOrEqual(0.15);
     // The hot poll's batches fill: it is where the curve leaves one write a vote.
-    if (rate >= 40) expect(run.measured.votesPerBatch).toBeGreaterThan(1.5);
+    if (rate >= 20) expect(run.measured.votesPerBatch).toBeGreaterThan(1.5);
   });
 });
