@@ -1,9 +1,12 @@
 /**
- * `npm run vps`: the VPS edition, the whole app as one Node process with its data in a log on
- * disk. `npm run vps -- --help` for the options.
+ * `npm run vps`: the VPS edition, the whole app on one box with its data in a log on disk: one
+ * process, or a primary that owns the log with a worker per core (./cluster.ts). `npm run vps --
+ * --help` for the options. A worker runs this file too, with the same options.
  */
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseCommandLine, runCommand } from '../bin/command-line';
+import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
 import {
   CAPTCHA_OPTIONS,
@@ -14,12 +17,25 @@ import {
 } from '../bin/server-options';
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { COST_PATH } from '../frontend/serve';
+import { runVpsWorker, startVpsCluster } from './cluster';
 import { LOG_FILE } from './store';
-import { startVpsServer, type VpsOptions } from './server';
+import { startVpsServer, type VpsOptions, type VpsServer } from './server';
 import { BUNDLED, loadSite } from './site';
 
 /** The seed platform's port. */
 export const VPS_PORT = 3081;
+
+/** More workers than this is a typo on any droplet sold today. */
+const MAX_WORKERS = 64;
+
+/** --workers: a whole number from 1 to MAX_WORKERS, or auto (this box's cores). */
+function workersFrom(value: string): number {
+  if (value === 'auto') return availableParallelism();
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_WORKERS)
+    throw new UsageError(`--workers must be auto or a whole number from 1 to ${MAX_WORKERS} (got ${value}).`);
+  return n;
+}
 
 const SPEC = {
   command: BUNDLED ? 'node poll-vps.mjs' : 'npm run vps --',
@@ -42,6 +58,14 @@ const SPEC = {
         `where the log (${LOG_FILE}) lives, from the current folder; ` +
         'restart with the same one and every poll and vote is back',
     },
+    workers: {
+      type: 'string',
+      default: 'auto',
+      value: '<n|auto>',
+      description:
+        `processes serving HTTP, 1 to ${MAX_WORKERS}; auto: one per core (${availableParallelism()} here). ` +
+        'With more than one, a primary process owns the log and the workers reach it',
+    },
     ...RATE_LIMITS_OPTIONS,
     'trust-proxy': {
       type: 'boolean',
@@ -55,9 +79,10 @@ const SPEC = {
 
 const { values } = parseCommandLine(SPEC);
 
-function options(): Omit<VpsOptions, 'site'> {
+function options(): Omit<VpsOptions, 'site'> & { workers: number } {
   const port = portFrom(values.port);
   return {
+    workers: workersFrom(values.workers),
     port,
     host: values.host,
     dataDir: makeFolder(values['data-dir']),
@@ -67,34 +92,47 @@ function options(): Omit<VpsOptions, 'site'> {
   };
 }
 
-let chosen!: Omit<VpsOptions, 'site'>;
+let chosen!: ReturnType<typeof options>;
 await runCommand(SPEC, () => {
   chosen = options();
 });
 
-const server = await startOrExit(async () => startVpsServer({ ...chosen, site: await loadSite() }));
-const { loaded } = server.store;
-console.log(`Poll platform (VPS edition, one process) on ${server.url}`);
-console.log(`  what it costs on AWS and on a VPS, for your traffic: ${server.url}${COST_PATH}`);
-console.log(
-  `  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` +
-    (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''),
-);
-if (loaded.skipped > 0)
-  console.warn(
-    `  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) ` +
-      'and were skipped; the rest is loaded.',
-  );
-const proxied = chosen.trustProxy ? ', client addresses from X-Forwarded-For' : '';
-console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${proxied}. Ctrl-C to stop.`);
+if (cluster.isWorker)
+  await runVpsWorker({ ...chosen, rateLimits: chosen.rateLimits !== false, site: await loadSite() });
+else await runPrimary();
 
-stopOnSignals(async () => {
-  await server.stop();
-  const { flushes, records, flushMs } = server.store.journal.stats;
-  console.log(
-    flushes > 0
-      ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ` +
-          `${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
-      : '\nStopped. Nothing was written.',
+async function runPrimary(): Promise<void> {
+  const { workers } = chosen;
+  const server: VpsServer & { workerPids?: () => number[] } = await startOrExit(async () =>
+    workers === 1 ? startVpsServer({ ...chosen, site: await loadSite() }) : startVpsCluster(chosen),
   );
-});
+  const processes =
+    workers === 1
+      ? 'one process'
+      : `${workers} workers (pids ${server.workerPids?.().join(', ')}), the log owned by pid ${process.pid}`;
+  const { loaded } = server.store;
+  console.log(`Poll platform (VPS edition, ${processes}) on ${server.url}`);
+  console.log(`  what it costs on AWS and on a VPS, for your traffic: ${server.url}${COST_PATH}`);
+  console.log(
+    `  data: ${resolve(chosen.dataDir, LOG_FILE)}: ${loaded.polls} poll(s), ${loaded.votes} vote(s)` +
+      (loaded.expiredDropped ? `, ${loaded.expiredDropped} expired poll(s) dropped` : ''),
+  );
+  if (loaded.skipped > 0)
+    console.warn(
+      `  ${loaded.skipped} line(s) of the log could not be read (torn by a crash or corrupt) ` +
+        'and were skipped; the rest is loaded.',
+    );
+  const proxied = chosen.trustProxy ? ', client addresses from X-Forwarded-For' : '';
+  console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${proxied}. Ctrl-C to stop.`);
+
+  stopOnSignals(async () => {
+    await server.stop();
+    const { flushes, records, flushMs } = server.store.journal.stats;
+    console.log(
+      flushes > 0
+        ? `\nStopped. ${records} change(s) written in ${flushes} flush(es): ` +
+            `${(records / flushes).toFixed(1)} per flush, ${(flushMs / flushes).toFixed(2)} ms per flush.`
+        : '\nStopped. Nothing was written.',
+    );
+  });
+}

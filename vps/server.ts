@@ -25,30 +25,59 @@ import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
 import { getResultsHandler } from '../lambdas/handlers/get-results';
 import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute } from '../lambdas/handlers/http';
-import type { Log } from '../lambdas/domain/ports';
+import type { Log, PollStore, VoteSink } from '../lambdas/domain/ports';
+import { RateLimiter, type RateTaker } from '../lambdas/domain/rate-limit';
 import { openStore, type Store } from './store';
 
-export interface VpsOptions {
+export interface VpsOptions extends HttpOptions {
   dataDir: string;
+  /** Per-address limits on create and vote, as on AWS (default); benchmarks turn them off. */
+  rateLimits?: boolean;
+  compactAtBytes?: number;
+}
+
+/** What the HTTP side of the edition is given besides its ports: one process's, or each worker's. */
+export interface HttpOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
-  /** Per-address limits on create and vote, as on AWS (default); benchmarks turn them off. */
-  rateLimits?: boolean;
   /** The provider's secret comes from the caller (an environment variable), never the command line. */
   captcha?: ServerCaptchaSettings;
   /** Behind a reverse proxy (TLS on a VPS): the client's address is the last one in X-Forwarded-For. */
   trustProxy?: boolean;
   site: Site;
   log?: Log;
-  compactAtBytes?: number;
   /** Tests move time; the default is the real clock. */
   clock?: () => number;
 }
 
+/**
+ * What the handlers read and write: the poll state (in this process, or the primary's through a
+ * worker's channel) and the per-address limits of the two routes that have them (none: off).
+ */
+export interface VpsPorts {
+  polls: PollStore & VoteSink;
+  limits: Partial<Record<RateLimitedRoute, RateTaker>>;
+}
+
+/** The routes with per-address limits (config RATE_LIMITS). */
+export type RateLimitedRoute = keyof typeof RATE_LIMITS;
+
+/** Each limited route's buckets, held where the state is: one set for the whole box. */
+export const localLimits = (on: boolean | undefined): VpsPorts['limits'] =>
+  on === false
+    ? {}
+    : { createPoll: new RateLimiter(RATE_LIMITS.createPoll), castVote: new RateLimiter(RATE_LIMITS.castVote) };
+
 export interface VpsServer {
   url: string;
   store: Store;
+  stop(): Promise<void>;
+}
+
+/** The HTTP side alone: a listening server and how to stop it. */
+export interface HttpSide {
+  url: string;
   stop(): Promise<void>;
 }
 
@@ -100,17 +129,35 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
   });
 }
 
+/** The whole edition in this process: the log, the state, and the HTTP server around them. */
 export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
   const log = options.log ?? consoleLog;
-  const clock = options.clock ?? Date.now;
   const store = await openStore({
     dataDir: options.dataDir,
-    clock,
+    clock: options.clock,
     compactAtBytes: options.compactAtBytes,
     onCompactionError: (error) => log.error('could not compact the log', error),
   });
-  const polls = store.state;
-  const limit = (fn: keyof typeof RATE_LIMITS) => (options.rateLimits === false ? undefined : RATE_LIMITS[fn]);
+  const http = await serveVps(options, { polls: store.state, limits: localLimits(options.rateLimits) }).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  return {
+    url: http.url,
+    store,
+    async stop() {
+      await http.stop();
+      await store.close();
+    },
+  };
+}
+
+/** The node:http adapter around the handlers, built from `ports`: what each worker of a box runs too. */
+export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts): Promise<HttpSide> {
+  const log = options.log ?? consoleLog;
+  const clock = options.clock ?? Date.now;
   const captcha = options.captcha
     ? captchaVerifier({
         provider: options.captcha.provider,
@@ -120,9 +167,9 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
       })
     : noCaptcha;
   const handlers: Record<ApiFunctionName, ApiRoute> = {
-    createPoll: createPollHandler({ polls, clock, rateLimit: limit('createPoll'), captcha }),
+    createPoll: createPollHandler({ polls, clock, rateLimit: limits.createPoll, captcha }),
     getPoll: getPollHandler({ polls, clock }),
-    castVote: castVoteHandler({ polls, votes: polls, log, clock, rateLimit: limit('castVote'), captcha }),
+    castVote: castVoteHandler({ polls, votes: polls, log, clock, rateLimit: limits.castVote, captcha }),
     // Counts are in memory already: each answer is fresh, with the whole max-age, so a CDN in front keeps
     // it for all of it (a kept copy's answer may say max-age=0, which a CDN does not cache).
     getResults: getResultsHandler({ polls, clock, keepCounts: false }),
@@ -189,16 +236,6 @@ export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
   const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', handle, {
     requestTimeout: 30_000,
     headersTimeout: 10_000,
-  }).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
   });
-  return {
-    url: originOf(server),
-    store,
-    async stop() {
-      await closeServer(server);
-      await store.close();
-    },
-  };
+  return { url: originOf(server), stop: () => closeServer(server) };
 }

@@ -18,8 +18,16 @@ export function parseRateLimit(value: string | undefined): RateLimit {
   return { perMinute: Number(match[1]), burst: Number(match[2]) };
 }
 
+/**
+ * Where a request's token comes from: 0 when allowed, else the seconds until a token is back. A
+ * RateLimiter here, or one a process elsewhere holds (the VPS edition's workers share their primary's).
+ */
+export interface RateTaker {
+  take(key: string, nowMs: number): number | Promise<number>;
+}
+
 /** One token bucket per key, at most `maxKeys` of them (least recently seen out). Throws nothing: it answers. */
-export class RateLimiter {
+export class RateLimiter implements RateTaker {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(

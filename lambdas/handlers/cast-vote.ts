@@ -6,7 +6,7 @@ import { isPollId } from '../domain/ids';
 import { cachedPollStore } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
-import type { RateLimit } from '../domain/rate-limit';
+import type { RateLimit, RateTaker } from '../domain/rate-limit';
 import { chooseOption, idempotencyKey, voteIdFor, voteRoute, voterKey, type VoteMessage } from '../domain/vote';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
@@ -15,7 +15,8 @@ export interface CastVotePorts {
   votes: VoteSink;
   log: Log;
   clock?: Clock;
-  rateLimit?: RateLimit;
+  /** Per-address limits: buckets of the handler's own, or a shared taker's. */
+  rateLimit?: RateLimit | RateTaker;
   captcha?: CaptchaCheck;
 }
 
@@ -44,7 +45,7 @@ export function castVoteHandler({
 
   return async (request) => {
     const nowMs = clock();
-    checkRate(request, nowMs);
+    await checkRate(request, nowMs);
     const id = request.pathParameters.id;
     if (!isPollId(id)) throw pollNotFound();
     // Checked before anything is read or verified: a malformed key costs nothing.

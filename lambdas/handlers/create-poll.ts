@@ -2,13 +2,14 @@
 import { noCaptcha } from '../domain/captcha';
 import { createPoll, toPublicPoll, type PollSize } from '../domain/poll';
 import type { CaptchaCheck, Clock, PollStore } from '../domain/ports';
-import type { RateLimit } from '../domain/rate-limit';
+import type { RateLimit, RateTaker } from '../domain/rate-limit';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CreatePollPorts {
   polls: PollStore;
   clock?: Clock;
-  rateLimit?: RateLimit;
+  /** Per-address limits: buckets of the handler's own, or a shared taker's. */
+  rateLimit?: RateLimit | RateTaker;
   captcha?: CaptchaCheck;
   /** The vote path's size each new poll records (the stack's hotPollVotesPerSecond); none: the default. */
   size?: PollSize;
@@ -30,7 +31,7 @@ export function createPollHandler({
   const checkRate = rateLimitBySource(rateLimit);
   return async (request) => {
     const nowMs = clock();
-    checkRate(request, nowMs);
+    await checkRate(request, nowMs);
     const poll = createPoll(await captcha(jsonBody(request), request.sourceIp, 'create'), nowMs, size);
     await polls.putNewPoll(poll);
     return { status: 201, body: toPublicPoll(poll, nowMs), headers: { location: `/api/poll/${poll.id}` } };

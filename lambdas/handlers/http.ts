@@ -7,7 +7,7 @@ import { POLL_LIMITS } from '../../config/app-config';
 import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
 import type { Log } from '../domain/ports';
-import { RateLimiter, type RateLimit } from '../domain/rate-limit';
+import { RateLimiter, type RateLimit, type RateTaker } from '../domain/rate-limit';
 
 export interface ApiRequest {
   method: string;
@@ -94,11 +94,16 @@ export function jsonBody(request: ApiRequest): unknown {
   }
 }
 
-/** A check of a request against its source address's limit (none: no check); it throws PollError `rate_limited`. */
-export function rateLimitBySource(limit: RateLimit | undefined): (request: ApiRequest, nowMs: number) => void {
-  const limiter = new RateLimiter(limit ?? { perMinute: 0, burst: 0 });
-  return (request, nowMs) => {
-    const retryAfter = limiter.take(request.sourceIp, nowMs);
+/**
+ * A check of a request against its source address's limit (none: no check), from buckets of its own
+ * or a taker's; it rejects with PollError `rate_limited`.
+ */
+export function rateLimitBySource(
+  limit: RateLimit | RateTaker | undefined,
+): (request: ApiRequest, nowMs: number) => Promise<void> {
+  const limiter = limit && 'take' in limit ? limit : new RateLimiter(limit ?? { perMinute: 0, burst: 0 });
+  return async (request, nowMs) => {
+    const retryAfter = await limiter.take(request.sourceIp, nowMs);
     if (retryAfter > 0) throw rateLimited(retryAfter);
   };
 }

@@ -114,6 +114,11 @@ describe('mistakes people make', () => {
       '--port needs a value, and what follows it starts with a dash (write --port=<value> if that is the value). ' +
         'Run npm run vps -- --help for the usage.',
     ],
+    ...['0', '-1', '1.5', '65'].map((count) => [
+      `a worker count of ${count}`,
+      ['vps/cli.ts', `--workers=${count}`],
+      `--workers must be auto or a whole number from 1 to 64 (got ${count}). Run npm run vps -- --help for the usage.`,
+    ]),
     [
       'a design LocalStack cannot deploy, said before anything is checked',
       ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'],

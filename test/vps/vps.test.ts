@@ -9,7 +9,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { IDEMPOTENCY, RATE_LIMITS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { buildSite } from '../../frontend/build';
 import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
@@ -178,57 +178,87 @@ function runProcess(args: string[], cwd?: string): Promise<{ url: string; output
 }
 
 describe('a crash', () => {
-  /** `npm run vps` on a free port. */
-  const runVps = (dir: string) =>
-    runProcess(['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--rate-limits', 'off']);
+  /** `npm run vps` on a free port, with `workers` processes serving HTTP. */
+  const runVps = (dir: string, workers = 1, rateLimits = 'off') =>
+    runProcess([
+      '--import',
+      'tsx',
+      'vps/cli.ts',
+      ...['--port', '0', '--data-dir', dir, '--rate-limits', rateLimits, '--workers', String(workers)],
+    ]);
 
-  it('SIGKILLed in the middle of a load loses no vote it acknowledged, and counts none twice', {
-    timeout: 60_000,
-  }, async () => {
-    const dir = dataDir();
-    const { url } = await runVps(dir);
-    const client = api({ url });
-    const poll = await client.createPoll({ options: ['A', 'B', 'C'] });
-    const acknowledged = [0, 0, 0];
-    const unanswered = [0, 0, 0];
-    let sent = 0;
-    const killAfter = 1500;
-    // 40 voters at once, until the process is killed.
-    setTimeout(() => child!.kill('SIGKILL'), killAfter);
-    await Promise.all(
-      Array.from({ length: 40 }, async (_, voter) => {
-        for (let i = 0; sent < 100_000; i++) {
-          const option = (voter + i) % 3;
-          sent++;
-          try {
-            const res = await fetch(`${url}/api/poll/${poll.id}/vote`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ option }),
-            });
-            if (res.status === 202) acknowledged[option]++;
-            await res.arrayBuffer();
-          } catch {
-            // No answer: the vote may or may not be on disk.
-            unanswered[option]++;
-            return;
+  /** The pids a run with workers printed ("2 workers (pids 11, 12)"). */
+  const workerPids = (output: string) => /workers \(pids ([\d, ]+)\)/.exec(output)![1].split(', ').map(Number);
+
+  it.each([
+    { workers: 1, victim: 'the one process' },
+    { workers: 2, victim: 'a worker' },
+    { workers: 2, victim: 'the process that owns the log' },
+  ] as const)(
+    'with $workers worker(s), $victim SIGKILLed in the middle of a load: no acknowledged vote lost, none counted twice',
+    {
+      timeout: 60_000,
+    },
+    async ({ workers, victim }) => {
+      const dir = dataDir();
+      const { url, output } = await runVps(dir, workers);
+      const running = child!;
+      const poll = await api({ url }).createPoll({ options: ['A', 'B', 'C'] });
+      const acknowledged = [0, 0, 0];
+      const unanswered = [0, 0, 0];
+      const acknowledgedTotal = () => acknowledged.reduce((a, b) => a + b);
+      const killsAll = victim !== 'a worker';
+      let killedAt: number | undefined;
+      let sent = 0;
+      // 40 voters at once. Once 300 votes are acknowledged, the victim is killed; a box that lost a worker
+      // goes on until 300 more are (the replacement and the other worker serve), one that lost its log stops.
+      await Promise.all(
+        Array.from({ length: 40 }, async (_, voter) => {
+          for (let i = 0; sent < 100_000; i++) {
+            if (killedAt !== undefined && acknowledgedTotal() >= killedAt + 300) return;
+            if (killedAt === undefined && acknowledgedTotal() >= 300) {
+              killedAt = acknowledgedTotal();
+              process.kill(killsAll ? running.pid! : workerPids(output())[0], 'SIGKILL');
+            }
+            const option = (voter + i) % 3;
+            sent++;
+            try {
+              const res = await fetch(`${url}/api/poll/${poll.id}/vote`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ option }),
+              });
+              if (res.status === 202) acknowledged[option]++;
+              await res.arrayBuffer();
+            } catch {
+              // No answer: the vote may or may not be on disk.
+              unanswered[option]++;
+              if (killsAll) return;
+            }
           }
-        }
-      }),
-    );
-    expect(acknowledged.reduce((a, b) => a + b)).toBeGreaterThan(200);
+        }),
+      );
+      expect(killedAt).toBeDefined();
+      if (!killsAll) {
+        expect(acknowledgedTotal()).toBeGreaterThanOrEqual(killedAt! + 300);
+        await expect.poll(output).toMatch(new RegExp(`worker ${workerPids(output())[0]} died \\(SIGKILL\\); replaced`));
+        const exited = new Promise((resolve) => running.once('exit', resolve));
+        running.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      }
 
-    const restarted = await runVps(dir);
-    const counted = (await api({ url: restarted.url }).results(poll.id)).json.counts as number[];
-    console.log(
-      `crash: ${acknowledged} acknowledged before SIGKILL, ${unanswered} unanswered, ` +
-        `${counted} counted after the restart`,
-    );
-    counted.forEach((n, option) => {
-      expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
-      expect(n, `option ${option}`).toBeLessThanOrEqual(acknowledged[option] + unanswered[option]);
-    });
-  });
+      // Restarted with another worker count: the same log, the same counts.
+      const restarted = await runVps(dir, workers === 1 ? 2 : 1);
+      const counted = (await api({ url: restarted.url }).results(poll.id)).json.counts as number[];
+      console.log(
+        `${victim} killed: ${acknowledged} acknowledged, ${unanswered} unanswered, ${counted} counted after the restart`,
+      );
+      counted.forEach((n, option) => {
+        expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
+        expect(n, `option ${option}`).toBeLessThanOrEqual(acknowledged[option] + unanswered[option]);
+      });
+    },
+  );
 
   it('SIGKILLed after a vote is on disk and before it is answered: its retry by key after the restart is that vote', {
     timeout: 60_000,
@@ -260,6 +290,61 @@ describe('a crash', () => {
       .poll(output, { timeout: 15_000 })
       .toMatch(/1 line\(s\) of the log could not be read \(torn by a crash or corrupt\) and were skipped/);
     expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
+  });
+});
+
+describe('on every core (--workers 2): one box, one state', () => {
+  /** Each request on a connection of its own, so that the primary hands them to the workers in turn. */
+  const once = (url: string, id: string, option: number, key?: string) =>
+    api({ url }).call(
+      'POST',
+      `/api/poll/${id}/vote`,
+      { option },
+      {
+        connection: 'close',
+        ...(key === undefined ? {} : { [IDEMPOTENCY.header]: key }),
+      },
+    );
+  const runWorkers = (dir: string, rateLimits: 'on' | 'off') =>
+    runProcess([
+      '--import',
+      'tsx',
+      'vps/cli.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--workers',
+      '2',
+      '--rate-limits',
+      rateLimits,
+    ]);
+
+  it('counts one Idempotency-Key sent on many connections once, and refuses it with another option', {
+    timeout: 60_000,
+  }, async () => {
+    const { url } = await runWorkers(dataDir(), 'off');
+    const poll = await api({ url }).createPoll();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => once(url, poll.id, 1, 'ballot-1')));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
+    expect(new Set(answers.map((a) => a.json.voteId))).toEqual(new Set([voteIdFor(poll.id, 'ballot-1')]));
+    expect((await once(url, poll.id, 2, 'ballot-1')).json).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+    expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
+  });
+
+  it('limits a client across workers as one process does, not once per worker', { timeout: 60_000 }, async () => {
+    const { url } = await runWorkers(dataDir(), 'on');
+    const poll = await api({ url }).createPoll();
+    const { burst, perMinute } = RATE_LIMITS.castVote;
+    const started = Date.now();
+    const statuses = await pool(2 * burst, 4, async () => (await once(url, poll.id, 0)).status);
+    // The bucket refills perMinute a minute while the votes are sent: at most that many more get through.
+    const refilled = Math.ceil(((Date.now() - started) / 60_000) * perMinute);
+    const accepted = statuses.filter((status) => status === 202).length;
+    expect(accepted).toBeGreaterThanOrEqual(burst);
+    expect(accepted).toBeLessThanOrEqual(burst + refilled);
+    expect(statuses.filter((status) => status === 429).length).toBe(2 * burst - accepted);
+    expect((await api({ url }).results(poll.id)).json.counts[0]).toBe(accepted);
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * How the VPS edition's workers reach the one state of the box: each worker serves HTTP with the
+ * same handlers, and every read and change of polls, votes, voter claims, ballot keys and rate
+ * limits is a call over node:cluster's IPC channel to the primary, which owns the state and its
+ * log. So a vote is on disk before any worker acknowledges it, a key names one ballot whichever
+ * worker sees it, and a client's limit is one limit for the box, as with one process.
+ */
+import { PollError } from '../lambdas/domain/errors';
+import type { Poll } from '../lambdas/domain/poll';
+import type { PollCounts } from '../lambdas/domain/results';
+import type { VoterClaim } from '../lambdas/domain/ports';
+import type { VoteMessage } from '../lambdas/domain/vote';
+import type { RateLimitedRoute, VpsPorts } from './server';
+
+/** One end of the IPC channel: a cluster Worker in the primary, `process` in a worker. */
+export interface Channel {
+  send(message: unknown): unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
+/** Each call a worker makes, with its arguments and what it answers. */
+interface Calls {
+  putNewPoll: { args: [Poll]; value: void };
+  getPoll: { args: [string]; value: Poll | undefined };
+  getCounts: { args: [string]; value: PollCounts | undefined };
+  claimVoter: { args: [string, string, number, string?]; value: VoterClaim };
+  releaseVoter: { args: [string, string, string?]; value: void };
+  send: { args: [VoteMessage, boolean?]; value: void };
+  take: { args: [RateLimitedRoute, string, number]; value: number };
+}
+type Op = keyof Calls;
+
+interface CallMessage {
+  call: number;
+  op: Op;
+  args: unknown[];
+}
+
+/** An error as it crosses the channel: a PollError keeps what its answer is made of. */
+interface WireError {
+  message: string;
+  code?: PollError['code'];
+  retryAfterSeconds?: number;
+  field?: string;
+}
+
+interface ReplyMessage {
+  reply: number;
+  value?: unknown;
+  error?: WireError;
+}
+
+const isCall = (m: unknown): m is CallMessage =>
+  typeof m === 'object' && m !== null && typeof (m as CallMessage).call === 'number';
+const isReply = (m: unknown): m is ReplyMessage =>
+  typeof m === 'object' && m !== null && typeof (m as ReplyMessage).reply === 'number';
+
+const toWire = (error: unknown): WireError =>
+  error instanceof PollError
+    ? { message: error.message, code: error.code, retryAfterSeconds: error.retryAfterSeconds, field: error.field }
+    : { message: (error as Error)?.message ?? String(error) };
+
+const fromWire = ({ message, code, ...options }: WireError): Error =>
+  code ? new PollError(code, message, options) : new Error(message);
+
+type Handlers = { [O in Op]: (...args: Calls[O]['args']) => Promise<Calls[O]['value']> | Calls[O]['value'] };
+
+/** In the primary: answers a worker's calls from the ports that hold the box's state. */
+export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void {
+  const handlers: Handlers = {
+    putNewPoll: (poll) => polls.putNewPoll(poll),
+    getPoll: (id) => polls.getPoll(id),
+    getCounts: (id) => polls.getCounts(id),
+    claimVoter: (...args) => polls.claimVoter(...args),
+    releaseVoter: (...args) => polls.releaseVoter(...args),
+    send: (vote, keyed) => polls.send(vote, keyed),
+    take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
+  };
+  worker.on('message', (message) => {
+    if (!isCall(message)) return;
+    const handler = handlers[message.op] as (...args: unknown[]) => unknown;
+    Promise.resolve()
+      .then(() => handler(...message.args))
+      .then(
+        (value) => ({ reply: message.call, value }),
+        (error: unknown) => ({ reply: message.call, error: toWire(error) }),
+      )
+      .then((reply: ReplyMessage) => {
+        // A worker that died meanwhile gets no answer: its client got none either.
+        try {
+          worker.send(reply);
+        } catch {}
+      });
+  });
+}
+
+/**
+ * In a worker: the ports whose every call is answered by the primary (rate limits only when `limited`),
+ * and a wait for the calls still out.
+ */
+export function remotePorts(
+  primary: Channel,
+  limited: boolean,
+): VpsPorts & { idle(): Promise<void>; fail(error: Error): void } {
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let drained: (() => void) | undefined;
+  primary.on('message', (message) => {
+    if (!isReply(message)) return;
+    const call = waiting.get(message.reply);
+    waiting.delete(message.reply);
+    if (message.error) call?.reject(fromWire(message.error));
+    else call?.resolve(message.value);
+    if (waiting.size === 0) drained?.();
+  });
+  const call = <O extends Op>(op: O, ...args: Calls[O]['args']): Promise<Calls[O]['value']> =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      primary.send({ call: id, op, args } satisfies CallMessage);
+    });
+  const take = (route: RateLimitedRoute) => ({ take: (key: string, nowMs: number) => call('take', route, key, nowMs) });
+  return {
+    polls: {
+      putNewPoll: (poll) => call('putNewPoll', poll),
+      getPoll: (id) => call('getPoll', id),
+      getCounts: (id) => call('getCounts', id),
+      claimVoter: (...args) => call('claimVoter', ...args),
+      releaseVoter: (...args) => call('releaseVoter', ...args),
+      send: (vote, keyed) => call('send', vote, keyed),
+    },
+    limits: limited ? { createPoll: take('createPoll'), castVote: take('castVote') } : {},
+    idle: () => (waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),
+    /** The primary is gone: nothing out will be answered, so nothing of it was acknowledged. */
+    fail(error) {
+      for (const { reject } of waiting.values()) reject(error);
+      waiting.clear();
+      drained?.();
+    },
+  };
+}
