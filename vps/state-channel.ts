@@ -6,10 +6,6 @@
  * worker sees it, and a client's limit is one limit for the box, as with one process.
  */
 import { PollError } from '../lambdas/domain/errors';
-import type { Poll } from '../lambdas/domain/poll';
-import type { PollCounts } from '../lambdas/domain/results';
-import type { VoterClaim } from '../lambdas/domain/ports';
-import type { VoteMessage } from '../lambdas/domain/vote';
 import type { RateLimitedRoute, VpsPorts } from './server';
 
 /** One end of the IPC channel: a cluster Worker in the primary, `process` in a worker. */
@@ -18,16 +14,11 @@ export interface Channel {
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
-/** Each call a worker makes, with its arguments and what it answers. */
-interface Calls {
-  putNewPoll: { args: [Poll]; value: void };
-  getPoll: { args: [string]; value: Poll | undefined };
-  getCounts: { args: [string]; value: PollCounts | undefined };
-  claimVoter: { args: [string, string, number, string?]; value: VoterClaim };
-  releaseVoter: { args: [string, string, string?]; value: void };
-  send: { args: [VoteMessage, boolean?]; value: void };
-  take: { args: [RateLimitedRoute, string, number]; value: number };
-}
+/** Each call a worker makes: the state's own methods, and a token from a route's rate limit. */
+type StateOp = 'putNewPoll' | 'getPoll' | 'getCounts' | 'claimVoter' | 'releaseVoter' | 'send';
+type Calls = Pick<VpsPorts['polls'], StateOp> & {
+  take(route: RateLimitedRoute, key: string, nowMs: number): number | Promise<number>;
+};
 type Op = keyof Calls;
 
 interface CallMessage {
@@ -63,11 +54,9 @@ const toWire = (error: unknown): WireError =>
 const fromWire = ({ message, code, ...options }: WireError): Error =>
   code ? new PollError(code, message, options) : new Error(message);
 
-type Handlers = { [O in Op]: (...args: Calls[O]['args']) => Promise<Calls[O]['value']> | Calls[O]['value'] };
-
 /** In the primary: answers a worker's calls from the ports that hold the box's state. */
 export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void {
-  const handlers: Handlers = {
+  const handlers: Calls = {
     putNewPoll: (poll) => polls.putNewPoll(poll),
     getPoll: (id) => polls.getPoll(id),
     getCounts: (id) => polls.getCounts(id),
@@ -79,7 +68,7 @@ export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void 
   worker.on('message', (message) => {
     if (!isCall(message)) return;
     const handler = handlers[message.op] as (...args: unknown[]) => unknown;
-    Promise.resolve()
+    void Promise.resolve()
       .then(() => handler(...message.args))
       .then(
         (value) => ({ reply: message.call, value }),
@@ -113,7 +102,7 @@ export function remotePorts(
     else call?.resolve(message.value);
     if (waiting.size === 0) drained?.();
   });
-  const call = <O extends Op>(op: O, ...args: Calls[O]['args']): Promise<Calls[O]['value']> =>
+  const call = <O extends Op>(op: O, ...args: Parameters<Calls[O]>): Promise<Awaited<ReturnType<Calls[O]>>> =>
     new Promise((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
