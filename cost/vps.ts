@@ -26,7 +26,20 @@ export interface VpsMeasurement {
   optionsShareOfBare: number;
   votes: { acknowledged: number; counted: number };
   journal?: { records: number; flushes: number; recordsPerFlush: number; msPerFlush: number };
+  /** The server's own CPU time per request (its processes, read from /proc), so the load generator on the cores does not count. */
+  cpu: {
+    what: string;
+    /** µs of CPU a request, by route, by set-up: one process or two workers (and their primary), plain or behind TLS. */
+    microsPerRequest: Record<'plain' | 'workersPlain' | 'tls' | 'workersTls', PerRoute>;
+    /** With workers, the CPU a request spent in the primary alone (it owns the log: one core's ceiling on a box). */
+    primaryMicrosPerRequest: PerRoute;
+    /** How TLS was terminated. */
+    tlsVia: string;
+  };
 }
+
+/** A figure for each route the bench measures. */
+export type PerRoute = Record<'options' | 'page' | 'vote' | 'results', number>;
 
 export interface VpsTier {
   name: string;

@@ -3,15 +3,19 @@
  * http://localhost:3081/api/poll/<id>/options`) against the VPS edition, then on the page, a
  * vote and the results, and the same command against a bare node:http server answering a fixed
  * JSON body, in the same run: on a shared machine the app's share of the bare server's rate is
- * the figure that holds. Writes the figures to a file the cost model reads (--vps-from).
+ * the figure that holds. Each route is measured four ways: one process or two workers, plain or
+ * behind Caddy's TLS as docs/vps.md deploys it; what a box carries is read from the server's own
+ * CPU time per request (its processes' /proc), which the load generator on the same cores does not
+ * inflate. Writes the figures to a file the cost model reads (--vps-from).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import type { RouteRate, VpsMeasurement } from '../cost/vps';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +35,13 @@ const SPEC = {
       value: '<n>',
       description: 'concurrent connections (the seed used 100)',
     },
+    tls: {
+      type: 'string',
+      default: 'caddy',
+      value: 'caddy|off',
+      description:
+        'terminate TLS with Caddy in front, as docs/vps.md deploys it (apt-get install caddy); off: plain only',
+    },
     out: {
       type: 'string',
       value: '<file.json>',
@@ -41,8 +52,9 @@ const SPEC = {
   },
   details: [
     'Loopback only; rate limits are off for the run, as for load tests. ' +
-      'A 10 s warm-up, then 9 runs of --duration seconds (bare and options alternate 3 times): ' +
-      'a line as each starts, every 5 s of it, and its rate.',
+      'Four set-ups (one process or two workers, plain or behind TLS), each warmed up for 2 s a route, then ' +
+      'a run of --duration seconds a route (bare and options alternate 3 times on the first): ' +
+      'a line as each starts, every 5 s of it, and its rate and CPU time per request.',
   ],
 } as const;
 
@@ -98,6 +110,7 @@ const rate = (result: Result, path: string, method = 'GET'): RouteRate => ({
 const { values } = parseCommandLine(SPEC);
 let duration = 0;
 let connections = 0;
+let tls = true;
 await runCommand(SPEC, () => {
   duration = Number(values.duration);
   connections = Number(values.connections);
@@ -105,102 +118,222 @@ await runCommand(SPEC, () => {
     throw new UsageError(`--duration must be a whole number of seconds from 1 to 300 (got ${values.duration}).`);
   if (!Number.isInteger(connections) || connections < 1 || connections > 1000)
     throw new UsageError(`--connections must be from 1 to 1000 (got ${values.connections}).`);
+  if (values.tls !== 'caddy' && values.tls !== 'off')
+    throw new UsageError(`--tls must be caddy or off (got ${values.tls}).`);
+  tls = values.tls === 'caddy';
+  if (tls && spawnSync('caddy', ['version']).status !== 0)
+    throw new CommandFailure(
+      'TLS is measured through Caddy, as docs/vps.md deploys it, and caddy is not on the PATH: ' +
+        'apt-get install caddy, or --tls off to measure plain HTTP only.',
+    );
 });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'vps-bench-'));
-const bare = await startServer(process.execPath, ['-e', BARE_SERVER]);
-const app = await startServer(process.execPath, [
-  '--import',
-  'tsx',
-  'vps/cli.ts',
-  '--port',
-  '0',
-  '--data-dir',
-  dataDir,
-  '--rate-limits',
-  'off',
-]);
-try {
-  const created = await fetch(`${app.url}/api/poll`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Benchmark', options: ['Option A', 'Option B', 'Option C'], lifetimeMinutes: 60 }),
-  });
-  const { id } = (await created.json()) as { id: string };
-  const run = async (label: string, url: string, extra: { method?: string; body?: string } = {}) => {
-    const post = extra.method ? ` -m ${extra.method} -H content-type=application/json -b '${extra.body}'` : '';
-    console.log(`${label.padEnd(8)} npx autocannon -c ${connections} -d ${duration}${post} ${url}`);
-    const instance = autocannon({
-      url,
-      connections,
-      duration,
-      ...extra,
-      ...(extra.body ? { headers: { 'content-type': 'application/json' } } : {}),
+/** The server's own CPU time: its processes and all their descendants, from /proc (Linux). */
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+function cpuSeconds(roots: number[], alone = false): number {
+  const stats = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        // The fields after the command name (which may hold spaces): state, ppid, ... utime (14th), stime (15th).
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      } catch {
+        return []; // gone meanwhile
+      }
     });
-    // A line every 5 s of a run longer than that (autocannon ticks once a second), and its rate at the end.
-    let seconds = 0;
-    instance.on('tick', () => {
-      if (++seconds % 5 === 0 && seconds < duration) console.log(`${''.padEnd(8)} ${seconds} s`);
-    });
-    const result = await instance;
-    console.log(`${''.padEnd(8)} ${Math.round(result.requests.average).toLocaleString('en-US')} req/s`);
-    return result;
-  };
-  // Warm up first (not recorded, on a poll of its own): the first seconds of a fresh process run
-  // code the JIT has not compiled yet.
-  console.log('warm-up  every route for 2 s (not recorded)');
-  const warmUp = (
-    (await (
-      await fetch(`${app.url}/api/poll`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'Warm-up', options: ['a', 'b'] }),
-      })
-    ).json()) as { id: string }
-  ).id;
-  for (const path of ['/api/poll/ID/options', '/poll/ID', '/api/poll/ID/results'])
-    await autocannon({ url: app.url + path.replace('ID', warmUp), connections, duration: 2 });
-  await autocannon({
-    url: `${app.url}/api/poll/${warmUp}/vote`,
-    connections,
-    duration: 2,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{"option":0}',
-  });
-  await autocannon({ url: `${bare.url}/`, connections, duration: 2 });
+  const tree = new Set(roots);
+  for (let grew = !alone; grew; ) {
+    grew = false;
+    for (const s of stats)
+      if (tree.has(s.ppid) && !tree.has(s.pid)) {
+        tree.add(s.pid);
+        grew = true;
+      }
+  }
+  return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ticks, 0) / TICKS_PER_SECOND;
+}
 
+type RouteName = keyof VpsMeasurement['routes'];
+type SetupName = keyof VpsMeasurement['cpu']['microsPerRequest'];
+interface Setup {
+  name: SetupName;
+  label: string;
+  workers: number;
+  tls: boolean;
+}
+const SETUPS: Setup[] = [
+  { name: 'plain', label: 'one process', workers: 1, tls: false },
+  { name: 'workersPlain', label: '2 workers', workers: 2, tls: false },
+  { name: 'tls', label: 'one process, TLS', workers: 1, tls: true },
+  { name: 'workersTls', label: '2 workers, TLS', workers: 2, tls: true },
+];
+const ROUTES: Record<RouteName, { path: string; method?: string; body?: string }> = {
+  options: { path: '/api/poll/ID/options' },
+  page: { path: '/poll/ID' },
+  vote: { path: '/api/poll/ID/vote', method: 'POST', body: '{"option":1}' },
+  results: { path: '/api/poll/ID/results' },
+};
+
+/** Caddy in front of `origin` on a free port, as docs/vps.md deploys it (its own CA: nothing is fetched). */
+async function startCaddy(origin: string, home: string) {
+  const port = await freePort();
+  const config = join(home, 'Caddyfile');
+  writeFileSync(
+    config,
+    '{\n\tadmin off\n\tskip_install_trust\n\tlog default {\n\t\tlevel ERROR\n\t}\n}\n' +
+      `https://127.0.0.1:${port} {\n\ttls internal\n\treverse_proxy ${origin.replace('http://', '')}\n}\n`,
+  );
+  const env = { ...process.env, HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home };
+  const child = spawn('caddy', ['run', '--config', config, '--adapter', 'caddyfile'], { env, stdio: 'ignore' });
+  const url = `https://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 100; tries++) {
+    const up = await autocannon({ url: `${url}/`, connections: 1, amount: 1 }).catch(() => undefined);
+    if (up && up['2xx'] + up.non2xx > 0) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new CommandFailure(`Caddy did not answer on ${url} within 10 s.`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const home = mkdtempSync(join(tmpdir(), 'vps-bench-'));
+const started: ChildProcess[] = [];
+const bare = await startServer(process.execPath, ['-e', BARE_SERVER]);
+started.push(bare.child);
+
+/** One autocannon run of `route`, with the server's CPU time per request over it. */
+async function run(
+  label: string,
+  url: string,
+  route: (typeof ROUTES)[RouteName],
+  pids: () => number[],
+  primary?: number,
+) {
+  const post = route.method ? ` -m ${route.method} -H content-type=application/json -b '${route.body}'` : '';
+  console.log(`${label.padEnd(24)} npx autocannon -c ${connections} -d ${duration}${post} ${url}`);
+  const before = { tree: cpuSeconds(pids()), primary: primary ? cpuSeconds([primary], true) : 0 };
+  const instance = autocannon({
+    url,
+    connections,
+    duration,
+    ...(route.method
+      ? { method: route.method, body: route.body, headers: { 'content-type': 'application/json' } }
+      : {}),
+  });
+  // A line every 5 s of a run longer than that (autocannon ticks once a second), and its rate at the end.
+  let seconds = 0;
+  instance.on('tick', () => {
+    if (++seconds % 5 === 0 && seconds < duration) console.log(`${''.padEnd(24)} ${seconds} s`);
+  });
+  const result = await instance;
+  const perRequest = (cpu: number) => Math.round((cpu * 1e6) / Math.max(1, result.requests.total));
+  const micros = perRequest(cpuSeconds(pids()) - before.tree);
+  const primaryMicros = primary ? perRequest(cpuSeconds([primary], true) - before.primary) : 0;
+  console.log(
+    `${''.padEnd(24)} ${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
+      `${micros} µs of the server's CPU a request`,
+  );
+  return { result, micros, primaryMicros };
+}
+
+type Run = Awaited<ReturnType<typeof run>>;
+
+/** One set-up from start to stop: every route, and the check that each acknowledged vote was counted. */
+async function measure(setup: Setup, rounds: number) {
+  const dataDir = mkdtempSync(join(home, `${String(setup.name)}-`));
+  const app = await startServer(process.execPath, [
+    ...['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dataDir],
+    ...['--rate-limits', 'off', '--workers', String(setup.workers)],
+  ]);
+  started.push(app.child);
+  const caddy = setup.tls ? await startCaddy(app.url, mkdtempSync(join(home, 'caddy-'))) : undefined;
+  if (caddy) started.push(caddy.child);
+  const url = caddy?.url ?? app.url;
+  const pids = () => [app.child.pid!, ...(caddy ? [caddy.child.pid!] : [])];
+  const primary = setup.workers > 1 ? app.child.pid : undefined;
+  const create = async (title: string) =>
+    (
+      (await (
+        await fetch(`${app.url}/api/poll`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title, options: ['Option A', 'Option B', 'Option C'], lifetimeMinutes: 60 }),
+        })
+      ).json()) as { id: string }
+    ).id;
+  const [id, warmUp] = [await create('Benchmark'), await create('Warm-up')];
+  const at = (route: RouteName, poll: string) => url + ROUTES[route].path.replace('ID', poll);
+  // Warm up first (not recorded, on a poll of its own): a fresh process runs code the JIT has not compiled yet.
+  console.log(`\n${setup.label}: every route for 2 s to warm up (not recorded)`);
+  for (const route of Object.keys(ROUTES) as RouteName[])
+    await autocannon({ url: at(route, warmUp), connections, duration: 2, ...ROUTES[route] });
   // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
-  const pairs: Array<{ bare: Result; options: Result }> = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  const pairs: Array<{ bare: Result; options: Run }> = [];
+  for (let round = 0; round < rounds; round++) {
+    const bareRun = await run('bare', `${bare.url}/api/poll/${id}/options`, ROUTES.options, () => []);
     pairs.push({
-      bare: await run('bare', `${bare.url}/api/poll/${id}/options`),
-      options: await run('options', `${app.url}/api/poll/${id}/options`),
+      bare: bareRun.result,
+      options: await run(`${setup.label}: options`, at('options', id), ROUTES.options, pids, primary),
     });
   }
-  const page = await run('page', `${app.url}/poll/${id}`);
-  const vote = await run('vote', `${app.url}/api/poll/${id}/vote`, { method: 'POST', body: '{"option":1}' });
-  const results = await run('results', `${app.url}/api/poll/${id}/results`);
-
-  // Every acknowledged vote is on disk and counted.
+  const runs = {} as Record<RouteName, Run>;
+  for (const route of Object.keys(ROUTES) as RouteName[])
+    runs[route] =
+      route === 'options' && pairs.length > 0
+        ? pairs[0].options
+        : await run(`${setup.label}: ${route}`, at(route, id), ROUTES[route], pids, primary);
   const counted = (
     (await (await fetch(`${app.url}/api/poll/${id}/results`, { headers: { 'cache-control': 'no-cache' } })).json()) as {
       total: number;
     }
   ).total;
+  caddy?.child.kill();
   await stop(app.child);
   const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
     app.output(),
   );
+  return { pairs, runs, counted, flushLine };
+}
+
+try {
+  const measured = {} as Record<SetupName, Awaited<ReturnType<typeof measure>>>;
+  for (const setup of SETUPS.filter((s) => tls || !s.tls))
+    measured[setup.name] = await measure(setup, setup.name === 'plain' ? ROUNDS : setup.tls ? 0 : 1);
+  // Without TLS measured, its figures are the plain ones, and the file says so.
+  measured.tls ??= measured.plain;
+  measured.workersTls ??= measured.workersPlain;
 
   const mean = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) / values.length);
-  const ratios = pairs.map((p) => p.options.requests.average / p.bare.requests.average).sort((a, b) => a - b);
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
+  const shares = (name: SetupName) =>
+    measured[name].pairs.map((p) => p.options.result.requests.average / p.bare.requests.average).sort((a, b) => a - b);
+  const { pairs, runs, counted, flushLine } = measured.plain;
   // The round whose ratio is the median stands for options and bare (its latencies are reported).
-  const middle = pairs.find((p) => p.options.requests.average / p.bare.requests.average === median(ratios))!;
+  const middle = pairs.find(
+    (p) => p.options.result.requests.average / p.bare.requests.average === median(shares('plain')),
+  )!;
+  /** Each route's figure of a set-up: its runs' CPU per request (the options route's rounds averaged). */
+  const perRoute = (name: SetupName, figure: (r: Run) => number) => {
+    const { runs: r, pairs: p } = measured[name];
+    return {
+      options: p.length ? mean(p.map((pair) => figure(pair.options))) : figure(r.options),
+      page: figure(r.page),
+      vote: figure(r.vote),
+      results: figure(r.results),
+    };
+  };
   const measurement: VpsMeasurement = {
     what:
-      'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, ' +
+      'npm run bench:vps: the VPS edition (its log fsynced before each answer) on loopback, ' +
       'with autocannon in another process',
     date: new Date().toISOString().slice(0, 10),
     machine: {
@@ -210,23 +343,23 @@ try {
       node: process.version,
     },
     command:
-      `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route; ` +
-      `bare and options alternate ${ROUNDS} times`,
+      `npx autocannon -c ${connections} -d ${duration} <url> (the seed's command), per route and set-up; ` +
+      `bare and options alternate ${ROUNDS} times on one process`,
     bare: {
       ...rate(middle.bare, '/api/poll/<id>/options (bare node:http, fixed body)'),
       requestsPerSecond: mean(pairs.map((p) => p.bare.requests.average)),
     },
     routes: {
       options: {
-        ...rate(middle.options, '/api/poll/<id>/options'),
-        requestsPerSecond: mean(pairs.map((p) => p.options.requests.average)),
+        ...rate(middle.options.result, '/api/poll/<id>/options'),
+        requestsPerSecond: mean(pairs.map((p) => p.options.result.requests.average)),
       },
-      page: rate(page, '/poll/<id>'),
-      vote: rate(vote, '/api/poll/<id>/vote', 'POST'),
-      results: rate(results, '/api/poll/<id>/results'),
+      page: rate(runs.page.result, '/poll/<id>'),
+      vote: rate(runs.vote.result, '/api/poll/<id>/vote', 'POST'),
+      results: rate(runs.results.result, '/api/poll/<id>/results'),
     },
-    optionsShareOfBare: Math.round(median(ratios) * 100) / 100,
-    votes: { acknowledged: vote['2xx'], counted },
+    optionsShareOfBare: Math.round(median(shares('plain')) * 100) / 100,
+    votes: { acknowledged: runs.vote.result['2xx'], counted },
     journal: flushLine
       ? {
           records: Number(flushLine[1]),
@@ -235,42 +368,24 @@ try {
           msPerFlush: Number(flushLine[4]),
         }
       : undefined,
+    cpu: {
+      what:
+        "the server's CPU time per request (its processes' utime + stime in /proc, Caddy's included behind TLS), " +
+        'in µs, over each route’s run',
+      microsPerRequest: {
+        plain: perRoute('plain', (r) => r.micros),
+        workersPlain: perRoute('workersPlain', (r) => r.micros),
+        tls: perRoute('tls', (r) => r.micros),
+        workersTls: perRoute('workersTls', (r) => r.micros),
+      },
+      primaryMicrosPerRequest: perRoute('workersTls', (r) => r.primaryMicros),
+      tlsVia: tls
+        ? `Caddy ${spawnSync('caddy', ['version'], { encoding: 'utf8' }).stdout.split(' ')[0].trim()} ` +
+          'reverse_proxy with its internal CA, HTTP/1.1 keep-alive, as docs/vps.md deploys it'
+        : 'none: measured with --tls off, so the TLS figures are the plain ones',
+    },
   };
-
-  console.log('');
-  const rows: Array<[string, RouteRate]> = [
-    ['bare node:http', measurement.bare],
-    ...Object.entries(measurement.routes),
-  ];
-  // A table line: the route, then req/s, p50, p97.5, p99 and non-2xx right-aligned to these widths.
-  const widths = [9, 9, 8, 8, 9];
-  const row = (name: string, ...cells: Array<string | number>) =>
-    name.padEnd(16) + cells.map((cell, i) => String(cell).padStart(widths[i])).join('');
-  console.log(row('route', 'req/s', 'p50 ms', 'p97.5', 'p99', 'non-2xx'));
-  for (const [name, r] of rows) {
-    console.log(
-      row(name, r.requestsPerSecond, r.latencyMs.p50, r.latencyMs.p97_5, r.latencyMs.p99, r.non2xx + r.errors),
-    );
-  }
-  const roundShares = ratios.map((r) => `${Math.round(r * 100)}%`).join(', ');
-  console.log(
-    `\nThe options route at ${Math.round(measurement.optionsShareOfBare * 100)}% of the bare server's rate ` +
-      `(median of ${ROUNDS} paired rounds: ${roundShares}); ` +
-      'the seed measured 18,671 req/s for its Node server on its own machine.',
-  );
-  // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
-  const inFlight = counted - measurement.votes.acknowledged;
-  const check =
-    inFlight >= 0 && inFlight <= connections
-      ? `none lost; ${inFlight} more were in flight when the run stopped`
-      : 'MISMATCH';
-  console.log(
-    `Votes: ${measurement.votes.acknowledged} acknowledged (202), ${counted} counted (${check})` +
-      (measurement.journal
-        ? `; ${measurement.journal.recordsPerFlush} per flush, ${measurement.journal.msPerFlush} ms per flush.`
-        : '.'),
-  );
-  if (check === 'MISMATCH') process.exitCode = 1;
+  printSummary(measurement, measured);
   const out = resolve(
     values.out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
   );
@@ -278,7 +393,77 @@ try {
   writeFileSync(out, `${JSON.stringify(measurement, null, 2)}\n`);
   console.log(`Figures written to ${out} (npm run cost -- --vps-from ${out.replace(`${ROOT}/`, '')})`);
 } finally {
-  await stop(bare.child);
-  if (app.child.exitCode === null) await stop(app.child);
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const child of started) if (child.exitCode === null) await stop(child);
+  rmSync(home, { recursive: true, force: true });
+}
+
+/** The tables: req/s and CPU per request by route and set-up, the ratios to bare, the two-worker efficiency. */
+function printSummary(m: VpsMeasurement, measured: Record<SetupName, Awaited<ReturnType<typeof measure>>>) {
+  const names = SETUPS.map((s) => s.name);
+  const row = (first: string, cells: Array<string | number>) =>
+    first.padEnd(10) + cells.map((cell) => String(cell).padStart(18)).join('');
+  const routes = Object.keys(ROUTES) as RouteName[];
+  const rps = (name: SetupName, route: RouteName) => {
+    const { runs, pairs } = measured[name];
+    const results = pairs.length ? pairs.map((p) => p.options.result) : [runs[route].result];
+    return route === 'options'
+      ? results.reduce((a, r) => a + r.requests.average, 0) / results.length
+      : runs[route].result.requests.average;
+  };
+  console.log(`\nreq/s (bare node:http: ${m.bare.requestsPerSecond.toLocaleString('en-US')})`);
+  console.log(
+    row(
+      'route',
+      SETUPS.map((s) => s.label),
+    ),
+  );
+  for (const route of routes)
+    console.log(
+      row(
+        route,
+        names.map((n) => Math.round(rps(n, route)).toLocaleString('en-US')),
+      ),
+    );
+  console.log('\nrequests per CPU-second of the server (1e6 ÷ µs of its CPU a request)');
+  console.log(
+    row(
+      'route',
+      SETUPS.map((s) => s.label),
+    ),
+  );
+  for (const route of routes)
+    console.log(
+      row(
+        route,
+        names.map((n) => Math.round(1e6 / m.cpu.microsPerRequest[n][route]).toLocaleString('en-US')),
+      ),
+    );
+  const share = (name: SetupName, route: RouteName) =>
+    `${Math.round((rps(name, route) / m.bare.requestsPerSecond) * 100)}%`;
+  const efficiency = (one: SetupName, two: SetupName, route: RouteName) =>
+    (m.cpu.microsPerRequest[one][route] / m.cpu.microsPerRequest[two][route]).toFixed(2);
+  console.log(
+    `\nAgainst the bare server: options ${share('plain', 'options')} with one process, ` +
+      `${share('workersPlain', 'options')} with 2 workers; durable votes ${share('plain', 'vote')} and ` +
+      `${share('workersPlain', 'vote')}. The seed measured 18,671 req/s for its Node server on its own machine.`,
+  );
+  console.log(
+    `Two workers against one, CPU per request (1.00: no cost of its own): ` +
+      routes
+        .map((r) => `${r} ${efficiency('plain', 'workersPlain', r)} plain, ${efficiency('tls', 'workersTls', r)} TLS`)
+        .join('; ') +
+      '.',
+  );
+  for (const setup of SETUPS) {
+    const { runs, counted } = measured[setup.name];
+    const acknowledged = runs.vote.result['2xx'];
+    // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
+    const inFlight = counted - acknowledged;
+    const ok = inFlight >= 0 && inFlight <= connections;
+    console.log(
+      `Votes, ${setup.label}: ${acknowledged} acknowledged (202), ${counted} counted ` +
+        `(${ok ? `none lost; ${inFlight} more were in flight when the run stopped` : 'MISMATCH'}).`,
+    );
+    if (!ok) process.exitCode = 1;
+  }
 }

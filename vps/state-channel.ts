@@ -41,10 +41,38 @@ interface ReplyMessage {
   error?: WireError;
 }
 
-const isCall = (m: unknown): m is CallMessage =>
-  typeof m === 'object' && m !== null && typeof (m as CallMessage).call === 'number';
-const isReply = (m: unknown): m is ReplyMessage =>
-  typeof m === 'object' && m !== null && typeof (m as ReplyMessage).reply === 'number';
+/** What crosses the channel: the calls (or replies) of one turn of the event loop together. */
+interface Batch<T> {
+  batch: T[];
+}
+
+/**
+ * Sends what is said within one turn of the event loop as one message: under load a turn handles many
+ * requests, and each message costs a write and a parse on both sides. A channel that closed meanwhile
+ * takes nothing: a worker hears of it by its 'disconnect', the primary has no one left to answer.
+ */
+function batched<T>(channel: Channel): (item: T) => void {
+  let items: T[] = [];
+  return (item) => {
+    items.push(item);
+    if (items.length > 1) return;
+    setImmediate(() => {
+      const batch = items;
+      items = [];
+      try {
+        channel.send({ batch } satisfies Batch<T>);
+      } catch {}
+    });
+  };
+}
+
+/** Each item of a batch the channel brings. */
+function onBatch<T>(channel: Channel, handle: (item: T) => void): void {
+  channel.on('message', (message) => {
+    const { batch } = (message ?? {}) as Partial<Batch<T>>;
+    if (Array.isArray(batch)) for (const item of batch) handle(item);
+  });
+}
 
 const toWire = (error: unknown): WireError =>
   error instanceof PollError
@@ -65,21 +93,16 @@ export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void 
     send: (vote, keyed) => polls.send(vote, keyed),
     take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
   };
-  worker.on('message', (message) => {
-    if (!isCall(message)) return;
+  // A worker that died meanwhile gets no answer: its client got none either.
+  const reply = batched<ReplyMessage>(worker);
+  onBatch<CallMessage>(worker, (message) => {
     const handler = handlers[message.op] as (...args: unknown[]) => unknown;
     void Promise.resolve()
       .then(() => handler(...message.args))
       .then(
-        (value) => ({ reply: message.call, value }),
-        (error: unknown) => ({ reply: message.call, error: toWire(error) }),
-      )
-      .then((reply: ReplyMessage) => {
-        // A worker that died meanwhile gets no answer: its client got none either.
-        try {
-          worker.send(reply);
-        } catch {}
-      });
+        (value) => reply({ reply: message.call, value }),
+        (error: unknown) => reply({ reply: message.call, error: toWire(error) }),
+      );
   });
 }
 
@@ -94,8 +117,8 @@ export function remotePorts(
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let drained: (() => void) | undefined;
-  primary.on('message', (message) => {
-    if (!isReply(message)) return;
+  const send = batched<CallMessage>(primary);
+  onBatch<ReplyMessage>(primary, (message) => {
     const call = waiting.get(message.reply);
     waiting.delete(message.reply);
     if (message.error) call?.reject(fromWire(message.error));
@@ -106,14 +129,22 @@ export function remotePorts(
     new Promise((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      primary.send({ call: id, op, args } satisfies CallMessage);
+      send({ call: id, op, args });
     });
+  // Results asked for while a read of the same poll is out share it: the read went out after they came, or
+  // within one round trip of it, so they are as fresh as one process's.
+  const reading = new Map<string, ReturnType<Calls['getCounts']>>();
+  const getCounts = (id: string) => {
+    const read = reading.get(id) ?? call('getCounts', id).finally(() => reading.delete(id));
+    reading.set(id, read);
+    return read;
+  };
   const take = (route: RateLimitedRoute) => ({ take: (key: string, nowMs: number) => call('take', route, key, nowMs) });
   return {
     polls: {
       putNewPoll: (poll) => call('putNewPoll', poll),
       getPoll: (id) => call('getPoll', id),
-      getCounts: (id) => call('getCounts', id),
+      getCounts,
       claimVoter: (...args) => call('claimVoter', ...args),
       releaseVoter: (...args) => call('releaseVoter', ...args),
       send: (vote, keyed) => call('send', vote, keyed),
