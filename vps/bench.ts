@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import type { RouteRate, VpsMeasurement } from '../cost/vps';
+import { placeholderCpu, type RouteRate, type VpsMeasurement } from '../cost/vps';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Bare and options runs alternate this many times: a shared machine's drift hits both alike. */
@@ -198,7 +198,7 @@ try {
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
   // The round whose ratio is the median stands for options and bare (its latencies are reported).
   const middle = pairs.find((p) => p.options.requests.average / p.bare.requests.average === median(ratios))!;
-  const measurement: VpsMeasurement = {
+  const measured: Omit<VpsMeasurement, 'cpu'> = {
     what:
       'npm run bench:vps: the VPS edition (one Node process, its log fsynced before each answer) on loopback, ' +
       'with autocannon in another process',
@@ -236,6 +236,7 @@ try {
         }
       : undefined,
   };
+  const measurement: VpsMeasurement = { ...measured, cpu: placeholderCpu(measured) };
 
   console.log('');
   const rows: Array<[string, RouteRate]> = [
