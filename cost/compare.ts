@@ -98,14 +98,21 @@ export function originAtPeak(profile: TrafficProfile): RequestMix {
   };
 }
 
-/** The month's requests past a CDN, the same way: the bytes the box still sends. Poll reads come while a poll is open. */
+/** A month's poll reads, and those a cache in front passes on: once per cache per poll max-age while a poll is open. */
+export function pollReadsOfMonth(profile: TrafficProfile, bill: Bill): { all: number; pastCache: number } {
+  const all = vpsMix(bill).pollReads;
+  const periods = cachePeriods(profile.votingMinutes, POLL_READ_CACHE_SECONDS);
+  return { all, pastCache: cachedAtOrigin(all, bill.usage.polls, periods) };
+}
+
+/** The month's requests past a CDN, the same way: the bytes the box still sends. */
 function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
   const month = vpsMix(bill);
   const { polls, resultsRequests } = bill.usage;
   return {
     ...month,
     pages: cachedAtOrigin(month.pages, polls, 1),
-    pollReads: cachedAtOrigin(month.pollReads, polls, cachePeriods(profile.votingMinutes, POLL_READ_CACHE_SECONDS)),
+    pollReads: pollReadsOfMonth(profile, bill).pastCache,
     results: cachedAtOrigin(resultsRequests, polls, cachePeriodsOfWatch(profile)),
   };
 }

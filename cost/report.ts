@@ -20,7 +20,7 @@ import {
 } from './designs';
 import { renderChart } from './chart';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
-import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
+import { breakEven, designRps, pollReadsOfMonth, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import {
   averagePollVotesPerSecond,
@@ -698,6 +698,26 @@ const capacityLines = (report: CostReport) => {
   ];
 };
 
+/**
+ * results=cloudfront passes poll reads through CloudFront uncached (lib/site.ts: /api/* has caching
+ * disabled), though they answer with a max-age: what a cached behaviour for them would save, priced at
+ * the first tier of the requests they would no longer make. Not built; none when no design fronts the API.
+ */
+function cloudFrontPollReads(report: CostReport): string[] {
+  const design = report.designs.find((d) => d.stack.results === 'cloudfront');
+  if (!design) return [];
+  const reads = pollReadsOfMonth(report.profile, design.bill);
+  const perRequest = design.stack.apiKind === 'http' ? PRICES.httpApiRequests : PRICES.restApiRequests;
+  const usdPerRequest = (perRequest.tiers[0].price + PRICES.lambdaRequests.tiers[0].price) / 1e6;
+  return [
+    `${design.name}: poll reads pass through CloudFront uncached (lib/site.ts: /api/* has caching disabled), ` +
+      `though each says how long it may be kept; a cached behaviour for GET /api/poll/* (after an uncached one ` +
+      `for .../vote) would keep ${quantity(reads.all - reads.pastCache)} of their ${quantity(reads.all)} a month ` +
+      `from ${perRequest.service} and Lambda: about ${usd((reads.all - reads.pastCache) * usdPerRequest)} a month ` +
+      'less at first-tier request prices (not built).',
+  ];
+}
+
 /** The report for a terminal: prose wrapped at 100 columns, tables narrow enough to fit beside it. */
 export function renderText(report: CostReport): string {
   const { bill } = report;
@@ -719,6 +739,7 @@ export function renderText(report: CostReport): string {
   );
   for (const d of report.designs.filter((d) => d.deploy && !d.capacity.carries))
     out.push(wrap(`  - ${d.name}: ${toCarry(d)}`, 100, '    '));
+  prose(...cloudFrontPollReads(report));
   out.push('');
   prose(...opening(report));
   out.push('');
@@ -877,6 +898,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     mdAlign(capacityHead, []),
     ...capacityRows(report).map(mdRow),
     '',
+    ...cloudFrontPollReads(report).flatMap((l) => [l, '']),
     '## The answer',
     '',
     ...opening(report).map(boldLead),

@@ -4,9 +4,11 @@
  * report as text, Markdown and HTML.
  */
 import { describe, expect, it } from 'vitest';
+import { POLL_READ_CACHE_SECONDS } from '../../config/app-config';
 import { renderChart } from '../../cost/chart';
 import { designRps } from '../../cost/compare';
 import { quantity, usd } from '../../cost/format';
+import { CACHE_ORIGINS_PER_POLL } from '../../cost/model';
 import { PROFILES } from '../../cost/profiles';
 import { renderMarkdown, renderText, reportBodyHtml, type CostReport } from '../../cost/report';
 import { costReport, unwrapped } from '../support/cost';
@@ -111,6 +113,20 @@ describe('the VPS side of the report', () => {
     expect(vpsAnswer(night)).toContain(`The nearest: ${usd(nearest.totalUsd)} a month on ${nearest.name}: `);
     expect(vpsAnswer(night)).toContain(`it ${nearest.why}.`);
     expect(renderMarkdown(night, 'chart.svg')).toMatch(/\| no: needs \d+\.\dx the box \(/);
+  });
+
+  it('prices caching the CloudFront design’s poll reads, which its stack passes through uncached', () => {
+    const design = seed.designs.find((d) => d.stack.results === 'cloudfront')!;
+    const { polls, pageLoads } = design.bill.usage;
+    const reads = pageLoads - polls;
+    // 13 caches a poll, each asking once per 30 s of its 30 minutes open.
+    const kept =
+      reads - polls * CACHE_ORIGINS_PER_POLL * ((PROFILES.seed.votingMinutes * 60) / POLL_READ_CACHE_SECONDS);
+    expect(kept).toBeGreaterThan(0);
+    expect(unwrapped(renderText(seed))).toContain(
+      `would keep ${quantity(kept)} of their ${quantity(reads)} a month from API Gateway and Lambda: ` +
+        `about ${usd((kept * (1.0 + 0.2)) / 1e6)} a month less at first-tier request prices (not built).`,
+    );
   });
 
   it('writes carries for every VPS row of report.json, for every preset', () => {
