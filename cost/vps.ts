@@ -27,16 +27,22 @@ export interface VpsMeasurement {
   optionsShareOfBare: number;
   votes: { acknowledged: number; counted: number };
   journal?: { records: number; flushes: number; recordsPerFlush: number; msPerFlush: number };
-  /** The server's own CPU time per request (its process tree, read from /proc), so the load generator sharing the cores does not count. */
+  /**
+   * The server's own CPU time per request (its process tree, read from /proc), so the load generator
+   * sharing the cores does not count.
+   */
   cpu: {
     what: string;
-    /** µs of CPU per request, per route, by setup: one process plain HTTP; one process behind TLS (the proxy's CPU counted); two workers + primary behind TLS. */
+    /**
+     * µs of CPU per request, per route, by setup: one process plain HTTP; one process behind TLS (the
+     * proxy's CPU counted); two workers + primary behind TLS.
+     */
     microsPerRequest: {
       plain: { options: number; page: number; vote: number; results: number };
       tls: { options: number; page: number; vote: number; results: number };
       workersTls: { options: number; page: number; vote: number; results: number };
     };
-    /** With workers, the CPU per request spent in the primary alone (it owns the log: a single-core ceiling on the box). */
+    /** With workers, the CPU per request spent in the primary alone (it owns the log: a single-core ceiling). */
     primaryMicrosPerRequest: { options: number; page: number; vote: number; results: number };
     /** How TLS was terminated (e.g. 'Caddy 2.6.2 reverse_proxy, as docs/vps.md deploys it'). */
     tlsVia: string;

@@ -169,7 +169,7 @@ describe('the same month on a VPS', () => {
     expect(row.totalUsd).toBe(VPS_TIERS[0].monthlyUsd + row.overageUsd);
   });
 
-  it('serves 4x a 1-vCPU box’s mix on 4 vCPUs, times the measured two-worker efficiency, until the primary binds', () => {
+  it('serves 4x a 1-vCPU box’s mix on 4 vCPUs times the measured two-worker efficiency, till the primary binds', () => {
     const mix = { pages: 0, pollReads: 0, votes: 1000, results: 0 };
     const tier = (vcpu: number, factor = 1): VpsTier => ({
       ...VPS_TIERS[0],
