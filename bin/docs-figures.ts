@@ -27,7 +27,7 @@ import {
   peakLines,
   renderMarkdown,
 } from '../cost/report';
-import { BASELINE_VPS } from '../cost/vps';
+import { BASELINE_VPS, type RouteRate } from '../cost/vps';
 import { votePathFor, withApiRateLimit } from '../cost/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure, parseCommandLine, runCommand } from './command-line';
@@ -296,17 +296,28 @@ function recordNightQueue(): string[] {
 /** This app's measured capacity on a VPS (cost/vps-capacity.json, which the estimator sizes VPS tiers from). */
 function vpsCapacity(): string[] {
   const { measurement: m, source } = loadVpsCapacity(undefined);
-  const row = (what: string, rate: { requestsPerSecond: number; latencyMs: { p99: number } }) => [
+  const { microsPerRequest: micros, primaryMicrosPerRequest: primary } = m.cpu;
+  const row = (what: string, rate: { requestsPerSecond: number; latencyMs: { p99: number } }, cpu: string[]) => [
     what,
     quantity(rate.requestsPerSecond),
     `${rate.latencyMs.p99} ms`,
+    ...cpu,
   ];
+  const routes = Object.entries(m.routes) as Array<[keyof typeof primary, RouteRate]>;
   return [
     ...mdTable(
-      ['', 'req/s', 'p99'],
+      ['', 'req/s', 'p99', 'µs CPU, one process', '2 workers', 'one process, TLS', '2 workers, TLS', 'in the primary'],
       [
-        row('a bare `node:http` server, fixed JSON body (same run)', m.bare),
-        ...Object.values(m.routes).map((rate) => row(`\`${rate.method} ${rate.path}\``, rate)),
+        row('a bare `node:http` server, fixed JSON body (same run)', m.bare, ['', '', '', '', '']),
+        ...routes.map(([name, rate]) =>
+          row(`\`${rate.method} ${rate.path}\``, rate, [
+            quantity(micros.plain[name]),
+            quantity(micros.workersPlain[name]),
+            quantity(micros.tls[name]),
+            quantity(micros.workersTls[name]),
+            quantity(primary[name]),
+          ]),
+        ),
       ],
     ),
     '',
@@ -317,6 +328,8 @@ function vpsCapacity(): string[] {
           '',
         ]
       : []),
+    `CPU a request: ${m.cpu.what}. TLS: ${m.cpu.tlsVia}.`,
+    '',
     `*From ${source}: \`npm run bench:vps\` on ${m.date}, ${m.machine.cpus} cores of ${m.machine.model}, ` +
       `Node ${m.machine.node}, \`${m.command}\`.*`,
   ];

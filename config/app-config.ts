@@ -275,6 +275,12 @@ export const SITE_CACHE_CONTROL = 'public, max-age=0, s-maxage=31536000, must-re
 export const RESULTS_CACHE_SECONDS = 2;
 
 /**
+ * A poll (GET /api/poll/{id}, /options) never changes after creation but for closing: browsers and a CDN
+ * may keep it this long, never past its close or its expiry (lambdas/handlers/get-poll.ts).
+ */
+export const POLL_READ_CACHE_SECONDS = 30;
+
+/**
  * How the page reads results, the request that dominates the bill (`-c results=<design>`; the
  * same flag for the stack, `npm start -- --results`, and the cost model's designs):
  *  - `api`: through API Gateway, like every other route.

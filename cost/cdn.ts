@@ -1,6 +1,6 @@
 /**
- * The usual VPS answer to a hot poll: a CDN in front of the VPS edition, caching the page and the
- * results for their max-age, as dated price data beside the VPS tiers (cost/vps.ts). A figure its
+ * The usual VPS answer to a hot poll: a CDN in front of the VPS edition, caching the page, the
+ * poll reads and the results for their max-age, as dated price data beside the VPS tiers (cost/vps.ts). A figure its
  * source did not confirm carries an `assumption`, and the report prints it.
  */
 
@@ -36,7 +36,7 @@ export const CDN_PLANS: CdnPlan[] = [
     assumption:
       'no bandwidth or request fee: a Cloudflare Support answer (community.cloudflare.com/t/184548), ' +
       'not a price page; the Self-Serve Subscription Agreement 2.8 bars a disproportionate share of non-HTML ' +
-      'content, and a Cache Rule must make /poll/* and /api/poll/*/results eligible for cache',
+      'content, and a Cache Rule must make /poll/* and GET /api/poll/* (poll reads, results) eligible for cache',
   },
   {
     name: 'bunny.net Standard',
@@ -55,5 +55,6 @@ export const CDN_PLANS: CdnPlan[] = [
 
 /** How the origin load behind either plan is worked out: as CloudFront's, which neither CDN documents. */
 export const CDN_ORIGIN_ASSUMPTION =
-  'CDN origin load: as CloudFront’s, 13 caches per poll each asking once per results max-age and once for ' +
-  'the page; a CDN with a tiered cache or origin shield asks less, one without asks once per location';
+  'CDN origin load: as CloudFront’s, 13 caches per poll each asking once for the page, once per poll max-age for ' +
+  'the poll and once per results max-age for its results; a CDN with a tiered cache or origin shield asks less, ' +
+  'one without asks once per location';

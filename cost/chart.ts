@@ -1,7 +1,7 @@
 /**
  * The report's chart: monthly cost against monthly votes, both on log scales, each AWS design as a
  * line (grey and dashed where it stops carrying the peak) and each VPS tier as a line that ends where
- * one process stops carrying it, as one SVG drawn for the width it is given: the legend to the right
+ * one box stops carrying it, as one SVG drawn for the width it is given: the legend to the right
  * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
  * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
@@ -62,7 +62,7 @@ export interface ChartSeries {
   label: string;
   color: string;
   dash: string;
-  /** Monthly cost at each of the chart's points; null where it is not drawn (a VPS past what one process carries). */
+  /** Monthly cost at each of the chart's points; null where it is not drawn (a VPS past what one box carries). */
   costs: Array<number | null>;
   /** The other tiers of a group, drawn as the first is. */
   alike?: Array<Array<number | null>>;
@@ -149,7 +149,7 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
   });
 }
 
-/** Each VPS tier while one process carries the peak; tiers that would overlap are one series. */
+/** Each VPS tier while one box carries the peak; tiers that would overlap are one series. */
 function vpsSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
   const { scaled, points } = volumes;
   const bills = volumes.billsOf(report.stack);
@@ -171,13 +171,13 @@ function vpsSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
       kind: 'vps' as const,
       id: group.map((g) => g.tier.name).join(' · '),
       label: group[0].costs.every((c) => c === null)
-        ? 'VPS: no tier carries this peak at any volume (one process; sharding is not built)'
+        ? 'VPS: no tier carries this peak at any volume (one box; polls are not sharded across boxes)'
         : `VPS: ${group.map((g) => shortTier(g.tier)).join(' · ')}`,
       ...VPS_STYLES[i % VPS_STYLES.length],
       costs: group[0].costs,
       alike: group.slice(1).map((g) => g.costs),
       carries: group[0].carries,
-      bottleneck: firstOver >= 0 ? 'one process of the VPS edition (sharding is not built)' : undefined,
+      bottleneck: firstOver >= 0 ? 'one box of the VPS edition (polls are not sharded across boxes)' : undefined,
       carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
     };
   });
@@ -192,19 +192,17 @@ function carryingText(s: ChartSeries): string {
   return s.bottleneck ? `carries no volume of the plot: ${s.bottleneck}` : 'carries the whole plot';
 }
 
-/** What the VPS lines say together: every tier has the same one process, so they stop at one volume. */
+/** What the VPS lines say together: where each stops carrying, as one box serves every poll. */
 function vpsFact(series: ChartSeries[]): string {
   const vps = series.filter((s) => s.kind === 'vps');
-  const stops = vps.find((s) => s.carriesUpTo);
-  if (stops)
-    return (
-      `Every VPS tier stops carrying above ~${votesLabel(stops.carriesUpTo!)} a month: one process serves ` +
-      'every poll, and sharding is not built.'
-    );
+  const stops = vps
+    .filter((s) => s.carriesUpTo)
+    .map((s) => `${s.label.replace(/^VPS: /, '')} above ~${votesLabel(s.carriesUpTo!)}`);
+  if (stops.length > 0)
+    return `VPS tiers stop carrying where one box no longer does (polls are not sharded): ${stops.join('; ')} a month.`;
   return vps.some((s) => s.bottleneck)
-    ? 'No VPS tier carries the peak at any volume of the plot: one process serves every poll, ' +
-        'and sharding is not built.'
-    : 'Every VPS tier carries the whole plot: one process serves it.';
+    ? 'No VPS tier carries the peak at any volume of the plot: one box serves every poll, and polls are not sharded.'
+    : 'Every VPS tier carries the whole plot on one box.';
 }
 
 /** The chart's key facts in words: its text alternative. */

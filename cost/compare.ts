@@ -2,10 +2,11 @@
  * The other side of the question: what the same month needs on a VPS running the VPS edition,
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
-import { RESULTS_CACHE_SECONDS } from '../config/app-config';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { CDN_PLANS, type CdnPlan } from './cdn';
 import {
   cachedAtOrigin,
+  cachePeriods,
   cachePeriodsOfWatch,
   DAYS_PER_MONTH,
   estimate,
@@ -19,41 +20,44 @@ import type { TrafficProfile } from './profiles';
 import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,
-  PROCESSES_PER_BOX,
-  processCapacity,
+  boxCapacity,
   requestsOf,
   VPS_MAX_UTILISATION,
   VPS_TIERS,
+  type BoxCapacity,
   type RequestMix,
   type VpsCapacity,
   type VpsTier,
 } from './vps';
 
-/** One VPS option for the month: a tier, alone or behind a CDN, sized for the profile's peak. */
+/**
+ * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry
+ * the profile's peak. One box: polls are not sharded across boxes.
+ */
 export interface VpsCost {
   tier: VpsTier;
   /** The CDN in front, and its bill for the month. */
   cdn?: { plan: CdnPlan; gb: number; usd: number };
   /** The tier, and the CDN's name after a +. */
   name: string;
-  /** Requests a second that reach the boxes at the peak (past the CDN, if any). */
+  /** Requests a second that reach the box at the peak, route by route (past the CDN, if any). */
+  origin: RequestMix;
+  /** All of them. */
   loadRps: number;
-  /** What one process serves of that peak's mix, per second (the measured process). */
-  capacityRps: number;
-  /** Processes the load needs at VPS_MAX_UTILISATION; one runs per box, whatever its vCPUs. */
-  processes: number;
-  /** Boxes for those processes: never fewer than the load needs, even when they cannot share it. */
-  boxes: number;
-  /** One process carries the peak: polls are not sharded across processes, so more than one does not. */
+  /** What the box serves of that mix, and what bounds it (cost/vps.ts boxCapacity). */
+  box: BoxCapacity;
+  /** The box carries the peak at VPS_MAX_UTILISATION at most. */
   carries: boolean;
+  /** The box's load at the peak over what it carries (above 1: it does not carry). */
+  needs: number;
   /** Why it does not carry the peak; null when it does. */
   why: string | null;
-  /** The load's share of the boxes' capacity. */
+  /** The load's share of the box's capacity. */
   utilisation: number;
-  /** What the boxes send in the month. */
+  /** What the box sends in the month. */
   transferGb: number;
   overageUsd: number;
-  /** Boxes, their overage and the CDN. */
+  /** The box, its overage and the CDN. */
   totalUsd: number;
   /** The tier's price per million requests when it runs at the utilisation ceiling. */
   usdPerMillionAtCeiling: number;
@@ -79,9 +83,9 @@ const mixOf = (r: RouteRates): RequestMix => ({
 });
 
 /**
- * The peak second past a CDN: each of a poll's caches asks for its results once per results
- * max-age and for its page once (a year's s-maxage: counted as all in this second, a bound), for
- * the polls open at once, the hottest at least; poll reads, votes and creates pass through.
+ * The peak second past a CDN: each of a poll's caches asks for its page once (a year's s-maxage:
+ * counted as all in this second, a bound), for the poll once per poll max-age and for its results once
+ * per results max-age, for the polls open at once, the hottest at least; votes and creates pass through.
  */
 export function originAtPeak(profile: TrafficProfile): RequestMix {
   const { routes, pollsOpenAtOnce } = derivePeak(profile);
@@ -89,17 +93,26 @@ export function originAtPeak(profile: TrafficProfile): RequestMix {
   return {
     ...mixOf(routes),
     pages: cachedAtOrigin(routes.pages, polls, 1),
+    pollReads: cachedAtOrigin(routes.pollReads, polls, 1 / POLL_READ_CACHE_SECONDS),
     results: cachedAtOrigin(routes.results, polls, 1 / RESULTS_CACHE_SECONDS),
   };
 }
 
-/** The month's requests past a CDN, the same way: the bytes the boxes still send. */
+/** A month's poll reads, and those a cache in front passes on: once per cache per poll max-age while a poll is open. */
+export function pollReadsOfMonth(profile: TrafficProfile, bill: Bill): { all: number; pastCache: number } {
+  const all = vpsMix(bill).pollReads;
+  const periods = cachePeriods(profile.votingMinutes, POLL_READ_CACHE_SECONDS);
+  return { all, pastCache: cachedAtOrigin(all, bill.usage.polls, periods) };
+}
+
+/** The month's requests past a CDN, the same way: the bytes the box still sends. */
 function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
   const month = vpsMix(bill);
   const { polls, resultsRequests } = bill.usage;
   return {
     ...month,
     pages: cachedAtOrigin(month.pages, polls, 1),
+    pollReads: pollReadsOfMonth(profile, bill).pastCache,
     results: cachedAtOrigin(resultsRequests, polls, cachePeriodsOfWatch(profile)),
   };
 }
@@ -108,19 +121,20 @@ function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
 const gbOf = (mix: RequestMix, profile: TrafficProfile) =>
   (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
 
-/** Processes and boxes for a load of this mix, and whether one process carries it. */
-function sizeFor(load: RequestMix, capacity: VpsCapacity) {
-  const capacityRps = processCapacity(capacity, load);
-  const loadRps = requestsOf(load);
-  const processes = Math.max(1, Math.ceil(loadRps / (capacityRps * VPS_MAX_UTILISATION)));
-  const carries = processes === 1;
-  const why = carries ? null : `needs ${processes} processes: one process serves every poll; sharding is not built`;
-  return { capacityRps, loadRps, processes, boxes: Math.ceil(processes / PROCESSES_PER_BOX), carries, why };
+/** Whether one box of `tier` carries this load at the peak, and by how much it falls short if not. */
+function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
+  const box = boxCapacity(tier, capacity, origin);
+  const loadRps = requestsOf(origin);
+  const needs = loadRps / (box.requestsPerSecond * VPS_MAX_UTILISATION);
+  const carries = needs <= 1;
+  const bound = box.binds === 'primary' ? "the primary's one vCPU" : `${tier.vcpu} vCPU${tier.vcpu > 1 ? 's' : ''}`;
+  const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})`;
+  return { origin, loadRps, box, carries, needs, why, utilisation: loadRps / box.requestsPerSecond };
 }
 
 /**
- * A tier for the profile's peak, alone or behind `cdn`: boxes for what reaches them (at the
- * utilisation ceiling), plus transfer beyond what they include, plus the CDN's month.
+ * One box of a tier for the profile's peak, alone or behind `cdn`: whether it carries what reaches
+ * it, and its month: the box, transfer beyond what it includes, and the CDN's month.
  */
 export function vpsCost(
   tier: VpsTier,
@@ -129,20 +143,20 @@ export function vpsCost(
   capacity: VpsCapacity,
   cdn?: CdnPlan,
 ): VpsCost {
-  const size = sizeFor(cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity);
+  const size = sizeFor(tier, cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity);
   const transferGb = gbOf(cdn ? originOfMonth(profile, bill) : vpsMix(bill), profile);
-  const overageUsd = Math.max(0, transferGb - size.boxes * tier.includedTransferGb) * tier.overageUsdPerGb;
+  const overageUsd = Math.max(0, transferGb - tier.includedTransferGb) * tier.overageUsdPerGb;
   const cdnBill = cdn && cdnMonth(cdn, gbOf(vpsMix(bill), profile), requestsOf(vpsMix(bill)));
   return {
     tier,
     ...(cdnBill && { cdn: cdnBill }),
     name: cdn ? `${tier.name} + ${cdn.name}` : tier.name,
     ...size,
-    utilisation: size.loadRps / (size.boxes * PROCESSES_PER_BOX * size.capacityRps),
     transferGb,
     overageUsd,
-    totalUsd: size.boxes * tier.monthlyUsd + overageUsd + (cdnBill?.usd ?? 0),
-    usdPerMillionAtCeiling: tier.monthlyUsd / ((size.capacityRps * VPS_MAX_UTILISATION * SECONDS_PER_MONTH) / 1e6),
+    totalUsd: tier.monthlyUsd + overageUsd + (cdnBill?.usd ?? 0),
+    usdPerMillionAtCeiling:
+      tier.monthlyUsd / ((size.box.requestsPerSecond * VPS_MAX_UTILISATION * SECONDS_PER_MONTH) / 1e6),
   };
 }
 
@@ -152,8 +166,13 @@ function cdnMonth(plan: CdnPlan, gb: number, requests: number) {
   return { plan, gb, usd: Math.max(plan.minimumMonthlyUsd, usd) };
 }
 
-/** The tiers put behind each CDN plan: the cheapest, and the seed's $15 box (with a CDN, vCPUs matter less). */
-export const CDN_FRONTED_TIERS: VpsTier[] = [...new Set([VPS_TIERS[0], BASELINE_VPS])];
+/**
+ * The tiers put behind each CDN plan: the cheapest, the seed's $15 box, and the most vCPUs (what
+ * reaches the box behind a CDN is mostly votes, whose CPU its cores share).
+ */
+export const CDN_FRONTED_TIERS: VpsTier[] = [
+  ...new Set([VPS_TIERS[0], BASELINE_VPS, VPS_TIERS.reduce((most, tier) => (tier.vcpu > most.vcpu ? tier : most))]),
+];
 
 /** Every VPS option the report prices: each tier alone, then the fronted tiers behind each CDN plan. */
 export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {

@@ -129,9 +129,12 @@ export const CACHE_ORIGINS_PER_POLL = 13;
  */
 export const cachedAtOrigin = (requests: number, polls: number, cachePeriods: number): number =>
   Math.min(requests, polls * CACHE_ORIGINS_PER_POLL * cachePeriods);
+/** The periods of a cache's max-age in so many minutes: how often each cache asks the origin in them. */
+export const cachePeriods = (minutes: number, maxAgeSeconds: number): number =>
+  Math.ceil((minutes * 60) / maxAgeSeconds);
 /** The results cache periods in one viewer's watch of a poll. */
 export const cachePeriodsOfWatch = (profile: Pick<TrafficProfile, 'watchMinutes'>): number =>
-  Math.ceil((profile.watchMinutes * 60) / RESULTS_CACHE_SECONDS);
+  cachePeriods(profile.watchMinutes, RESULTS_CACHE_SECONDS);
 /** With WebSocket push, the server sends an update this often while votes arrive (as fast as the page would ask). */
 const PUSH_INTERVAL_SECONDS = RESULTS_CACHE_SECONDS;
 /** Bytes of one pushed results message. */

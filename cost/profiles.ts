@@ -252,8 +252,8 @@ function namingPreset(error: ProfileError, raw: Record<string, unknown>, base: T
   const fields = inherited.map((field) => `"${field}"`).join(' and ');
   return new ProfileError(
     error.field,
-    `${error.message} (${inherited.join(' and ')}: the ${base.name} preset's, which a profile starts from; ` +
-      `set ${fields} in the profile to change ${inherited.length > 1 ? 'them' : 'it'}.)`,
+    `${error.message.replace(/([^.])$/, '$1.')} ${inherited.join(' and ')}: the ${base.name} preset's, ` +
+      `which a profile starts from; set ${fields} in the profile to change ${inherited.length > 1 ? 'them' : 'it'}.`,
   );
 }
 

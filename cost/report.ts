@@ -3,6 +3,7 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../config/app-config';
 import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
@@ -19,7 +20,7 @@ import {
 } from './designs';
 import { renderChart } from './chart';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
-import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
+import { breakEven, designRps, pollReadsOfMonth, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
 import {
   averagePollVotesPerSecond,
@@ -40,10 +41,13 @@ import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,
   CAPACITY_REFERENCES,
-  PROCESSES_PER_BOX,
+  microsOfMix,
+  requestsOf,
+  SHARED_VCPU,
   VPS_MAX_UTILISATION,
   VPS_TIERS,
   type ObservedLoad,
+  type RequestMix,
   type VpsCapacity,
 } from './vps';
 import { whatIfs, type WhatIf } from './what-ifs';
@@ -129,11 +133,11 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
       ...Object.entries(units.sources)
         .filter(([, source]) => source.startsWith('assumption'))
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
-      `VPS sizing: at most ${VPS_MAX_UTILISATION * 100}% of measured capacity at the design rate, ` +
-        "the profile's busiest second (derived from its fields: cost/peaks.ts)",
-      "VPS capacity: the VPS edition is one process, as the seed's platform is: " +
-        `it uses ${PROCESSES_PER_BOX} vCPU whatever the box has, ` +
-        'and more than one process would need polls sharded across them (not built): such a row does not carry',
+      `VPS sizing: one box carries at most ${percent(VPS_MAX_UTILISATION)} of its capacity at the design rate, ` +
+        "the profile's busiest second (derived from its fields: cost/peaks.ts): 1 / the AWS side's quota " +
+        `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
+      `VPS vCPUs: ${SHARED_VCPU.kind}, counted at ${SHARED_VCPU.factor} of a vCPU: ${SHARED_VCPU.assumption} ` +
+        `(${SHARED_VCPU.source}; checked ${SHARED_VCPU.checked})`,
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
@@ -280,33 +284,70 @@ export const designRows = (report: CostReport, flagsOnly = false) =>
   ]);
 
 export const vpsHead = [
-  'VPS (the VPS edition)',
-  'Boxes',
-  'Peak load',
+  'VPS (the VPS edition, one box)',
+  'Processes',
+  'Origin req/s at peak',
+  'Capacity, req/s',
   'Carries?',
   'Transfer',
   'Monthly',
-  'Per M requests at 50%',
+  `Per M requests at ${percent(VPS_MAX_UTILISATION)}`,
   'Break-even',
 ];
 /**
- * The columns a terminal has room for: the row, its boxes, load, verdict, month and break-even; and the
- * transfer where a row pays for going over its allowance (it can make a smaller box dearer).
+ * The columns a terminal has room for: the row (its vCPUs in its name; the prose under the table says
+ * what runs on them), its load, capacity, verdict, month and break-even; and the transfer where a row pays
+ * for going over its allowance (it can make a smaller box dearer).
  */
 const vpsTextColumns = (report: CostReport) =>
-  report.vps.some((v) => v.overageUsd > 0) ? [0, 1, 2, 3, 4, 5, 7] : [0, 1, 2, 3, 5, 7];
+  report.vps.some((v) => v.overageUsd > 0) ? [0, 2, 3, 4, 5, 6, 8] : [0, 2, 3, 4, 6, 8];
 /** A VPS row's break-even with this stack: the plain tiers have one (a CDN's month is not scanned). */
 const vpsBreakEven = (report: CostReport, v: VpsCost) => {
   const votes = v.cdn ? undefined : report.breakEven.find((b) => b.tier === v.tier)?.votes;
   return votes ? votesLabel(votes) : '—';
 };
+/** A row's processes: one on a 1-vCPU box; on more, an HTTP worker per vCPU and the primary that owns the log. */
+const processesOf = (v: VpsCost) => (v.box.workers ? `${v.box.workers} workers + primary` : 'one process');
+/** Requests a second, route by route. */
+const routesText = (mix: RequestMix) =>
+  `pages ${quantity(mix.pages)}, poll reads ${quantity(mix.pollReads)}, votes and creates ${quantity(mix.votes)}, ` +
+  `results ${quantity(mix.results)}: ${quantity(requestsOf(mix))} req/s`;
+/**
+ * How the VPS rows are worked out, in numbers: what reaches the box route by route, alone and behind a
+ * CDN; the CPU a request of each mix costs; the capacity and the ceiling from them.
+ */
+function vpsWorking(report: CostReport): string[] {
+  const { cpu } = report.vpsCapacity.measurement;
+  const alone = report.vps.find((v) => !v.cdn)!;
+  const fronted = report.vps.find((v) => v.cdn);
+  const micros = (mix: RequestMix) =>
+    `${quantity(microsOfMix(cpu.microsPerRequest.tls, mix))} µs a request on one process, ` +
+    `${quantity(microsOfMix(cpu.microsPerRequest.workersTls, mix))} with workers, ` +
+    `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
+  return [
+    'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
+      'and the primary that owns the log.',
+    `What reaches the box at the peak, alone: ${routesText(alone.origin)}` +
+      (fronted
+        ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +
+          `${POLL_READ_CACHE_SECONDS} s, results once per ${RESULTS_CACHE_SECONDS} s): ${routesText(fronted.origin)}.`
+        : '.'),
+    `The CPU a request of that mix costs behind TLS (${cpu.tlsVia}), alone: ${micros(alone.origin)}` +
+      (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
+      ` A box serves min(vCPUs × ${SHARED_VCPU.factor} (${SHARED_VCPU.kind}) × 1e6 / µs, ` +
+      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary), and carries ` +
+      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). ` +
+      `CPU figures: ${cpu.what}.`,
+  ];
+}
 /** Each VPS row; in a terminal (`narrow`) the verdict is short and the prose under the table says why. */
 export const vpsRows = (report: CostReport, narrow = false) =>
   report.vps.map((v) => [
     v.name,
-    String(v.boxes),
-    `${quantity(v.loadRps)} req/s, ${percent(v.utilisation)}`,
-    v.carries ? 'yes' : narrow ? `no: ${v.processes} processes` : `no: ${v.why}`,
+    processesOf(v),
+    `${quantity(v.loadRps)} (${percent(v.utilisation)})`,
+    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'primary' ? ' (primary)' : ''}`,
+    v.carries ? 'yes' : narrow ? `no: ${v.needs.toFixed(1)}x` : `no: ${v.why}`,
     `${quantity(v.transferGb)} GB` + (v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''),
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
@@ -432,7 +473,8 @@ function voteRateWorking({ voteRates: { average, hottest }, recommended, units }
     `${quantity(arriving(average.votesPerSecond))} votes reach the group, so a batch holds ` +
     `${votesText(average.votesPerBatch)}${measured}. A vote: ${quantity(average.counterWritesPerVote)} of a ` +
     `counter write and of an invocation, ${quantity(average.counterWriteUnitsPerVote)} of a write unit, ` +
-    `${quantity(average.sqsRequestsPerVote)} SQS requests (the bill's rates). The hottest poll at ` +
+    `${quantity(average.sqsRequestsPerVote)} SQS requests (its bill's rates; the itemised bill is the stack in ` +
+    `cdk.out's). The hottest poll at ` +
     `${quantity(hottest.votesPerSecond)} votes/s: ${votesText(hottest.votesPerBatch)} a batch, ` +
     `${quantity(hottest.counterWriteUnitsPerVote)} of a write unit a vote (the capacity verdict's).` +
     (average.votesPerBatch < 1.5
@@ -552,30 +594,26 @@ const cheapest = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.to
 /** The VPS answer's row: the cheapest that carries the peak, if any does. */
 export const cheapestCarryingVps = (report: CostReport): VpsCost | undefined =>
   cheapest(report.vps.filter((v) => v.carries));
-/** A VPS row in words: its month, what reaches it at the peak, and what one process serves of that. */
+/** A VPS row in words: its month, what reaches it at the peak, and what its vCPUs serve of that. */
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
-    `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach ` +
-    `${v.boxes > 1 ? `its ${v.boxes} boxes` : 'the box'} at the peak; one process of the VPS edition serves ` +
-    `that mix at ${quantity(v.capacityRps)} req/s (npm run bench:vps on ${measured.date}, ` +
-    `${measured.machine.model}), ` +
-    (v.carries
-      ? `loaded ${percent(v.utilisation)}`
-      : `${percent(v.loadRps / v.capacityRps)} of one process's measured maximum: ${v.processes} processes ` +
-        `at ${percent(VPS_MAX_UTILISATION)} load`)
+    `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
+    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)} behind TLS ` +
+    `(the CPU a request costs, npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
+    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: it ${v.why}`)
   );
 }
 
-/** The VPS answer: the cheapest row that carries the peak, or plainly that none does, and the best with a CDN. */
+/** The VPS answer: the cheapest box that carries the peak, or plainly that none does, and the nearest. */
 function vpsLine(report: CostReport): string {
   const carrying = cheapestCarryingVps(report);
   if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
-  const plain = cheapest(report.vps.filter((v) => !v.cdn));
-  const withCdn = cheapest(report.vps.filter((v) => v.cdn));
+  const nearest = [...report.vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
   return (
-    `On a VPS: no single VPS process carries this peak of ${quantity(report.designRps)} req/s ` +
-    `(${plain.why}); nor does one behind a CDN: ${vpsSentence(report, withCdn)}.`
+    `On a VPS: no single box carries this peak of ${quantity(report.designRps)} req/s` +
+    (report.recommended.carries ? ': the AWS edition does. ' : ', nor does any AWS design. ') +
+    `The nearest: ${vpsSentence(report, nearest)}.`
   );
 }
 
@@ -606,7 +644,7 @@ function headline(report: CostReport): string[] {
     `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` + `(${perMillionVotes(bill)}).`,
     baseline.carries
       ? `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month (one box for ${quantity(report.designRps)} req/s).`
-      : `${BASELINE_VPS.name} does not carry this profile's peak (${baseline.why}).`,
+      : `${BASELINE_VPS.name} does not carry this profile's peak: it ${baseline.why}.`,
     even.votes
       ? `Break-even of this stack with it: ${votesLabel(even.votes)} a month (${usd(even.usd!)}); ` +
         'below that, serverless costs less.'
@@ -661,6 +699,26 @@ const capacityLines = (report: CostReport) => {
   ];
 };
 
+/**
+ * results=cloudfront passes poll reads through CloudFront uncached (lib/site.ts: /api/* has caching
+ * disabled), though they answer with a max-age: what a cached behaviour for them would save, priced at
+ * the first tier of the requests they would no longer make. Not built; none when no design fronts the API.
+ */
+function cloudFrontPollReads(report: CostReport): string[] {
+  const design = report.designs.find((d) => d.stack.results === 'cloudfront');
+  if (!design) return [];
+  const reads = pollReadsOfMonth(report.profile, design.bill);
+  const perRequest = design.stack.apiKind === 'http' ? PRICES.httpApiRequests : PRICES.restApiRequests;
+  const usdPerRequest = (perRequest.tiers[0].price + PRICES.lambdaRequests.tiers[0].price) / 1e6;
+  return [
+    `${design.name}: poll reads pass through CloudFront uncached (lib/site.ts: /api/* has caching disabled), ` +
+      `though each says how long it may be kept; a cached behaviour for GET /api/poll/* (after an uncached one ` +
+      `for .../vote) would keep ${quantity(reads.all - reads.pastCache)} of their ${quantity(reads.all)} a month ` +
+      `from ${perRequest.service} and Lambda: about ${usd((reads.all - reads.pastCache) * usdPerRequest)} a month ` +
+      'less at first-tier request prices (not built).',
+  ];
+}
+
 /** The report for a terminal: prose wrapped at 100 columns, tables narrow enough to fit beside it. */
 export function renderText(report: CostReport): string {
   const { bill } = report;
@@ -682,6 +740,7 @@ export function renderText(report: CostReport): string {
   );
   for (const d of report.designs.filter((d) => d.deploy && !d.capacity.carries))
     out.push(wrap(`  - ${d.name}: ${toCarry(d)}`, 100, '    '));
+  prose(...cloudFrontPollReads(report));
   out.push('');
   prose(...opening(report));
   out.push('');
@@ -715,17 +774,14 @@ export function renderText(report: CostReport): string {
     out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${creditsNote(bill)}`);
   out.push('');
   out.push(
-    `The same month on a VPS, at this app's measured capacity (at most ${VPS_MAX_UTILISATION * 100}% load); ` +
-      'break-even with this stack:',
+    `The same month on one VPS box, at the CPU this app's requests cost (at most ${percent(VPS_MAX_UTILISATION)} ` +
+      'load); break-even with this stack:',
   );
   const columns = vpsTextColumns(report);
   const pick = (row: string[]) => columns.map((i) => row[i]);
-  const right = columns.map((c, i) => (c === 1 || c === 2 || c === 5 || c === 7 ? i : -1)).filter((i) => i >= 0);
+  const right = columns.map((c, i) => ([2, 3, 5, 6, 8].includes(c) ? i : -1)).filter((i) => i >= 0);
   out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), right));
-  prose(
-    'Boxes never fewer than the peak needs; a row needing more than one process does not carry it: ' +
-      'one process serves every poll, and sharding is not built.',
-  );
+  for (const line of vpsWorking(report)) prose(line);
   out.push('');
   out.push(
     table(
@@ -843,6 +899,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     mdAlign(capacityHead, []),
     ...capacityRows(report).map(mdRow),
     '',
+    ...cloudFrontPollReads(report).flatMap((l) => [l, '']),
     '## The answer',
     '',
     ...opening(report).map(boldLead),
@@ -872,8 +929,10 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     '## On a VPS',
     '',
     mdRow(vpsHead),
-    mdAlign(vpsHead, [1, 2, 4, 5, 6, 7]),
+    mdAlign(vpsHead, [2, 3, 5, 6, 7, 8]),
     ...vpsRows(report).map(mdRow),
+    '',
+    ...vpsWorking(report).map((l) => `- ${l}`),
     '',
     ...capacityLines(report).map((l) => `- ${l}`),
     '',

@@ -3,6 +3,7 @@
  * data, and what this app serves on it, as measured by npm run bench:vps (cost/vps-capacity.json,
  * or --vps-from a run of yours). Other programs' figures are kept as labelled references.
  */
+import { RAISE_HEADROOM } from './capacity';
 
 /** One route's figures from npm run bench:vps. */
 export interface RouteRate {
@@ -26,26 +27,53 @@ export interface VpsMeasurement {
   optionsShareOfBare: number;
   votes: { acknowledged: number; counted: number };
   journal?: { records: number; flushes: number; recordsPerFlush: number; msPerFlush: number };
-  /** The server's own CPU time per request (its processes, read from /proc), so the load generator on the cores does not count. */
+  /**
+   * The server's own CPU time per request (its processes, read from /proc), so the load generator
+   * sharing the cores does not count.
+   */
   cpu: {
     what: string;
-    /** µs of CPU a request, by route, by set-up: one process or two workers (and their primary), plain or behind TLS. */
-    microsPerRequest: Record<'plain' | 'workersPlain' | 'tls' | 'workersTls', PerRoute>;
-    /** With workers, the CPU a request spent in the primary alone (it owns the log: one core's ceiling on a box). */
-    primaryMicrosPerRequest: PerRoute;
+    /** µs of CPU a request, by route and set-up: one process or two workers (and primary), plain or behind TLS. */
+    microsPerRequest: Record<'plain' | 'workersPlain' | 'tls' | 'workersTls', RouteMicros>;
+    /** With workers behind TLS, the CPU a request spent in the primary alone (it owns the log: one core's ceiling). */
+    primaryMicrosPerRequest: RouteMicros;
     /** How TLS was terminated. */
     tlsVia: string;
   };
 }
 
-/** A figure for each route the bench measures. */
-export type PerRoute = Record<'options' | 'page' | 'vote' | 'results', number>;
+/** A figure for each route the bench measures: µs of CPU a request. */
+export type RouteMicros = Record<'options' | 'page' | 'vote' | 'results', number>;
+
+/** How much of a vCPU the box's processes get at the peak, with where that comes from: data, like a price. */
+export interface VcpuShare {
+  kind: string;
+  /** The share of a vCPU counted on: capacity is vCPUs × this × what the measured vCPU served. */
+  factor: number;
+  source: string;
+  checked: string;
+  assumption: string;
+}
+
+/** A Basic Droplet's vCPU: shared with other Droplets on its host. */
+export const SHARED_VCPU: VcpuShare = {
+  kind: 'shared vCPU',
+  factor: 1,
+  source:
+    'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ (shared CPU: the hyperthread may be ' +
+    'shared with other Droplets, which "could receive fractions of hyperthreads" when their neighbours are busy)',
+  checked: '2026-11-25',
+  assumption:
+    'a shared vCPU counted as a whole one: DigitalOcean states no share, and bench:vps measured on a VM’s vCPU, ' +
+    'itself shared; the CPU its neighbours steal at the peak comes out of the headroom',
+};
 
 export interface VpsTier {
   name: string;
   provider: string;
   monthlyUsd: number;
   vcpu: number;
+  vcpuShare: VcpuShare;
   memoryGb: number;
   /** Transfer included per month, in GB; overage is charged per GB. */
   includedTransferGb: number;
@@ -61,6 +89,7 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   provider: 'DigitalOcean',
   monthlyUsd,
   vcpu,
+  vcpuShare: SHARED_VCPU,
   memoryGb,
   includedTransferGb: transferTb * 1000,
   overageUsdPerGb: 0.01,
@@ -77,6 +106,7 @@ export const VPS_TIERS: VpsTier[] = [
     provider: 'any',
     monthlyUsd: 15,
     vcpu: 3,
+    vcpuShare: SHARED_VCPU,
     memoryGb: 1,
     includedTransferGb: 3000,
     overageUsdPerGb: 0.01,
@@ -91,10 +121,11 @@ export const VPS_TIERS: VpsTier[] = [
 export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
 
 /**
- * A benchmark's maximum is not an operating point: size boxes so the profile's peak uses at
- * most this share of their measured capacity.
+ * A benchmark's maximum is not an operating point: a box carries a peak that uses at most this share
+ * of its capacity. The same headroom as the AWS side's (quota raises ask for 1.25x the peak), so that
+ * both sides are sized alike: 1 / 1.25 = 80%.
  */
-export const VPS_MAX_UTILISATION = 0.5;
+export const VPS_MAX_UTILISATION = 1 / RAISE_HEADROOM;
 
 /** Other programs' published figures: shown beside this app's own, never used to size it. */
 export const CAPACITY_REFERENCES = [
@@ -145,26 +176,51 @@ export interface VpsCapacity {
   observed?: ObservedLoad;
 }
 
-/**
- * What one process of the VPS edition serves of this mix, per second: each kind at its measured
- * rate, weighted by its share (creates are few, and cost about a vote).
- */
-export function processCapacity(capacity: VpsCapacity, mix: RequestMix): number {
-  const { routes } = capacity.measurement;
+/** The µs of CPU a request of this mix costs on average: each route's, weighted by its share (creates cost a vote). */
+export function microsOfMix(micros: RouteMicros, mix: RequestMix): number {
   const total = requestsOf(mix);
-  if (total === 0) return routes.options.requestsPerSecond;
+  if (total === 0) return micros.options;
   // Each route's share of a request, so that a mix however small gives the same finite answer.
-  const secondsPerRequest =
-    mix.pages / total / routes.page.requestsPerSecond +
-    mix.pollReads / total / routes.options.requestsPerSecond +
-    mix.votes / total / routes.vote.requestsPerSecond +
-    mix.results / total / routes.results.requestsPerSecond;
-  return 1 / secondsPerRequest;
+  return (
+    (mix.pages / total) * micros.page +
+    (mix.pollReads / total) * micros.options +
+    (mix.votes / total) * micros.vote +
+    (mix.results / total) * micros.results
+  );
+}
+
+/** What one box serves of a mix, a second, and what bounds it. */
+export interface BoxCapacity {
+  /** HTTP workers (npm run vps -- --workers auto: one per vCPU, and the primary); 0: one process, on one vCPU. */
+  workers: number;
+  /** CPU a request of the mix costs, its whole process tree (the TLS proxy's and the primary's counted). */
+  microsPerRequest: number;
+  /** With workers, the primary's own CPU a request: one core's worth of it is a ceiling whatever the vCPUs. */
+  primaryMicrosPerRequest?: number;
+  /** min(what the vCPUs serve, what the primary's one vCPU serves). */
+  requestsPerSecond: number;
+  binds: 'cores' | 'primary';
 }
 
 /**
- * The VPS edition is one Node process holding polls in memory, as the seed's platform is: it
- * uses one vCPU whatever the box has (the others serve the OS and a TLS proxy). More than one
- * box would need polls sharded across them, which is not built.
+ * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS: its vCPUs
+ * (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers and a
+ * primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
  */
-export const PROCESSES_PER_BOX = 1;
+export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
+  const { microsPerRequest, primaryMicrosPerRequest } = capacity.measurement.cpu;
+  const share = tier.vcpuShare.factor;
+  const workers = tier.vcpu >= 2 ? tier.vcpu : 0;
+  const micros = microsOfMix(workers ? microsPerRequest.workersTls : microsPerRequest.tls, mix);
+  const cores = (tier.vcpu * share * 1e6) / micros;
+  if (!workers) return { workers, microsPerRequest: micros, requestsPerSecond: cores, binds: 'cores' };
+  const primaryMicros = microsOfMix(primaryMicrosPerRequest, mix);
+  const primary = (share * 1e6) / primaryMicros;
+  return {
+    workers,
+    microsPerRequest: micros,
+    primaryMicrosPerRequest: primaryMicros,
+    requestsPerSecond: Math.min(cores, primary),
+    binds: primary < cores ? 'primary' : 'cores',
+  };
+}

@@ -62,7 +62,9 @@ function renderSummary(report: CostReport): void {
   const r = report.recommended;
   const vps = cheapestCarryingVps(report);
   $('summary-aws').textContent = `AWS ${r.id}: ${usd(r.bill.totalUsd)}/month${r.carries ? '' : ', misses the peak'}`;
-  $('summary-vps').textContent = vps ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month` : 'No VPS carries the peak';
+  $('summary-vps').textContent = vps
+    ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month`
+    : 'No single VPS box carries the peak';
 }
 
 /** A table's rows: each cell carries its column's heading, which a narrow screen shows in the cell (cards). */
@@ -96,7 +98,7 @@ function renderVps(report: CostReport): void {
   const cells = vpsRows(report, true);
   const rows = report.vps.map((v, i) => ({
     attributes: `data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}"`,
-    cells: [0, 1, 2, 3, 5].map((c) => cells[i][c]),
+    cells: [0, 1, 2, 3, 4, 6].map((c) => cells[i][c]),
   }));
   rowsHtml('vps-body', rows);
 }

@@ -4,7 +4,7 @@
  * provider that says no), and the mapping of every refusal to its status.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { POLL_CACHE, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { PollError } from '../../lambdas/domain/errors';
 import type { CaptchaCheck } from '../../lambdas/domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
@@ -287,6 +287,26 @@ describe('reading', () => {
     expect(polls.pollReads - before).toBe(2);
     now = poll.expiresAt * 1000 + 1;
     expect(await get()).toMatchObject({ status: 404 });
+  });
+
+  it('lets a poll be kept for its max-age, but never past its close or its expiry', async () => {
+    const poll = await storedPoll();
+    const read = getPollHandler({ polls, clock });
+    const maxAge = async (route = '/api/poll/{id}') =>
+      (await call(read, { route, pathParameters: { id: poll.id } })).headers?.['cache-control'];
+    expect(await maxAge()).toBe(`public, max-age=${POLL_READ_CACHE_SECONDS}`);
+    // 10.5 s before it closes: a copy kept 10 s still says open, truthfully; one kept 11 s would not.
+    now = poll.closesAt * 1000 - 10_500;
+    expect(await maxAge()).toBe('public, max-age=10');
+    expect(await maxAge('/api/poll/{id}/options')).toBe('public, max-age=10');
+    // Closed: it says so until it expires, and is gone after.
+    now = poll.closesAt * 1000;
+    expect((await call(read, { route: '/api/poll/{id}', pathParameters: { id: poll.id } })).body).toMatchObject({
+      closed: true,
+    });
+    expect(await maxAge()).toBe(`public, max-age=${POLL_READ_CACHE_SECONDS}`);
+    now = poll.expiresAt * 1000 - 4_000;
+    expect(await maxAge()).toBe('public, max-age=4');
   });
 
   it('reads a poll’s counts at most once per results max-age, and never serves them older than that', async () => {

@@ -46,7 +46,8 @@ describe('the chart', () => {
     const legendLabels = texts.filter((t) => /^(AWS|VPS): /.test(t.text));
     const vpsSeries = data.series.filter((s) => s.kind === 'vps');
     expect(legendLabels).toHaveLength(DEPLOYABLE_DESIGNS.length + 1 + vpsSeries.length);
-    expect(vpsSeries.length).toBeLessThan(VPS_TIERS.length);
+    // Every tier in one series, named in its id.
+    expect(vpsSeries.flatMap((s) => s.id.split(' · ')).sort()).toEqual(VPS_TIERS.map((t) => t.name).sort());
     for (const label of legendLabels) expect(svg).toContain(`x2="${label.x - 6}" y1="${label.y - 4}"`);
     const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#555"/
       .exec(svg)!
@@ -70,7 +71,7 @@ describe('the chart', () => {
     for (const label of texts.filter((t) => /^(AWS|VPS): /.test(t.text))) expect(label.y).toBeGreaterThan(plotBottom);
   });
 
-  it('ends lines at the frame and VPS lines where one process stops carrying; marks the recommended break-even', () => {
+  it('ends lines at the frame and VPS lines where one box stops carrying; marks the recommended break-even', () => {
     const svg = renderChart(report);
     expect(svg).toContain('clip-path="url(#plot-clip)"');
     for (const vps of data.series.filter((s) => s.kind === 'vps')) {

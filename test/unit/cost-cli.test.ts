@@ -127,6 +127,13 @@ describe('npm run cost, called in this process', () => {
     const failed = await command('--vps-from', failedRun);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toMatch(/is a failed run \(see its summary\.json\): it shows nothing about the box\./);
+    // A bench file from before bench:vps measured CPU: the model cannot size a box from it.
+    const { cpu: _cpu, ...withoutCpu } = JSON.parse(readFileSync('cost/vps-capacity.json', 'utf8'));
+    const old = join(failedRun, 'old-bench.json');
+    writeFileSync(old, JSON.stringify(withoutCpu));
+    const refused = await command('--vps-from', old);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is not what npm run bench:vps writes: it has no cpu\.microsPerRequest/);
   });
 });
 

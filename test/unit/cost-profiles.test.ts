@@ -76,9 +76,9 @@ describe('profiles', () => {
 
   it('says when a broken bound is a field the file left to the preset, and how to set it', () => {
     const fromSeed = (field: string) =>
-      `\\(${field}: the seed preset's, which a profile starts from; set "${field}" in the profile to change it\\.\\)$`;
+      `${field}: the seed preset's, which a profile starts from; set "${field}" in the profile to change it\\.$`;
     expect(() => profileFromJson({ votingMinutes: 1.5 }, 'short.json')).toThrow(
-      new RegExp(`^watchMinutes \\(2\\) must be at most votingMinutes \\(1\\.5\\): .* ${fromSeed('watchMinutes')}`),
+      new RegExp(`^watchMinutes \\(2\\) must be at most votingMinutes \\(1\\.5\\): .*\\. ${fromSeed('watchMinutes')}`),
     );
     // Both fields given: the message is the bound alone.
     expect(() => profileFromJson({ votingMinutes: 1.5, watchMinutes: 2 }, 'short.json')).toThrow(/the poll closes\.$/);

@@ -251,7 +251,7 @@ describe('a crash', () => {
       const restarted = await runVps(dir, workers === 1 ? 2 : 1);
       const counted = (await api({ url: restarted.url }).results(poll.id)).json.counts as number[];
       console.log(
-        `${victim} killed: ${acknowledged} acknowledged, ${unanswered} unanswered, ${counted} counted after the restart`,
+        `${victim} killed: ${acknowledged} acknowledged, ${unanswered} unanswered, ${counted} counted after a restart`,
       );
       counted.forEach((n, option) => {
         expect(n, `option ${option}`).toBeGreaterThanOrEqual(acknowledged[option]);
