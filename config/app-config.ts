@@ -156,6 +156,8 @@ export const VOTE_RETRY = {
  */
 export const CONSUMER_METRICS = {
   namespace: 'ServerlessPoll',
+  /** Powertools adds it to every metric: the functions' POWERTOOLS_SERVICE_NAME. */
+  service: 'poll',
   /** Published by every invocation. */
   always: ['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed'],
   /** Published with a `Verdict` dimension when the consumer dead-letters a record. */
