@@ -18,6 +18,19 @@ export interface RouteSpec {
 /** The CloudFormation stack's name (and the key of its outputs in `cdk deploy --outputs-file`). */
 export const STACK_NAME = 'ServerlessPoll';
 
+/**
+ * The cost allocation tag the stack puts on everything it creates that takes tags: once activated in
+ * Billing → Cost allocation tags, the bill (and the budget of `-c monthlyBudgetUsd`) can tell the
+ * stack's spend from the rest of the account's.
+ */
+export const COST_ALLOCATION_TAG = { key: 'app', value: 'serverless-poll' } as const;
+
+/**
+ * `-c monthlyBudgetUsd=<n> -c budgetEmail=<address>`: an AWS Budgets cost budget on the tag above, which
+ * e-mails at these percentages of the month's amount, of actual and of forecast spend.
+ */
+export const BUDGET_ALERT_PERCENTAGES = [80, 100] as const;
+
 /** Every API route starts here; everything else on the site's origin is the static frontend. */
 export const API_BASE_PATH = '/api';
 
