@@ -3,7 +3,7 @@
  * (queue -> consumer), the API functions, the API. Settings come from
  * config/app-config.ts; handlers live in lambdas/.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnResource, Duration, RemovalPolicy, Stack, TagManager, Tags, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
@@ -72,6 +72,19 @@ function votePathEnv(votePath: VotePath): Record<string, string> {
     [VOTE_PATH_ENV.groupsPerPoll]: String(votePath.groupsPerPoll),
     [VOTE_PATH_ENV.counterShards]: String(votePath.counterShards),
   };
+}
+
+/**
+ * CDK's own custom-resource provider (the site bucket's auto-delete) writes its role and function as plain
+ * CloudFormation, which Tags.of() does not reach: they get the cost allocation tag written in.
+ */
+function tagPlainResources(stack: Stack): void {
+  const takesTags = new Set(['AWS::IAM::Role', 'AWS::Lambda::Function']);
+  for (const resource of stack.node.findAll().filter(CfnResource.isCfnResource)) {
+    if (!takesTags.has(resource.cfnResourceType)) continue;
+    if (TagManager.isTaggable(resource) || TagManager.isTaggableV2(resource)) continue;
+    resource.addPropertyOverride('Tags', [{ Key: COST_ALLOCATION_TAG.key, Value: COST_ALLOCATION_TAG.value }]);
+  }
 }
 
 export class PollStack extends Stack {
@@ -197,6 +210,7 @@ export class PollStack extends Stack {
     }
     if (props.budget) new CostBudget(this, 'Budget', props.budget);
     acknowledgeCdkDeploymentFunction(this, site.bucket);
+    tagPlainResources(this);
     if (!props.retainData) {
       acknowledge(
         table,
