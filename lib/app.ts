@@ -121,7 +121,8 @@ export function budgetFrom(amount: unknown, email: unknown, target: DeployTarget
   if (amount === undefined && email === undefined) return undefined;
   if (target === 'localstack')
     throw new UsageError(
-      `LocalStack’s free plan has no AWS Budgets: leave out -c ${BUDGET_FLAGS.amount} and -c ${BUDGET_FLAGS.email} there.`,
+      'LocalStack’s free plan has no AWS Budgets: ' +
+        `leave out -c ${BUDGET_FLAGS.amount} and -c ${BUDGET_FLAGS.email} there.`,
     );
   if (amount === undefined || email === undefined)
     throw new UsageError(

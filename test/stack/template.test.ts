@@ -767,7 +767,7 @@ describe('the cost dashboard', () => {
 describe('the budget (-c monthlyBudgetUsd, -c budgetEmail)', () => {
   const budgeted = synthesizeTemplate({ monthlyBudgetUsd: '300', budgetEmail: 'ops@example.com' });
 
-  it('is a monthly cost budget of that amount on the stack’s tag, mailing at 80% and 100% of actual and forecast', () => {
+  it('is a monthly cost budget on the stack’s tag, mailing at 80% and 100% of actual and forecast spend', () => {
     const budgets = ofType(budgeted, 'AWS::Budgets::Budget');
     expect(budgets).toHaveLength(1);
     const { Budget, NotificationsWithSubscribers } = budgets[0][1].Properties;
