@@ -30,6 +30,11 @@ export const COST_ALLOCATION_TAG = { key: 'app', value: 'serverless-poll' } as c
  * e-mails at these percentages of the month's amount, of actual and of forecast spend.
  */
 export const BUDGET_ALERT_PERCENTAGES = [80, 100] as const;
+/** The two flags, by what they set. */
+export const BUDGET_FLAGS = { amount: 'monthlyBudgetUsd', email: 'budgetEmail' } as const;
+/** The flags of a budget of `usd` a month, a whole number of dollars (at least 1), as a command line shows them. */
+export const budgetFlagsFor = (usd: number, email = '<you@example.com>'): string =>
+  `-c ${BUDGET_FLAGS.amount}=${Math.max(1, Math.ceil(usd))} -c ${BUDGET_FLAGS.email}=${email}`;
 
 /** Every API route starts here; everything else on the site's origin is the static frontend. */
 export const API_BASE_PATH = '/api';

@@ -2,6 +2,8 @@
 import { App, type AppProps } from 'aws-cdk-lib';
 import {
   BUDGET_ALERT_PERCENTAGES,
+  BUDGET_FLAGS,
+  budgetFlagsFor,
   DEFAULT_API_KIND,
   DEFAULT_RESULTS_DELIVERY,
   RESULTS_DELIVERIES,
@@ -108,9 +110,7 @@ export function votePathFrom(hotPoll: unknown, apiRate: unknown): VotePath {
   );
 }
 
-/** The flags that set a budget, and an example of them. */
-export const BUDGET_FLAGS = { amount: 'monthlyBudgetUsd', email: 'budgetEmail' } as const;
-const BUDGET_EXAMPLE = `e.g. npx cdk synth -c ${BUDGET_FLAGS.amount}=320 -c ${BUDGET_FLAGS.email}=you@example.com`;
+const BUDGET_EXAMPLE = `e.g. npx cdk synth ${budgetFlagsFor(320, 'you@example.com')}`;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 
 /**
