@@ -60,12 +60,16 @@ export async function startOrExit<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The signals a server stops on: a person's Ctrl-C, a supervisor's stop, a closed terminal. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** What stopOnSignals needs of the process; tests pass their own. */
 export type SignalledProcess = Pick<NodeJS.Process, 'on' | 'exit'>;
 
 /**
- * On the first Ctrl-C or SIGTERM (what `docker stop` and `systemctl stop` send), runs `stop` and
- * exits 0, or 1 with its error's message; a second signal while it runs exits 130 at once.
+ * On the first Ctrl-C, SIGTERM (what `docker stop` and `systemctl stop` send) or SIGHUP (its terminal
+ * closed), runs `stop` and exits 0, or 1 with its error's message; a second signal while it runs exits
+ * 130 at once.
  */
 export function stopOnSignals(stop: () => Promise<void>, proc: SignalledProcess = process): void {
   let stopping = false;
@@ -80,6 +84,5 @@ export function stopOnSignals(stop: () => Promise<void>, proc: SignalledProcess 
     }
     proc.exit(0);
   };
-  proc.on('SIGINT', shutdown);
-  proc.on('SIGTERM', shutdown);
+  for (const signal of STOP_SIGNALS) proc.on(signal, shutdown);
 }

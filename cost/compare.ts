@@ -21,6 +21,7 @@ import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,
   boxCapacity,
+  primaryCeiling,
   requestsOf,
   VPS_MAX_UTILISATION,
   VPS_TIERS,
@@ -128,7 +129,13 @@ function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
   const needs = loadRps / (box.requestsPerSecond * VPS_MAX_UTILISATION);
   const carries = needs <= 1;
   const bound = box.binds === 'primary' ? "the primary's one vCPU" : `${tier.vcpu} vCPU${tier.vcpu > 1 ? 's' : ''}`;
-  const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})`;
+  const ceiling = primaryCeiling(tier, capacity, origin) * VPS_MAX_UTILISATION;
+  const beyondAnyBox =
+    loadRps > ceiling
+      ? `; no box of any size carries it: the primary that owns the log serves at most ` +
+        `${Math.round(ceiling).toLocaleString('en-US')} req/s of this mix on its one vCPU`
+      : '';
+  const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})${beyondAnyBox}`;
   return { origin, loadRps, box, carries, needs, why, utilisation: loadRps / box.requestsPerSecond };
 }
 

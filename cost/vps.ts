@@ -209,6 +209,13 @@ export interface BoxCapacity {
  * (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers and a
  * primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
  */
+/**
+ * What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of
+ * any size carries more (the edition does not shard).
+ */
+export const primaryCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
+  (tier.vcpuShare.factor * 1e6) / microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
+
 export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
   const { microsPerRequest, primaryMicrosPerRequest } = capacity.measurement.cpu;
   const share = tier.vcpuShare.factor;
@@ -217,7 +224,7 @@ export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMi
   const cores = (tier.vcpu * share * 1e6) / micros;
   if (!workers) return { workers, microsPerRequest: micros, requestsPerSecond: cores, binds: 'cores' };
   const primaryMicros = microsOfMix(primaryMicrosPerRequest, mix);
-  const primary = (share * 1e6) / primaryMicros;
+  const primary = primaryCeiling(tier, capacity, mix);
   return {
     workers,
     microsPerRequest: micros,

@@ -55,6 +55,8 @@ const SPEC = {
       'Four set-ups (one process or two workers, plain or behind TLS), each warmed up for 2 s a route, then ' +
       'a run of --duration seconds a route (bare and options alternate 3 times on the first): ' +
       'a line as each starts, every 5 s of it, and its rate and CPU time per request.',
+    'It loads every core for about 22 runs of --duration seconds and 40 s of warm-ups: ' +
+      'about 5 minutes at the defaults. Nothing else should run meanwhile.',
   ],
 } as const;
 

@@ -108,7 +108,7 @@ async function runPrimary(): Promise<void> {
   );
   const processes =
     workers === 1
-      ? 'one process'
+      ? `one process, pid ${process.pid}`
       : `${workers} workers (pids ${server.workerPids?.().join(', ')}), the log owned by pid ${process.pid}`;
   const { loaded } = server.store;
   console.log(`Poll platform (VPS edition, ${processes}) on ${server.url}`);

@@ -6,6 +6,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
+import { STOP_SIGNALS } from '../bin/server-shell';
 import {
   localLimits,
   openVpsStore,
@@ -117,11 +118,12 @@ export async function startVpsCluster(
  */
 export async function runVpsWorker(options: HttpOptions & { rateLimits: boolean }): Promise<void> {
   const primary = process as Required<Pick<NodeJS.Process, 'send'>> & NodeJS.Process;
-  // Ctrl-C and systemctl stop signal the whole group: the primary decides when a worker stops.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+  // Ctrl-C, systemctl stop and a closed terminal signal the whole group: the primary says when a worker stops.
+  for (const signal of STOP_SIGNALS) process.on(signal, () => undefined);
   const ports = remotePorts(primary, options.rateLimits);
   process.on('disconnect', () => {
     ports.fail(new Error('the process that owns the log is gone'));
+    console.error(`[vps] worker ${process.pid}: the process that owns the log is gone; nothing can be written.`);
     process.exit(1);
   });
   let http: HttpSide | undefined;

@@ -64,7 +64,7 @@ class FakeProcess extends EventEmitter {
 const asProcess = (fake: FakeProcess) => fake as unknown as SignalledProcess;
 
 describe('stopping on a signal', () => {
-  it.each(['SIGINT', 'SIGTERM'])('%s runs the stop, then exits 0', async (signal) => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'])('%s runs the stop, then exits 0', async (signal) => {
     const proc = new FakeProcess();
     const stopped: string[] = [];
     stopOnSignals(async () => {

@@ -16,7 +16,7 @@ import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';
-import { LOG_FILE } from '../../vps/store';
+import { LOCK_FILE, LOG_FILE } from '../../vps/store';
 import { api, pool } from '../support/local';
 
 const site = buildSite();
@@ -137,6 +137,22 @@ describe('the VPS edition', () => {
     const later = await results();
     expect(later.headers.get('cache-control')).toBe(whole);
     expect(later.json.counts).toEqual([0, 1, 0]);
+  });
+
+  it('refuses a data folder another server holds, and takes over one whose holder is gone', async () => {
+    const dir = dataDir();
+    const first = await start(dir);
+    const poll = await api(first).createPoll();
+    await expect(start(dir)).rejects.toThrow(
+      `${dir} is in use by another server of the VPS edition (pid ${process.pid})`,
+    );
+    // The first goes on, its log untouched by the refused start.
+    expect((await api(first).vote(poll.id, 1)).status).toBe(202);
+    await first.stop();
+    // A holder killed without a stop leaves its lock behind: a process that no longer exists.
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    writeFileSync(join(dir, LOCK_FILE), gone.stdout.trim());
+    expect((await api(await start(dir)).results(poll.id)).json.counts).toEqual([0, 1, 0]);
   });
 
   it('treats an expired poll as gone, and drops it from disk at the next start', async () => {
