@@ -171,6 +171,7 @@ export interface MonthlyUsage {
   webSocketMessages: number;
   webSocketConnectionMinutes: number;
   alarms: number;
+  dashboards: number;
   customMetrics: number;
 }
 
@@ -591,6 +592,7 @@ export function monthlyUsage(
     webSocketMessages: month.webSocketMessages,
     webSocketConnectionMinutes: month.webSocketConnectionMinutes,
     alarms: stack.alarms,
+    dashboards: stack.dashboards,
     customMetrics: Object.values(stack.functions).reduce((sum, fn) => sum + fn.customMetrics, 0),
   };
 }
@@ -700,6 +702,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('logsIngestion', usage.logsGb),
     line('logsStorage', usage.logsStoredGb),
     line('alarms', usage.alarms),
+    line('dashboards', usage.dashboards),
     line('customMetrics', usage.customMetrics),
     line('xrayTraces', usage.xrayTraces),
     line('webSocketMessages', usage.webSocketMessages),

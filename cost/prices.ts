@@ -203,6 +203,19 @@ export const PRICES = {
     checked: CHECKED,
     assumption: 'alarm price and its 10 free alarms are not in the research notes',
   },
+  dashboards: {
+    service: 'CloudWatch',
+    item: 'dashboards',
+    unit: 'dashboard-month',
+    per: 1,
+    tiers: [{ price: 3.0 }],
+    free: { units: 3 },
+    source: 'aws.amazon.com/cloudwatch/pricing (Dashboards: $3.00 a dashboard a month; 3 free, up to 50 metrics each)',
+    checked: '2026-11-25',
+    assumption:
+      'the dashboard price and its 3 free dashboards are not in the research notes (third-party 2026 guides agree); ' +
+      'the GetMetricData calls it makes while someone watches it are not billed here',
+  },
   customMetrics: {
     service: 'CloudWatch',
     item: 'custom metrics',

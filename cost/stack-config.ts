@@ -53,6 +53,8 @@ export interface StackConfig {
    */
   siteRouter: boolean;
   alarms: number;
+  /** CloudWatch dashboards (the cost dashboard on AWS). */
+  dashboards: number;
   /** Message groups and counter items per poll, and the stage's throttle: what a hot poll meets. */
   votePath: Omit<VotePath, 'hotPollVotesPerSecond'>;
 }
@@ -155,6 +157,7 @@ export function readStackConfig(template: Json): StackConfig {
       ),
     ),
     alarms: ofType('AWS::CloudWatch::Alarm').length,
+    dashboards: ofType('AWS::CloudWatch::Dashboard').length,
     votePath: votePathOf(template.Resources, logicalIds, ofType),
   };
 }
