@@ -39,6 +39,17 @@ export function closeServer(server: Server): Promise<void> {
   return closed;
 }
 
+/**
+ * Stops taking connections and lets the requests under way finish, so that no handler is cut between
+ * two of its writes; idle connections close at once, and whatever still runs after `graceMs` is cut.
+ */
+export function drainServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  return closed.finally(() => clearTimeout(cut));
+}
+
 /** Starts a server; when it cannot (its port is taken), says why in one line and exits 1. */
 export async function startOrExit<T>(start: () => Promise<T>): Promise<T> {
   try {

@@ -390,7 +390,8 @@ export const vpsRows = (report: CostReport, narrow = false) =>
     `${quantity(v.loadRps)} (${percent(v.utilisation)})`,
     `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'primary' ? ' (primary)' : ''}`,
     v.carries ? 'yes' : narrow ? `no: ${v.needs.toFixed(1)}x` : `no: ${v.why}`,
-    `${quantity(v.transferGb)} GB` + (v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''),
+    `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
+      (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
     vpsBreakEven(report, v),

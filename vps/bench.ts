@@ -410,34 +410,27 @@ function printSummary(m: VpsMeasurement, measured: Record<SetupName, Awaited<Ret
       ? results.reduce((a, r) => a + r.requests.average, 0) / results.length
       : runs[route].result.requests.average;
   };
-  console.log(`\nreq/s (bare node:http: ${m.bare.requestsPerSecond.toLocaleString('en-US')})`);
-  console.log(
-    row(
-      'route',
-      SETUPS.map((s) => s.label),
-    ),
-  );
-  for (const route of routes)
+  /** A table of a figure by route (rows) and set-up (columns). */
+  const table = (title: string, cell: (name: SetupName, route: RouteName) => number) => {
+    console.log(`\n${title}`);
     console.log(
       row(
-        route,
-        names.map((n) => Math.round(rps(n, route)).toLocaleString('en-US')),
+        'route',
+        SETUPS.map((s) => s.label),
       ),
     );
-  console.log('\nrequests per CPU-second of the server (1e6 ÷ µs of its CPU a request)');
-  console.log(
-    row(
-      'route',
-      SETUPS.map((s) => s.label),
-    ),
+    for (const route of routes)
+      console.log(
+        row(
+          route,
+          names.map((n) => Math.round(cell(n, route)).toLocaleString('en-US')),
+        ),
+      );
+  };
+  table(`req/s (bare node:http: ${m.bare.requestsPerSecond.toLocaleString('en-US')})`, rps);
+  table('requests per CPU-second of the server (1e6 ÷ µs of its CPU a request)', (n, route) =>
+    Math.round(1e6 / m.cpu.microsPerRequest[n][route]),
   );
-  for (const route of routes)
-    console.log(
-      row(
-        route,
-        names.map((n) => Math.round(1e6 / m.cpu.microsPerRequest[n][route]).toLocaleString('en-US')),
-      ),
-    );
   const share = (name: SetupName, route: RouteName) =>
     `${Math.round((rps(name, route) / m.bare.requestsPerSecond) * 100)}%`;
   const efficiency = (one: SetupName, two: SetupName, route: RouteName) =>

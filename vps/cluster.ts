@@ -6,8 +6,17 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
-import { openStore } from './store';
-import { localLimits, serveVps, type HttpOptions, type HttpSide, type VpsOptions, type VpsServer } from './server';
+import {
+  localLimits,
+  openVpsStore,
+  serveVps,
+  STOP_GRACE_MS,
+  type HttpOptions,
+  type HttpSide,
+  type VpsOptions,
+  type VpsPorts,
+  type VpsServer,
+} from './server';
 import { answerCalls, remotePorts } from './state-channel';
 
 /** What a worker tells the primary, besides its calls. */
@@ -16,8 +25,8 @@ type WorkerNews = { started: string } | { failed: string };
 /** What the primary tells a worker, besides its answers. */
 const STOP = { stop: true };
 
-/** How long a stop waits for a worker to finish its requests before it is killed. */
-const STOP_GRACE_MS = 10_000;
+/** A worker that has not finished its requests this long after the stop's own grace is killed. */
+const KILL_AFTER_MS = STOP_GRACE_MS + 5_000;
 
 export interface VpsCluster extends VpsServer {
   /** The live workers' process ids. */
@@ -27,70 +36,75 @@ export interface VpsCluster extends VpsServer {
 /** What the primary reports as it runs: a worker died and was replaced. */
 export type ClusterLog = (line: string) => void;
 
+/** A forked worker and its start: its URL once it listens, or why it could not. */
+function forkWorker(ports: VpsPorts, report: ClusterLog): { worker: Worker; started: Promise<string> } {
+  const worker = cluster.fork();
+  answerCalls(worker, ports);
+  // A reply to a worker that died is dropped where it is sent; this hears anything else the channel says.
+  worker.on('error', (error) => report(`worker ${worker.process.pid}: ${error.message}`));
+  const started = new Promise<string>((resolve, reject) => {
+    worker.on('message', (news: unknown) => {
+      if (typeof news !== 'object' || news === null) return;
+      if ('started' in news) resolve(String(news.started));
+      if ('failed' in news) reject(new Error(String(news.failed)));
+    });
+    worker.once('exit', (code) => reject(new Error(`a worker exited with ${code} as it started`)));
+  });
+  started.catch(() => undefined);
+  return { worker, started };
+}
+
+/** Tells a worker to stop once it listens (it hears nothing before), and waits for it to exit. */
+async function stopWorker(worker: Worker, started: Promise<string>): Promise<void> {
+  const exited = once(worker, 'exit');
+  const kill = setTimeout(() => worker.kill('SIGKILL'), KILL_AFTER_MS);
+  if (
+    await started.then(
+      () => true,
+      () => false,
+    )
+  )
+    worker.send(STOP, undefined, undefined, () => undefined);
+  await exited;
+  clearTimeout(kill);
+}
+
 /** In the primary: the store, then `workers` workers, each answered from it; resolves once all listen. */
 export async function startVpsCluster(
   options: Omit<VpsOptions, 'site'> & { workers: number },
   report: ClusterLog = console.warn,
 ): Promise<VpsCluster> {
-  const store = await openStore({ dataDir: options.dataDir, compactAtBytes: options.compactAtBytes });
+  const store = await openVpsStore(options, { error: (message, error) => report(`${message}: ${error}`) });
   const ports = { polls: store.state, limits: localLimits(options.rateLimits) };
-  /** Workers are replaced once all have started, until the stop. */
+  const live = new Map<Worker, Promise<string>>();
+  /** Workers that die after they started are replaced, until the stop; one that could not start is not. */
   let replacing = false;
-
-  /** Each worker's start: its URL once it listens, or why it could not. */
-  const starts = new Map<Worker, Promise<string>>();
-  const fork = (): Worker => {
-    const worker = cluster.fork();
-    answerCalls(worker, ports);
-    const start = new Promise<string>((resolve, reject) => {
-      worker.on('message', (news: WorkerNews) => {
-        if ('started' in news) resolve(news.started);
-        if ('failed' in news) reject(new Error(news.failed));
-      });
-      worker.once('exit', (code) => reject(new Error(`a worker exited with ${code} as it started`)));
+  const fork = () => {
+    const { worker, started } = forkWorker(ports, report);
+    live.set(worker, started);
+    worker.once('exit', (code, signal) => {
+      live.delete(worker);
+      if (!replacing) return;
+      started.then(
+        () => {
+          const replacement = fork();
+          report(`worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); replaced by ${replacement.pid}`);
+        },
+        (error: Error) => report(`a replacement worker could not start (${error.message}); running with fewer`),
+      );
     });
-    start.catch(() => undefined);
-    starts.set(worker, start);
-    worker.once('exit', () => starts.delete(worker));
-    return worker;
+    return { pid: worker.process.pid, started };
   };
-
-  cluster.on('exit', (worker, code, signal) => {
-    if (!replacing) return;
-    const replacement = fork();
-    report(`worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); replaced by ${replacement.process.pid}`);
-  });
-
   const stop = async () => {
     replacing = false;
-    await Promise.all(
-      [...starts].map(async ([worker, start]) => {
-        const exited = once(worker, 'exit');
-        const kill = setTimeout(() => worker.kill('SIGKILL'), STOP_GRACE_MS);
-        // A worker hears nothing before it listens for it: one still starting is told once it has started.
-        if (
-          await start.then(
-            () => true,
-            () => false,
-          )
-        )
-          worker.send(STOP);
-        await exited;
-        clearTimeout(kill);
-      }),
-    );
+    await Promise.all([...live].map(([worker, started]) => stopWorker(worker, started)));
     await store.close();
   };
 
   try {
-    const urls = await Promise.all(Array.from({ length: options.workers }, () => starts.get(fork())!));
+    const urls = await Promise.all(Array.from({ length: options.workers }, () => fork().started));
     replacing = true;
-    return {
-      url: urls[0],
-      store,
-      stop,
-      workerPids: () => Object.values(cluster.workers ?? {}).flatMap((w) => (w?.process.pid ? [w.process.pid] : [])),
-    };
+    return { url: urls[0], store, stop, workerPids: () => [...live.keys()].flatMap((w) => w.process.pid ?? []) };
   } catch (error) {
     await stop();
     throw error;
@@ -98,8 +112,8 @@ export async function startVpsCluster(
 }
 
 /**
- * In a worker: serves HTTP from the primary's state until the primary says stop (then finishes the
- * calls still out and exits 0) or goes away (then nothing more can be written: exit 1).
+ * In a worker: serves HTTP from the primary's state until the primary says stop (then lets the
+ * requests under way finish and exits 0) or goes away (then nothing more can be written: exit 1).
  */
 export async function runVpsWorker(options: HttpOptions & { rateLimits: boolean }): Promise<void> {
   const primary = process as Required<Pick<NodeJS.Process, 'send'>> & NodeJS.Process;

@@ -5,7 +5,7 @@
  * instead of DynamoDB and SQS; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { closeServer, listen, originOf } from '../bin/server-shell';
+import { drainServer, listen, originOf } from '../bin/server-shell';
 import {
   pageCaptcha,
   POLL_LIMITS,
@@ -81,6 +81,9 @@ export interface HttpSide {
   stop(): Promise<void>;
 }
 
+/** How long a stop lets the requests under way finish before it cuts them. */
+export const STOP_GRACE_MS = 5_000;
+
 const consoleLog: Log = {
   error: (message, ...details) => console.error(`[vps] ${message}`, ...details),
   warn: (message, ...details) => console.warn(`[vps] ${message}`, ...details),
@@ -129,15 +132,19 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
   });
 }
 
-/** The whole edition in this process: the log, the state, and the HTTP server around them. */
-export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
-  const log = options.log ?? consoleLog;
-  const store = await openStore({
+/** The box's data folder, opened as the one process or the primary opens it. */
+export const openVpsStore = (options: Omit<VpsOptions, 'site'>, log: Pick<Log, 'error'>): Promise<Store> =>
+  openStore({
     dataDir: options.dataDir,
     clock: options.clock,
     compactAtBytes: options.compactAtBytes,
     onCompactionError: (error) => log.error('could not compact the log', error),
   });
+
+/** The whole edition in this process: the log, the state, and the HTTP server around them. */
+export async function startVpsServer(options: VpsOptions): Promise<VpsServer> {
+  const log = options.log ?? consoleLog;
+  const store = await openVpsStore(options, log);
   const http = await serveVps(options, { polls: store.state, limits: localLimits(options.rateLimits) }).catch(
     async (error: unknown) => {
       await store.close();
@@ -237,5 +244,5 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
     requestTimeout: 30_000,
     headersTimeout: 10_000,
   });
-  return { url: originOf(server), stop: () => closeServer(server) };
+  return { url: originOf(server), stop: () => drainServer(server, STOP_GRACE_MS) };
 }

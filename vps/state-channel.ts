@@ -10,7 +10,8 @@ import type { RateLimitedRoute, VpsPorts } from './server';
 
 /** One end of the IPC channel: a cluster Worker in the primary, `process` in a worker. */
 export interface Channel {
-  send(message: unknown): unknown;
+  /** With a callback, a channel that has closed says so there, instead of as an 'error' event nobody heard. */
+  send(message: unknown, handle: undefined, options: undefined, callback: (error: Error | null) => void): unknown;
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
@@ -49,7 +50,8 @@ interface Batch<T> {
 /**
  * Sends what is said within one turn of the event loop as one message: under load a turn handles many
  * requests, and each message costs a write and a parse on both sides. A channel that closed meanwhile
- * takes nothing: a worker hears of it by its 'disconnect', the primary has no one left to answer.
+ * takes nothing: a worker hears of it by its 'disconnect'; the primary has no one left to answer, whose
+ * clients got no answer either.
  */
 function batched<T>(channel: Channel): (item: T) => void {
   let items: T[] = [];
@@ -59,20 +61,20 @@ function batched<T>(channel: Channel): (item: T) => void {
     setImmediate(() => {
       const batch = items;
       items = [];
-      try {
-        channel.send({ batch } satisfies Batch<T>);
-      } catch {}
+      channel.send({ batch } satisfies Batch<T>, undefined, undefined, () => undefined);
     });
   };
 }
 
-/** Each item of a batch the channel brings. */
-function onBatch<T>(channel: Channel, handle: (item: T) => void): void {
+/** Each item of a batch the channel brings that is what `is` expects; anything else is dropped. */
+function onBatch<T>(channel: Channel, is: (item: unknown) => item is T, handle: (item: T) => void): void {
   channel.on('message', (message) => {
-    const { batch } = (message ?? {}) as Partial<Batch<T>>;
-    if (Array.isArray(batch)) for (const item of batch) handle(item);
+    const { batch } = (typeof message === 'object' && message !== null ? message : {}) as Partial<Batch<unknown>>;
+    if (Array.isArray(batch)) for (const item of batch) if (is(item)) handle(item);
   });
 }
+
+const isRecord = (item: unknown): item is Record<string, unknown> => typeof item === 'object' && item !== null;
 
 const toWire = (error: unknown): WireError =>
   error instanceof PollError
@@ -93,12 +95,19 @@ export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void 
     send: (vote, keyed) => polls.send(vote, keyed),
     take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
   };
-  // A worker that died meanwhile gets no answer: its client got none either.
   const reply = batched<ReplyMessage>(worker);
-  onBatch<CallMessage>(worker, (message) => {
+  const isCall = (item: unknown): item is CallMessage =>
+    isRecord(item) &&
+    Number.isInteger(item.call) &&
+    typeof item.op === 'string' &&
+    Object.hasOwn(handlers, item.op) &&
+    Array.isArray(item.args);
+  onBatch(worker, isCall, (message) => {
     const handler = handlers[message.op] as (...args: unknown[]) => unknown;
+    // JSON carries an argument left out (a vote without a ballot) as null: the ports take it as left out.
+    const args = message.args.map((arg) => arg ?? undefined);
     void Promise.resolve()
-      .then(() => handler(...message.args))
+      .then(() => handler(...args))
       .then(
         (value) => reply({ reply: message.call, value }),
         (error: unknown) => reply({ reply: message.call, error: toWire(error) }),
@@ -118,7 +127,8 @@ export function remotePorts(
   let next = 0;
   let drained: (() => void) | undefined;
   const send = batched<CallMessage>(primary);
-  onBatch<ReplyMessage>(primary, (message) => {
+  const isReply = (item: unknown): item is ReplyMessage => isRecord(item) && Number.isInteger(item.reply);
+  onBatch(primary, isReply, (message) => {
     const call = waiting.get(message.reply);
     waiting.delete(message.reply);
     if (message.error) call?.reject(fromWire(message.error));
@@ -131,8 +141,8 @@ export function remotePorts(
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       send({ call: id, op, args });
     });
-  // Results asked for while a read of the same poll is out share it: the read went out after they came, or
-  // within one round trip of it, so they are as fresh as one process's.
+  // Results asked for while a read of the same poll is out share it: under load many ask at once, and each
+  // read costs the primary. The answer may be one round trip (a millisecond or so) older than the request.
   const reading = new Map<string, ReturnType<Calls['getCounts']>>();
   const getCounts = (id: string) => {
     const read = reading.get(id) ?? call('getCounts', id).finally(() => reading.delete(id));

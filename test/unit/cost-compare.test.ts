@@ -18,7 +18,6 @@ import {
 import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { PROFILES, validateProfile } from '../../cost/profiles';
-import { RAISE_HEADROOM } from '../../cost/capacity';
 import {
   BASELINE_VPS,
   boxCapacity,
@@ -203,11 +202,6 @@ describe('the same month on a VPS', () => {
     const bound = boxCapacity(tier(4), { measurement: { ...measurement, cpu: busyPrimary }, source: 'test' }, mix);
     expect(bound).toMatchObject({ binds: 'primary', workers: 4 });
     expect(bound.requestsPerSecond).toBeCloseTo(1e6 / 30, 9);
-  });
-
-  it('keeps the AWS side’s headroom: a box carries at most 1 / RAISE_HEADROOM of its capacity', () => {
-    expect(VPS_MAX_UTILISATION).toBeCloseTo(1 / RAISE_HEADROOM, 12);
-    expect(VPS_MAX_UTILISATION).toBeCloseTo(0.8, 12);
   });
 
   it('caches the page, poll reads and results in front of the VPS: 13 asks per poll open per max-age', () => {

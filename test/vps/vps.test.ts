@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -239,6 +240,17 @@ describe('a crash', () => {
         }),
       );
       expect(killedAt).toBeDefined();
+      if (killsAll && workers > 1) {
+        // Without the process that owns the log nothing can be written: its workers leave too.
+        const alive = (pid: number) => {
+          try {
+            return process.kill(pid, 0);
+          } catch {
+            return false;
+          }
+        };
+        await expect.poll(() => workerPids(output()).filter(alive), { timeout: 10_000 }).toEqual([]);
+      }
       if (!killsAll) {
         expect(acknowledgedTotal()).toBeGreaterThanOrEqual(killedAt! + 300);
         await expect.poll(output).toMatch(new RegExp(`worker ${workerPids(output())[0]} died \\(SIGKILL\\); replaced`));
@@ -295,7 +307,7 @@ describe('a crash', () => {
 
 describe('on every core (--workers 2): one box, one state', () => {
   /** Each request on a connection of its own, so that the primary hands them to the workers in turn. */
-  const once = (url: string, id: string, option: number, key?: string) =>
+  const voteOnce = (url: string, id: string, option: number, key?: string) =>
     api({ url }).call(
       'POST',
       `/api/poll/${id}/vote`,
@@ -305,30 +317,27 @@ describe('on every core (--workers 2): one box, one state', () => {
         ...(key === undefined ? {} : { [IDEMPOTENCY.header]: key }),
       },
     );
-  const runWorkers = (dir: string, rateLimits: 'on' | 'off') =>
-    runProcess([
-      '--import',
-      'tsx',
-      'vps/cli.ts',
-      '--port',
-      '0',
-      '--data-dir',
-      dir,
-      '--workers',
-      '2',
-      '--rate-limits',
-      rateLimits,
-    ]);
+  const runWorkers = (dir: string, rateLimits: 'on' | 'off', workers = 2) =>
+    runProcess(
+      ['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--trust-proxy'].concat([
+        '--workers',
+        String(workers),
+        '--rate-limits',
+        rateLimits,
+      ]),
+    );
 
   it('counts one Idempotency-Key sent on many connections once, and refuses it with another option', {
     timeout: 60_000,
   }, async () => {
     const { url } = await runWorkers(dataDir(), 'off');
     const poll = await api({ url }).createPoll();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => once(url, poll.id, 1, 'ballot-1')));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => voteOnce(url, poll.id, 1, 'ballot-1')));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(202));
     expect(new Set(answers.map((a) => a.json.voteId))).toEqual(new Set([voteIdFor(poll.id, 'ballot-1')]));
-    expect((await once(url, poll.id, 2, 'ballot-1')).json).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+    expect((await voteOnce(url, poll.id, 2, 'ballot-1')).json).toMatchObject({
+      error: { code: 'idempotency_key_reused' },
+    });
     expect((await api({ url }).results(poll.id)).json.counts).toEqual([0, 1, 0]);
   });
 
@@ -336,8 +345,9 @@ describe('on every core (--workers 2): one box, one state', () => {
     const { url } = await runWorkers(dataDir(), 'on');
     const poll = await api({ url }).createPoll();
     const { burst, perMinute } = RATE_LIMITS.castVote;
+    // No X-Forwarded-For: every vote is the loopback client's.
     const started = Date.now();
-    const statuses = await pool(2 * burst, 4, async () => (await once(url, poll.id, 0)).status);
+    const statuses = await pool(2 * burst, 4, async () => (await voteOnce(url, poll.id, 0)).status);
     // The bucket refills perMinute a minute while the votes are sent: at most that many more get through.
     const refilled = Math.ceil(((Date.now() - started) / 60_000) * perMinute);
     const accepted = statuses.filter((status) => status === 202).length;
@@ -345,6 +355,47 @@ describe('on every core (--workers 2): one box, one state', () => {
     expect(accepted).toBeLessThanOrEqual(burst + refilled);
     expect(statuses.filter((status) => status === 429).length).toBe(2 * burst - accepted);
     expect((await api({ url }).results(poll.id)).json.counts[0]).toBe(accepted);
+  });
+
+  it('holds one vote per voter across workers, and a stop mid-load leaves no voter claimed without a vote', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = dataDir();
+    const first = await runWorkers(dir, 'off');
+    const running = child!;
+    const poll = await api(first).createPoll({ oneVotePerVoter: true });
+    /** A vote from voter `n`, as a proxy in front names it, on a connection of its own. */
+    const voteAs = (url: string, n: number) =>
+      fetch(`${url}/api/poll/${poll.id}/vote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${n}`, connection: 'close' },
+        body: JSON.stringify({ option: n % 3 }),
+      }).then(
+        (res) => res.status,
+        () => 'no answer',
+      );
+    expect([await voteAs(first.url, 0), await voteAs(first.url, 0)]).toEqual([202, 409]);
+
+    // 200 more voters, 20 at a time; once 50 are acknowledged the box is stopped (SIGTERM), requests under way.
+    let acknowledged = 0;
+    let exited: Promise<unknown[]> | undefined;
+    const statuses = await pool(200, 20, async (i) => {
+      if (acknowledged >= 50 && !exited) {
+        exited = once(running, 'exit');
+        running.kill('SIGTERM');
+      }
+      const status = await voteAs(first.url, i + 1);
+      if (status === 202) acknowledged++;
+      return status;
+    });
+    expect((await exited!)[0]).toBe(0);
+    expect(statuses.filter((status) => status !== 202 && status !== 'no answer')).toEqual([]);
+
+    // Each voter tries again: one whose vote was counted is refused, any other is counted now.
+    const second = await runWorkers(dir, 'off', 1);
+    const again = await pool(201, 20, (n) => voteAs(second.url, n));
+    expect(again.filter((status) => status !== 202 && status !== 409)).toEqual([]);
+    expect((await api(second).results(poll.id)).json.total).toBe(201);
   });
 });
 
