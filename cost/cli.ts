@@ -26,11 +26,10 @@ import {
 import {
   CLOUDWATCH_TARGETS,
   type CloudWatchTarget,
-  cloudWatchClients,
   cloudWatchFailure,
   parseWindow,
   stackNameFor,
-} from './cloudwatch-clients';
+} from './cloudwatch-command';
 import { estimate } from './model';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import {
@@ -52,6 +51,8 @@ const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
+/** What npm run localstack:deploy synthesized (its own assembly: localstack/cli.ts). */
+const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
 
 /** The profile fields as --help lists them: name and unit, the seed's value and range, then what it means. */
 function profileFieldHelp(): string[] {
@@ -367,10 +368,15 @@ export async function cloudWatchInput(
   const window = parseWindow(values, now);
   const stackName = stackNameFor(target, values.stack);
   const designStacks = loadDesigns();
-  const { stack, source } = loadStack(values.template, designStacks);
+  // LocalStack's stack is the one its deploy synthesized, where there is one.
+  const template =
+    values.template ?? (target === 'localstack' && existsSync(LOCALSTACK_TEMPLATE) ? LOCALSTACK_TEMPLATE : undefined);
+  const { stack, source } = loadStack(template, designStacks);
   let measurement: Awaited<ReturnType<typeof measureStack>>;
   try {
-    measurement = await measureStack(clients ?? cloudWatchClients(target), stackName, window);
+    // The SDK only when it is asked for: cost/ loads none.
+    const sdk = clients ? undefined : await import('../bin/cloudwatch-sdk');
+    measurement = await measureStack(clients ?? sdk!.cloudWatchClients(target), stackName, window);
   } catch (error) {
     throw cloudWatchFailure(error, { target, stackName });
   }
@@ -393,6 +399,9 @@ export async function cloudWatchInput(
     estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),
     profile,
     profileFile: profileFile.replace(`${process.cwd()}/`, ''),
+    reproduce:
+      `npm run cost -- --profile ${profileFile.replace(`${process.cwd()}/`, '')}` +
+      (template ? ` --template ${source}` : ''),
   };
   return {
     profile,

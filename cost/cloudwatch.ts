@@ -446,6 +446,8 @@ export interface CloudWatchBill {
   estimatedUsdOfMeasuredLines: number;
   profile: TrafficProfile;
   profileFile?: string;
+  /** The command that prints the fitted profile's estimate again. */
+  reproduce?: string;
 }
 
 /** The measured bill, line by line beside the estimate's bill (its lines in the price sheet's order). */

@@ -290,9 +290,7 @@ export function cloudWatchNotes(cw: CloudWatchBill): string[] {
       'Lines not measured are not in the measured total.',
     `SQS requests counted as ${cw.sqsCounted}.`,
     `Estimate: profile "${cw.profile.name}", the profile that best fits the measured mix` +
-      (cw.profileFile
-        ? ` (written to ${cw.profileFile}: npm run cost -- --profile ${cw.profileFile} reproduces it)`
-        : '') +
+      (cw.profileFile ? ` (written to ${cw.profileFile}: ${cw.reproduce} reproduces it)` : '') +
       '; the report below is its estimate.',
   ];
 }

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { measureStack } from '../../cost/cloudwatch';
-import { CLIENT_LIMITS, cloudWatchClients, cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-clients';
+import { cloudWatchClients } from '../../bin/cloudwatch-sdk';
+import { CLIENT_LIMITS, cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 
 let server: Server | undefined;
 afterEach(() => server?.close());

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandFailure, UsageError } from '../../config/errors';
 import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../cost/cli';
 import { type MetricsClient, periodFor, type StackResourcesClient } from '../../cost/cloudwatch';
-import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-clients';
+import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/model';
 import { PRICES } from '../../cost/prices';
 import { buildReport, renderMarkdown, renderText } from '../../cost/report';

@@ -1,16 +1,14 @@
 /**
  * What `npm run cost -- --from-cloudwatch` needs from its command line and from AWS: the window, the
- * stack's name, the SDK clients for a target (quick to give up on an endpoint where nothing answers),
+ * stack's name, how soon its clients give up (bin/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
  * and each way a call can fail as one line that says which and what to do.
  */
-import { CloudFormationClient, DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
-import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { STACK_NAME } from '../config/app-config';
 import { CommandFailure, UsageError } from '../config/errors';
-import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
+import { LOCALSTACK } from '../config/emulated-aws';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES } from '../config/targets';
 import { existsSync, readFileSync } from 'node:fs';
-import { CLOUDWATCH_PERMISSIONS, type MetricsClient, type StackResourcesClient, type Window } from './cloudwatch';
+import { CLOUDWATCH_PERMISSIONS, type Window } from './cloudwatch';
 
 /** The deployed targets it reads, as the load tests name them. */
 export const CLOUDWATCH_TARGETS = ['aws', 'localstack'] as const;
@@ -63,38 +61,6 @@ export function endpointOf(target: CloudWatchTarget): string {
  * in well under a minute.
  */
 export const CLIENT_LIMITS = { maxAttempts: 2, connectionTimeout: 5_000, requestTimeout: 10_000 } as const;
-
-/** The SDK's clients for the target: LocalStack's endpoint and test credentials, or the default chain. */
-export function cloudWatchClients(
-  target: CloudWatchTarget,
-  endpoint: string = LOCALSTACK.endpoint,
-): {
-  stacks: StackResourcesClient;
-  metrics: MetricsClient;
-  globalMetrics: MetricsClient;
-} {
-  // The SDK's notice that its releases of 2027 will need Node 22 is not this command's answer (Node 20 is supported).
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const common = {
-    maxAttempts: CLIENT_LIMITS.maxAttempts,
-    requestHandler: {
-      connectionTimeout: CLIENT_LIMITS.connectionTimeout,
-      requestTimeout: CLIENT_LIMITS.requestTimeout,
-      // Else the handler only warns when the answer is late, and waits on.
-      throwOnRequestTimeout: true,
-    },
-    ...(target === 'localstack' ? { endpoint, credentials: LOCALSTACK.credentials, region: EMULATED_REGION } : {}),
-  };
-  const cfn = new CloudFormationClient(common);
-  const cw = new CloudWatchClient(common);
-  // CloudFront's metrics are in us-east-1, wherever the stack is.
-  const cwGlobal = target === 'localstack' ? cw : new CloudWatchClient({ ...common, region: 'us-east-1' });
-  return {
-    stacks: { send: ({ input }) => cfn.send(new DescribeStackResourcesCommand(input)) },
-    metrics: { send: ({ input }) => cw.send(new GetMetricDataCommand(input)) },
-    globalMetrics: { send: ({ input }) => cwGlobal.send(new GetMetricDataCommand(input)) },
-  };
-}
 
 const CONNECTION_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH'];
 
