@@ -152,6 +152,43 @@ describe('the measured month, from recorded answers', () => {
     expect(JSON.parse(JSON.stringify(report)).cloudWatch.lines).toHaveLength(cw.lines.length);
   });
 
+  it('tells a service the stack lacks from one that had no datapoints', async () => {
+    const all = recorded<DescribeStackResourcesCommandOutput>('describe-stack-resources.json');
+    const stacks: StackResourcesClient = {
+      send: async () => ({
+        ...all,
+        StackResources: all.StackResources?.filter((r) => r.ResourceType !== 'AWS::CloudFront::Distribution'),
+      }),
+    };
+    // DynamoDB's answers recorded with no datapoints.
+    const full = metricsFrom('get-metric-data.json');
+    const metrics: MetricsClient = {
+      send: async (command) => {
+        const answer = await full.send(command);
+        const table = (label = '') => /PollTable/.test(label);
+        return {
+          ...answer,
+          MetricDataResults: answer.MetricDataResults?.map((r) =>
+            table(r.Label) ? { ...r, Timestamps: [], Values: [] } : r,
+          ),
+        };
+      },
+    };
+    const input = await cloudWatchInput(options(), { ...recordedClients(), stacks, metrics }, NOW);
+    const line = (id: string) => input.cloudWatch!.lines.find((l) => l.priceId === id)!;
+    expect(line('cloudFrontRequests').notMeasured).toBe('not measured (not in the stack)');
+    expect(line('dynamoReadUnits').notMeasured).toBe('not measured (no datapoints)');
+    expect(line('dynamoWriteUnits').measured).toBeUndefined();
+    expect(input.cloudWatch!.measurement.missing).toEqual({
+      CloudFront: 'not in the stack',
+      DynamoDB: 'no datapoints',
+    });
+    const row = renderText(buildReport(input))
+      .split('\n')
+      .find((l) => l.startsWith('DynamoDB on-demand write'))!;
+    expect(row).toMatch(/not measured \(no datapoints\)\s+\$[\d.]+ per 1M WRU\s+not measured/);
+  });
+
   it('fits a profile to the measured mix and writes it: --profile <file> reproduces the estimate', async () => {
     const values = options();
     const input = await cloudWatchInput(values, recordedClients(), NOW);
