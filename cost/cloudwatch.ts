@@ -122,22 +122,26 @@ export function metricQueries(resources: Resource[]): Query[] {
     const id = r.PhysicalResourceId;
     if (!id) continue;
     switch (r.ResourceType) {
-      case 'AWS::ApiGatewayV2::Api': {
+      case 'AWS::ApiGatewayV2::Api':
+      case 'AWS::ApiGateway::RestApi': {
+        const http = r.ResourceType === 'AWS::ApiGatewayV2::Api';
+        const api: Record<string, string> = http ? { ApiId: id } : { ApiName: REST_API_NAME };
         const q = { service: 'API Gateway', namespace: 'AWS/ApiGateway', resource: id } as const;
-        add({ ...q, dimensions: { ApiId: id } }, 'Count');
-        // Per route, where the stage has detailed metrics on.
+        add({ ...q, dimensions: api }, 'Count');
+        // Per route, where the stage has detailed metrics on (its name from the stack's stage resource).
+        const stage = resources.find(
+          (s) => s.ResourceType === (http ? 'AWS::ApiGatewayV2::Stage' : 'AWS::ApiGateway::Stage'),
+        )?.PhysicalResourceId;
+        if (!stage) break;
         for (const route of ROUTES) {
           const key = `${route.method} ${route.path}`;
-          queries.push({ ...q, metric: `route ${key}`, dimensions: { ApiId: id, Stage: '$default', Route: key } });
+          const dimensions = http
+            ? { ...api, Stage: stage, Route: key }
+            : { ...api, Stage: stage, Method: route.method, Resource: route.path };
+          queries.push({ ...q, metric: `route ${key}`, dimensions });
         }
         break;
       }
-      case 'AWS::ApiGateway::RestApi':
-        add(
-          { service: 'API Gateway', namespace: 'AWS/ApiGateway', resource: id, dimensions: { ApiName: REST_API_NAME } },
-          'Count',
-        );
-        break;
       case 'AWS::Lambda::Function':
         add(
           { service: 'Lambda', namespace: 'AWS/Lambda', resource: id, dimensions: { FunctionName: id } },

@@ -281,6 +281,13 @@ export function cloudWatchRows(cw: CloudWatchBill): string[][] {
   ]);
 }
 
+/** API requests route by route, where the stage has detailed metrics on. */
+function routeLine(cw: CloudWatchBill): string[] {
+  const routes = Object.entries(cw.measurement.api?.routes ?? {});
+  if (routes.length === 0) return ['API requests by route: not measured (the stage has no detailed metrics).'];
+  return [`API requests by route in the window: ${routes.map(([r, n]) => `${r} ${quantity(n)}`).join(', ')}.`];
+}
+
 /** What follows the measured table: the totals, how queue requests were counted, the fitted profile. */
 export function cloudWatchNotes(cw: CloudWatchBill): string[] {
   const measured = cw.lines.filter((l) => l.measured).length;
@@ -289,6 +296,7 @@ export function cloudWatchNotes(cw: CloudWatchBill): string[] {
       `lines ${usd(cw.estimatedUsdOfMeasuredLines)} (${signedUsd(cw.measuredUsd - cw.estimatedUsdOfMeasuredLines)}). ` +
       'Lines not measured are not in the measured total.',
     `SQS requests counted as ${cw.sqsCounted}.`,
+    ...routeLine(cw),
     `Estimate: profile "${cw.profile.name}", the profile that best fits the measured mix` +
       (cw.profileFile ? ` (written to ${cw.profileFile}: ${cw.reproduce} reproduces it)` : '') +
       '; the report below is its estimate.',

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandFailure, UsageError } from '../../config/errors';
 import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../cost/cli';
-import { type MetricsClient, periodFor, type StackResourcesClient } from '../../cost/cloudwatch';
+import { type MetricsClient, metricQueries, periodFor, type StackResourcesClient } from '../../cost/cloudwatch';
 import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/model';
 import { PRICES } from '../../cost/prices';
@@ -187,6 +187,39 @@ describe('the measured month, from recorded answers', () => {
       .split('\n')
       .find((l) => l.startsWith('DynamoDB on-demand write'))!;
     expect(row).toMatch(/not measured \(no datapoints\)\s+\$[\d.]+ per 1M WRU\s+not measured/);
+  });
+
+  it('counts API requests route by route where detailed metrics are on, on either API kind', async () => {
+    const full = metricsFrom('get-metric-data.json');
+    // Detailed metrics on: the vote route's datapoints recorded.
+    const metrics: MetricsClient = {
+      send: async (command) => {
+        const answer = await full.send(command);
+        return {
+          ...answer,
+          MetricDataResults: answer.MetricDataResults?.map((r) =>
+            r.Label?.endsWith('route POST /api/poll/{id}/vote')
+              ? { ...r, Timestamps: [new Date('2026-11-25T12:30:00Z')], Values: [50_000] }
+              : r,
+          ),
+        };
+      },
+    };
+    const input = await cloudWatchInput(options(), { ...recordedClients(), metrics }, NOW);
+    expect(input.cloudWatch!.measurement.api?.routes).toEqual({ 'POST /api/poll/{id}/vote': 50_000 });
+    expect(renderText(buildReport(input))).toContain('API requests by route in the window: POST /api/poll/{id}/vote');
+    // A REST API's metrics are named by the API's name, its routes by method and resource on its stage.
+    const rest = metricQueries([
+      { LogicalResourceId: 'ApiRestApi1', PhysicalResourceId: 'abc123', ResourceType: 'AWS::ApiGateway::RestApi' },
+      { LogicalResourceId: 'ApiStage1', PhysicalResourceId: 'prod', ResourceType: 'AWS::ApiGateway::Stage' },
+    ] as never);
+    expect(rest[0].dimensions).toEqual({ ApiName: 'RestApi' });
+    expect(rest.map((q) => q.dimensions)).toContainEqual({
+      ApiName: 'RestApi',
+      Stage: 'prod',
+      Method: 'POST',
+      Resource: '/api/poll/{id}/vote',
+    });
   });
 
   it('fits a profile to the measured mix and writes it: --profile <file> reproduces the estimate', async () => {
