@@ -18,6 +18,24 @@ export interface RouteSpec {
 /** The CloudFormation stack's name (and the key of its outputs in `cdk deploy --outputs-file`). */
 export const STACK_NAME = 'ServerlessPoll';
 
+/**
+ * The cost allocation tag the stack puts on everything it creates that takes tags: once activated in
+ * Billing → Cost allocation tags, the bill (and the budget of `-c monthlyBudgetUsd`) can tell the
+ * stack's spend from the rest of the account's.
+ */
+export const COST_ALLOCATION_TAG = { key: 'app', value: 'serverless-poll' } as const;
+
+/**
+ * `-c monthlyBudgetUsd=<n> -c budgetEmail=<address>`: an AWS Budgets cost budget on the tag above, which
+ * e-mails at these percentages of the month's amount, of actual and of forecast spend.
+ */
+export const BUDGET_ALERT_PERCENTAGES = [80, 100] as const;
+/** The two flags, by what they set. */
+export const BUDGET_FLAGS = { amount: 'monthlyBudgetUsd', email: 'budgetEmail' } as const;
+/** The flags of a budget of `usd` a month, a whole number of dollars (at least 1), as a command line shows them. */
+export const budgetFlagsFor = (usd: number, email = '<you@example.com>'): string =>
+  `-c ${BUDGET_FLAGS.amount}=${Math.max(1, Math.ceil(usd))} -c ${BUDGET_FLAGS.email}=${email}`;
+
 /** Every API route starts here; everything else on the site's origin is the static frontend. */
 export const API_BASE_PATH = '/api';
 
@@ -156,6 +174,8 @@ export const VOTE_RETRY = {
  */
 export const CONSUMER_METRICS = {
   namespace: 'ServerlessPoll',
+  /** Powertools adds it to every metric: the functions' POWERTOOLS_SERVICE_NAME. */
+  service: 'poll',
   /** Published by every invocation. */
   always: ['VotesCounted', 'Batches', 'WriteConflicts', 'RecordsFailed'],
   /** Published with a `Verdict` dimension when the consumer dead-letters a record. */

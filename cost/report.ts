@@ -3,7 +3,12 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../config/app-config';
+import {
+  BUDGET_ALERT_PERCENTAGES,
+  budgetFlagsFor,
+  POLL_READ_CACHE_SECONDS,
+  RESULTS_CACHE_SECONDS,
+} from '../config/app-config';
 import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Account, type Capacity, type Stage } from './capacity';
 import {
   awsFloor,
@@ -553,6 +558,19 @@ function capacityBasis(report: CostReport): string {
   );
 }
 
+/**
+ * After the deploy command: the same with a budget of this estimate (`-c monthlyBudgetUsd`), which e-mails as
+ * actual or forecast spend nears it.
+ */
+function budgetLine(deploy: string | undefined, monthlyUsd: number): string[] {
+  if (!deploy) return [];
+  const flags = budgetFlagsFor(monthlyUsd);
+  return [
+    `With a monthly budget of this estimate, which e-mails you at ${BUDGET_ALERT_PERCENTAGES.join('% and ')}% ` +
+      `of actual and of forecast spend (docs/deploy.md): ${deploy}${deploy.includes(' -- ') ? '' : ' --'} ${flags}`,
+  ];
+}
+
 /** The recommendation: the cheapest design that carries the peak, what it needs, or that none carries. */
 function recommendation(report: CostReport): string[] {
   const { recommended: r } = report;
@@ -562,6 +580,7 @@ function recommendation(report: CostReport): string[] {
       `No AWS design carries this profile's busiest second${account}, even with the stack's flags and quota ` +
         `raises, in time (within ${MAX_RAMP_SECONDS} s). The cheapest you can deploy: ${r.name}, ` +
         `${usd(r.bill.totalUsd)} a month, for a month it cannot serve at its peak. Deploy it: ${r.deploy}`,
+      ...budgetLine(r.deploy, r.bill.totalUsd),
     ];
   }
   const needs = r.capacity.carriesWith!;
@@ -571,6 +590,7 @@ function recommendation(report: CostReport): string[] {
   return [
     `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
       `(${perMillionVotes(r.bill)}). Deploy it: ${r.deploy}`,
+    ...budgetLine(r.deploy, r.bill.totalUsd),
     quotas.length > 0
       ? `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
         (noneWithout ? ' No design carries it without a quota raise.' : '')

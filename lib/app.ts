@@ -1,6 +1,9 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
 import {
+  BUDGET_ALERT_PERCENTAGES,
+  BUDGET_FLAGS,
+  budgetFlagsFor,
   DEFAULT_API_KIND,
   DEFAULT_RESULTS_DELIVERY,
   RESULTS_DELIVERIES,
@@ -21,6 +24,7 @@ import {
   withApiRateLimit,
   type VotePath,
 } from '../cost/vote-path';
+import type { BudgetSettings } from './cost-budget';
 import { addNagChecks } from './nag';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
@@ -106,6 +110,39 @@ export function votePathFrom(hotPoll: unknown, apiRate: unknown): VotePath {
   );
 }
 
+const BUDGET_EXAMPLE = `e.g. npx cdk synth ${budgetFlagsFor(320, 'you@example.com')}`;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+
+/**
+ * `-c monthlyBudgetUsd=<n> -c budgetEmail=<address>`: a monthly cost budget that e-mails at
+ * BUDGET_ALERT_PERCENTAGES of actual and forecast spend; both or neither, never on LocalStack.
+ */
+export function budgetFrom(amount: unknown, email: unknown, target: DeployTarget = 'aws'): BudgetSettings | undefined {
+  if (amount === undefined && email === undefined) return undefined;
+  if (target === 'localstack')
+    throw new UsageError(
+      'LocalStack’s free plan has no AWS Budgets: ' +
+        `leave out -c ${BUDGET_FLAGS.amount} and -c ${BUDGET_FLAGS.email} there.`,
+    );
+  if (amount === undefined || email === undefined)
+    throw new UsageError(
+      `-c ${BUDGET_FLAGS.amount} and -c ${BUDGET_FLAGS.email} go together (the budget e-mails that address at ` +
+        `${BUDGET_ALERT_PERCENTAGES.join('% and ')}% of the amount); ${BUDGET_EXAMPLE}`,
+    );
+  const usd =
+    typeof amount === 'number' || (typeof amount === 'string' && amount.trim() !== '') ? Number(amount) : Number.NaN;
+  if (!Number.isFinite(usd) || usd <= 0)
+    throw new UsageError(
+      `${BUDGET_FLAGS.amount} must be a positive number of dollars a month (got ${JSON.stringify(amount)}); ` +
+        BUDGET_EXAMPLE,
+    );
+  if (typeof email !== 'string' || !EMAIL.test(email))
+    throw new UsageError(
+      `${BUDGET_FLAGS.email} must be an e-mail address (got ${JSON.stringify(email)}); ${BUDGET_EXAMPLE}`,
+    );
+  return { monthlyUsd: usd, email };
+}
+
 /** `-c captcha=<provider> -c captchaSiteKey=<public key> -c captchaSecretParameter=<SSM parameter name>`. */
 function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettings | undefined {
   const settings = captchaSettingsFrom(context('captcha'), context('captchaSiteKey'), {
@@ -161,6 +198,8 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
     results: resultsFrom(context('results'), target),
     resultsConcurrency: resultsConcurrencyFrom(context('resultsConcurrency')),
     votePath: votePathFrom(context(HOT_POLL_FLAG), context(API_RATE_FLAG)),
+    costDashboard: target === 'aws',
+    budget: budgetFrom(context(BUDGET_FLAGS.amount), context(BUDGET_FLAGS.email), target),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   };
 }

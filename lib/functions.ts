@@ -15,7 +15,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
+import { CONSUMER_METRICS, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
 import { acknowledge } from './nag';
 
 // The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
@@ -68,7 +68,7 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
     systemLogLevelV2: SystemLogLevel[FUNCTION_DEFAULTS.systemLogLevel],
     logGroup,
     reservedConcurrentExecutions: props.reservedConcurrency,
-    environment: { POWERTOOLS_SERVICE_NAME: 'poll', ...props.environment },
+    environment: { POWERTOOLS_SERVICE_NAME: CONSUMER_METRICS.service, ...props.environment },
     bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
   });
   acknowledge(

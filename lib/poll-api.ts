@@ -7,6 +7,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apigateway';
+import type { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { API_CORS, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
@@ -32,15 +33,25 @@ export interface PollApiProps {
   throttle: { rateLimit: number; burstLimit: number };
 }
 
+/** The API's own metrics, every route together (per-route metrics are off: lib/cost-dashboard.ts says why). */
+export interface ApiMetrics {
+  requests: Metric;
+  /** 4xx answers, the stage throttle's 429s among them. */
+  clientErrors: Metric;
+  serverErrors: Metric;
+}
+
 export class PollApi extends Construct {
   readonly url: string;
+  readonly metrics: ApiMetrics;
   /** Where CloudFront reaches the API (results=cloudfront): its host, and the stage path a REST API puts first. */
   readonly origin: { domainName: string; path?: string };
 
   constructor(scope: Construct, id: string, props: PollApiProps) {
     super(scope, id);
-    const { url, apiId } = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
+    const { url, apiId, metrics } = props.kind === 'http' ? this.httpApi(props) : this.restApi(props);
     this.url = url;
+    this.metrics = metrics;
     const stack = Stack.of(this);
     this.origin = {
       domainName: `${apiId}.execute-api.${stack.region}.${stack.urlSuffix}`,
@@ -61,7 +72,11 @@ export class PollApi extends Construct {
     );
   }
 
-  private httpApi({ functions, siteOrigin, throttle }: PollApiProps): { url: string; apiId: string } {
+  private httpApi({ functions, siteOrigin, throttle }: PollApiProps): {
+    url: string;
+    apiId: string;
+    metrics: ApiMetrics;
+  } {
     const api = new HttpApi(this, 'HttpApi', {
       createDefaultStage: false,
       corsPreflight: siteOrigin
@@ -90,10 +105,22 @@ export class PollApi extends Construct {
         integration: integrations.get(route.fn)!,
       });
     }
-    return { url: stage.url.replace(/\/$/, ''), apiId: api.apiId };
+    return {
+      url: stage.url.replace(/\/$/, ''),
+      apiId: api.apiId,
+      metrics: {
+        requests: api.metricCount(),
+        clientErrors: api.metricClientError(),
+        serverErrors: api.metricServerError(),
+      },
+    };
   }
 
-  private restApi({ functions, siteOrigin, throttle }: PollApiProps): { url: string; apiId: string } {
+  private restApi({ functions, siteOrigin, throttle }: PollApiProps): {
+    url: string;
+    apiId: string;
+    metrics: ApiMetrics;
+  } {
     const api = new RestApi(this, 'RestApi', {
       deployOptions: {
         stageName: REST_STAGE,
@@ -132,6 +159,14 @@ export class PollApi extends Construct {
       'AWS WAF costs $5 a month plus $0.60 per million requests, more than this API at small volume; ' +
         'stage throttling caps the rate. Add a web ACL for a public deployment that needs one.',
     );
-    return { url: api.url.replace(/\/$/, ''), apiId: api.restApiId };
+    return {
+      url: api.url.replace(/\/$/, ''),
+      apiId: api.restApiId,
+      metrics: {
+        requests: api.metricCount(),
+        clientErrors: api.metricClientError(),
+        serverErrors: api.metricServerError(),
+      },
+    };
   }
 }

@@ -3,13 +3,14 @@
  * (queue -> consumer), the API functions, the API. Settings come from
  * config/app-config.ts; handlers live in lambdas/.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnResource, Duration, RemovalPolicy, Stack, TagManager, Tags, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
 import {
+  COST_ALLOCATION_TAG,
   DEFAULT_RESULTS_DELIVERY,
   pageCaptcha,
   RATE_LIMITS,
@@ -23,6 +24,8 @@ import {
   type SiteConfig,
 } from '../config/app-config';
 import { DEFAULT_VOTE_PATH, type VotePath } from '../cost/vote-path';
+import { type BudgetSettings, CostBudget } from './cost-budget';
+import { CostDashboard } from './cost-dashboard';
 import { appFunction } from './functions';
 import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
@@ -52,6 +55,10 @@ export interface PollStackProps extends StackProps {
   resultsConcurrency?: number;
   /** The vote path's size (`-c hotPollVotesPerSecond`, cost/vote-path.ts); the default size when absent. */
   votePath?: VotePath;
+  /** The cost dashboard (lib/cost-dashboard.ts); off for LocalStack, whose free plan has no dashboards. */
+  costDashboard?: boolean;
+  /** `-c monthlyBudgetUsd=<n> -c budgetEmail=<address>`: a monthly cost budget on the stack's tag. */
+  budget?: BudgetSettings;
 }
 
 /**
@@ -67,9 +74,24 @@ function votePathEnv(votePath: VotePath): Record<string, string> {
   };
 }
 
+/**
+ * CDK's own custom-resource provider (the site bucket's auto-delete) writes its role and function as plain
+ * CloudFormation, which Tags.of() does not reach: they get the cost allocation tag written in.
+ */
+function tagPlainResources(stack: Stack): void {
+  const takesTags = new Set(['AWS::IAM::Role', 'AWS::Lambda::Function']);
+  for (const resource of stack.node.findAll().filter(CfnResource.isCfnResource)) {
+    if (!takesTags.has(resource.cfnResourceType)) continue;
+    if (TagManager.isTaggable(resource) || TagManager.isTaggableV2(resource)) continue;
+    resource.addPropertyOverride('Tags', [{ Key: COST_ALLOCATION_TAG.key, Value: COST_ALLOCATION_TAG.value }]);
+  }
+}
+
 export class PollStack extends Stack {
   constructor(scope: Construct, id: string, props: PollStackProps) {
     super(scope, id, props);
+    // On everything the stack makes that takes a tag: what the bill and the budget tell its spend by.
+    Tags.of(this).add(COST_ALLOCATION_TAG.key, COST_ALLOCATION_TAG.value);
 
     const table = new Table(this, 'PollTable', {
       partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
@@ -174,7 +196,21 @@ export class PollStack extends Stack {
       site.frontApi(api.origin);
     }
     site.deploy(config);
+    if (props.costDashboard) {
+      new CostDashboard(this, 'Cost', {
+        apiKind: props.apiKind,
+        api: api.metrics,
+        functions,
+        consumer: votes.consumer,
+        queue: votes.queue,
+        deadLetterQueue: votes.deadLetterQueue,
+        table,
+        distribution: site.distribution,
+      });
+    }
+    if (props.budget) new CostBudget(this, 'Budget', props.budget);
     acknowledgeCdkDeploymentFunction(this, site.bucket);
+    tagPlainResources(this);
     if (!props.retainData) {
       acknowledge(
         table,

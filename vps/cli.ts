@@ -40,7 +40,7 @@ function workersFrom(value: string): number {
 const SPEC = {
   command: BUNDLED ? 'node poll-vps.mjs' : 'npm run vps --',
   summary:
-    'The VPS edition: the same API and site as the serverless edition, as one Node process, ' +
+    'The VPS edition: the same API and site as the serverless edition on one box, every core of it, ' +
     'every acknowledged change on disk before it is acknowledged.',
   options: {
     port: { type: 'string', default: String(VPS_PORT), value: '<port>', description: '0 picks a free port' },

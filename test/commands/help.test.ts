@@ -161,6 +161,42 @@ describe('mistakes people make', () => {
       ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
       '-c takes key=value (got "rateLimits"). Run npm run localstack:deploy -- --help for the usage.',
     ],
+    ...(
+      [
+        [
+          'a budget of no dollars',
+          { monthlyBudgetUsd: '0', budgetEmail: 'ops@example.com' },
+          'monthlyBudgetUsd must be a positive number of dollars a month (got "0")',
+        ],
+        [
+          'a budget amount that is no number',
+          { monthlyBudgetUsd: '$300', budgetEmail: 'ops@example.com' },
+          'monthlyBudgetUsd must be a positive number of dollars a month (got "$300")',
+        ],
+        [
+          'a budget e-mail that is not one',
+          { monthlyBudgetUsd: '300', budgetEmail: 'ops.example.com' },
+          'budgetEmail must be an e-mail address (got "ops.example.com")',
+        ],
+        [
+          'a budget without its e-mail',
+          { monthlyBudgetUsd: '300' },
+          '-c monthlyBudgetUsd and -c budgetEmail go together ' +
+            '(the budget e-mails that address at 80% and 100% of the amount)',
+        ],
+      ] as const
+    ).map(([name, context, reason]) => [
+      `${name}, as CDK context (npx cdk synth)`,
+      ['bin/poll-app.ts'],
+      `${reason}; e.g. npx cdk synth -c monthlyBudgetUsd=320 -c budgetEmail=you@example.com`,
+      { CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'synth-')) },
+    ]),
+    [
+      'a budget on LocalStack, which has no AWS Budgets',
+      ['localstack/cli.ts', 'deploy', '-c', 'monthlyBudgetUsd=300', '-c', 'budgetEmail=ops@example.com'],
+      'LocalStack’s free plan has no AWS Budgets: leave out -c monthlyBudgetUsd and -c budgetEmail there. ' +
+        'Run npm run localstack:deploy -- --help for the usage.',
+    ],
     [
       'a discard of votes a redrive would count',
       ['dlq/cli.ts', 'discard', '--verdict', 'unapplied'],
@@ -173,14 +209,20 @@ describe('mistakes people make', () => {
       "--url not-a-url is not a URL: give the local runtime's, e.g. http://127.0.0.1:3000. " +
         'Run npm run dlq -- --help for the usage.',
     ],
-  ])('%s: one line, exit 2', async (_name, args, expected) => {
-    const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], { timeout: 60_000 }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([expected]);
-  });
+  ] as [string, string[], string, Record<string, string>?][])(
+    '%s: one line, exit 2',
+    async (_name, args, expected, env) => {
+      const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], {
+        timeout: 60_000,
+        env: { ...process.env, ...env },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([expected]);
+    },
+  );
 });
 
 describe('a command called right that cannot do its work', () => {

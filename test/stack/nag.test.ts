@@ -22,6 +22,8 @@ describe('cdk-nag (AwsSolutionsChecks)', () => {
     // What npm run cost -- --profile record-night recommends.
     { results: 'cloudfront', hotPollVotesPerSecond: '63000' },
     { target: 'localstack', hotPollVotesPerSecond: '2000' },
+    // The budget flags: a budget on the stack's cost allocation tag.
+    { monthlyBudgetUsd: '300', budgetEmail: 'ops@example.com', apiKind: 'rest' },
   ])('finds nothing unacknowledged in %j', (context) => {
     expect(() => app(context).app.synth()).not.toThrow();
   });

@@ -34,13 +34,20 @@ describe('the text report', () => {
 
   it('then the answer: the cheapest design that carries it and how to deploy it, the AWS floor, the VPS', () => {
     const answer = text.slice(text.indexOf('Cheapest AWS design that carries this profile'));
-    const [first, second, third, fourth] = answer.split('\n');
+    const [first, budget, second, third, fourth] = answer.split('\n');
     expect(first).toMatch(
       joined(
         '',
         /^Cheapest AWS design that carries this profile: results from a function URL, \$[\d,.]+ a month .* /,
         /Deploy it: npm run deploy -- -c results=function-url$/,
       ),
+    );
+    // The same command with a budget of the estimate, in whole dollars.
+    const estimate = Number(/\$([\d,.]+) a month/.exec(first)![1].replace(/,/g, ''));
+    expect(budget).toBe(
+      'With a monthly budget of this estimate, which e-mails you at 80% and 100% of actual and of forecast spend ' +
+        '(docs/deploy.md): npm run deploy -- -c results=function-url ' +
+        `-c monthlyBudgetUsd=${Math.ceil(estimate)} -c budgetEmail=<you@example.com>`,
     );
     expect(second).toBe('It needs no quota raise.');
     expect(third).toMatch(

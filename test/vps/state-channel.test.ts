@@ -31,7 +31,7 @@ function connected(ports: VpsPorts) {
 }
 
 describe('the state channel', () => {
-  it('keeps a vote without a ballot without one: a second vote by the same voter is refused, as in one process', async () => {
+  it('keeps a vote without a ballot without one: one voter is refused a second vote, as in one process', async () => {
     const state = new PollState();
     const poll = testPoll({ oneVotePerVoter: true });
     const { remote } = connected({ polls: state, limits: {} });
