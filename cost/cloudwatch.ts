@@ -191,14 +191,14 @@ export function metricQueries(resources: Resource[]): Query[] {
 const metricName = (q: Query) => (q.metric.startsWith('route ') ? 'Count' : q.metric);
 
 /**
- * A period CloudWatch keeps for the whole window (1-minute data for 15 days, 5-minute for 63, hourly
- * after), at most 1,440 points a query.
+ * One period the length of the window (only its sum is wanted), in the resolution CloudWatch still
+ * keeps for its start (1-minute data for 15 days, 5-minute for 63, hourly after): a datapoint or none
+ * a query, little for CloudWatch to add up (LocalStack takes about a second a query for a day of minutes).
  */
 export function periodFor(window: Window, now = window.end): number {
   const ageDays = (now.getTime() - window.start.getTime()) / (24 * HOUR_MS);
-  const floor = ageDays > 63 ? 3600 : ageDays > 15 ? 300 : 60;
-  const wanted = (windowHours(window) * 3600) / 1440;
-  return [60, 300, 3600, 86_400].find((p) => p >= Math.max(floor, wanted)) ?? 86_400;
+  const resolution = ageDays > 63 ? 3600 : ageDays > 15 ? 300 : 60;
+  return Math.max(1, Math.ceil((windowHours(window) * 3600) / resolution)) * resolution;
 }
 
 /** CloudWatch's answer per query: the sum of its values, undefined where it had no datapoints. */

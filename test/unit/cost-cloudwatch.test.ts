@@ -298,11 +298,11 @@ describe('the window', () => {
     expect(() => parseWindow({ since: '2026-12-01T00:00Z' }, NOW)).toThrow(/not in the past/);
   });
 
-  it('is read at a period CloudWatch still keeps', () => {
+  it('is read as one period, at a resolution CloudWatch still keeps for its start', () => {
     const hours = (h: number) => ({ start: new Date(NOW.getTime() - h * 3_600_000), end: NOW });
-    expect(periodFor(hours(24))).toBe(60);
-    expect(periodFor(hours(24 * 5))).toBe(300);
-    expect(periodFor(hours(24 * 20))).toBe(3600);
-    expect(periodFor(hours(24 * 100))).toBe(86_400);
+    expect(periodFor(hours(24))).toBe(86_400);
+    expect(periodFor(hours(0.01))).toBe(60);
+    expect(periodFor(hours(24 * 20 + 0.01))).toBe(24 * 20 * 3600 + 300);
+    expect(periodFor(hours(24 * 100 + 0.5))).toBe(24 * 100 * 3600 + 3600);
   });
 });
