@@ -9,6 +9,28 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './measured';
+import { STACK_NAME } from '../config/app-config';
+import { LOCALSTACK } from '../config/emulated-aws';
+import {
+  CLOUDWATCH_PERMISSIONS,
+  type CloudWatchBill,
+  fitProfile,
+  measuredLines,
+  measureStack,
+  type MetricsClient,
+  type StackResourcesClient,
+  sqsRequests,
+  windowHours,
+  windowText,
+} from './cloudwatch';
+import {
+  CLOUDWATCH_TARGETS,
+  type CloudWatchTarget,
+  cloudWatchFailure,
+  parseWindow,
+  stackNameFor,
+} from './cloudwatch-command';
+import { estimate } from './model';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
 import {
   presetProfile,
@@ -29,6 +51,8 @@ const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
+/** What npm run localstack:deploy synthesized (its own assembly: localstack/cli.ts). */
+const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
 
 /** The profile fields as --help lists them: name and unit, the seed's value and range, then what it means. */
 function profileFieldHelp(): string[] {
@@ -75,6 +99,34 @@ export const COST_COMMAND = {
       default: false,
       description: "a new account: count its sign-up credits (AWS's, since 2025-07-15) and its quotas",
     },
+    'from-cloudwatch': {
+      type: 'boolean',
+      default: false,
+      description:
+        'the bill a deployed stack ran: its CloudWatch metrics over the window, projected to a month, beside ' +
+        'the estimate of the profile that best fits them (written to <out>/fitted-profile.json)',
+    },
+    target: {
+      type: 'string',
+      default: 'aws',
+      value: '<aws|localstack>',
+      description: `with --from-cloudwatch: where the stack is (localstack: ${LOCALSTACK.endpoint}, test credentials)`,
+    },
+    stack: {
+      type: 'string',
+      value: '<name>',
+      description: `with --from-cloudwatch: the stack (default: the one cdk-outputs.json names, else ${STACK_NAME})`,
+    },
+    since: {
+      type: 'string',
+      value: '<ISO time>',
+      description: 'with --from-cloudwatch: the window starts then and ends now',
+    },
+    hours: {
+      type: 'string',
+      value: '<n>',
+      description: 'with --from-cloudwatch: the window is the last n hours (default: 24)',
+    },
     out: {
       type: 'string',
       default: 'cost-report',
@@ -90,6 +142,12 @@ export const COST_COMMAND = {
     '  npm run cost -- --profile club',
     '  npm run cost -- --from load-tests/results/vote-storm-local-<time>',
     '  npx cdk synth && npm run cost',
+    '  npm run cost -- --from-cloudwatch --target localstack --hours 1',
+    '',
+    `--from-cloudwatch needs these permissions, read-only, and nothing else: ${CLOUDWATCH_PERMISSIONS.join(', ')}.`,
+    'It reads API Gateway Count (per route where detailed metrics are on), Lambda Invocations and Duration, SQS',
+    'messages sent, received, deleted and empty receives, DynamoDB consumed read and write units, and CloudFront',
+    'Requests and BytesDownloaded (us-east-1); a service with no datapoints is "not measured", never $0.00.',
   ],
 } as const;
 
@@ -268,6 +326,95 @@ export function reportInput(values: {
   };
 }
 
+/** The options --from-cloudwatch reads. */
+export interface CloudWatchOptions {
+  'from-cloudwatch': boolean;
+  target: string;
+  stack?: string;
+  since?: string;
+  hours?: string;
+  template?: string;
+  'vps-from'?: string;
+  'new-account': boolean;
+  profile: string;
+  from?: string;
+  out: string;
+}
+
+/** The options that only --from-cloudwatch takes, given without it; or the ones it cannot take with it. */
+function checkCloudWatchOptions(values: CloudWatchOptions, argv: string[]): void {
+  const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (!values['from-cloudwatch']) {
+    const stray = ['target', 'stack', 'since', 'hours'].find(given);
+    if (stray) throw new UsageError(`--${stray} is an option of --from-cloudwatch: give that too`);
+    return;
+  }
+  const clash = ['profile', 'from'].find(given);
+  if (clash) throw new UsageError(`--${clash} and --from-cloudwatch both say what to bill: give one of them`);
+  if (!(CLOUDWATCH_TARGETS as readonly string[]).includes(values.target))
+    throw new UsageError(`--target ${values.target}: use ${CLOUDWATCH_TARGETS.join(' or ')}`);
+}
+
+/**
+ * --from-cloudwatch: the deployed stack's measured month, and the report of the profile that fits it,
+ * its file written to `out`. Clients are injected by the tests; a failure of theirs is one line (CommandFailure).
+ */
+export async function cloudWatchInput(
+  values: CloudWatchOptions,
+  clients?: { stacks: StackResourcesClient; metrics: MetricsClient; globalMetrics: MetricsClient },
+  now = new Date(),
+): Promise<ReportInput> {
+  const target = values.target as CloudWatchTarget;
+  const window = parseWindow(values, now);
+  const stackName = stackNameFor(target, values.stack);
+  const designStacks = loadDesigns();
+  // LocalStack's stack is the one its deploy synthesized, where there is one.
+  const template =
+    values.template ?? (target === 'localstack' && existsSync(LOCALSTACK_TEMPLATE) ? LOCALSTACK_TEMPLATE : undefined);
+  const { stack, source } = loadStack(template, designStacks);
+  let measurement: Awaited<ReturnType<typeof measureStack>>;
+  try {
+    // The SDK only when it is asked for: cost/ loads none.
+    const sdk = clients ? undefined : await import('../bin/cloudwatch-sdk');
+    measurement = await measureStack(clients ?? sdk!.cloudWatchClients(target), stackName, window);
+  } catch (error) {
+    throw cloudWatchFailure(error, { target, stackName });
+  }
+  const profile = fitProfile(measurement, stack, `measured-${stackName}`);
+  const profileFile = join(makeFolder(values.out), 'fitted-profile.json');
+  writeFileSync(profileFile, `${JSON.stringify(profile, null, 2)}\n`);
+  const options = { newAccount: values['new-account'] };
+  const fitted = estimate(profile, stack, DEFAULT_UNIT_COSTS, options);
+  const lines = measuredLines(measurement, stack, fitted);
+  const measuredOnly = lines.filter((l) => l.measured);
+  const cloudWatch: CloudWatchBill = {
+    label: `measured over ${windowText(window)}, projected to a month`,
+    stackName,
+    target,
+    window: { start: window.start.toISOString(), end: window.end.toISOString(), hours: windowHours(window) },
+    measurement,
+    sqsCounted: sqsRequests(measurement).how,
+    lines,
+    measuredUsd: measuredOnly.reduce((sum, l) => sum + l.measured!.usd, 0),
+    estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),
+    profile,
+    profileFile: profileFile.replace(`${process.cwd()}/`, ''),
+    reproduce:
+      `npm run cost -- --profile ${profileFile.replace(`${process.cwd()}/`, '')}` +
+      (template ? ` --template ${source}` : ''),
+  };
+  return {
+    profile,
+    stack,
+    stackSource: source,
+    designStacks,
+    vpsCapacity: loadVpsCapacity(values['vps-from']),
+    units: DEFAULT_UNIT_COSTS,
+    options,
+    cloudWatch,
+  };
+}
+
 /**
  * Writes report.json, chart.svg, report.md and report.html (the explorer, opened on this report's
  * profile) into `folder` (made if missing); returns its path.
@@ -291,8 +438,9 @@ export function defaultExplorerPage(): string {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseCommandLine(COST_COMMAND);
   let input!: ReportInput;
-  await runCommand(COST_COMMAND, () => {
-    input = reportInput(values);
+  await runCommand(COST_COMMAND, async () => {
+    checkCloudWatchOptions(values, process.argv.slice(2));
+    input = values['from-cloudwatch'] ? await cloudWatchInput(values) : reportInput(values);
     // Before the report is printed: a folder it cannot write to is one line, not a report and a trace.
     makeFolder(values.out);
   });

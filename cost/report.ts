@@ -24,6 +24,7 @@ import {
   type PricedDesign,
 } from './designs';
 import { renderChart } from './chart';
+import type { CloudWatchBill } from './cloudwatch';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { breakEven, designRps, pollReadsOfMonth, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
@@ -111,6 +112,8 @@ export interface CostReport {
   whatIfs: WhatIf[];
   assumptions: string[];
   measured?: { label: string; votes: number; apiRequests: number };
+  /** What a deployed stack measured (--from-cloudwatch), beside this profile's estimate: the profile fitted to it. */
+  cloudWatch?: CloudWatchBill;
 }
 
 /** Below this many votes, per-vote figures measured by a load test are rough: the report says so. */
@@ -127,6 +130,7 @@ export interface ReportInput {
   units: UnitCosts;
   options: BillOptions;
   measured?: CostReport['measured'];
+  cloudWatch?: CloudWatchBill;
 }
 
 /** Every assumption the bill rests on, once each: its lines', the unit costs', the VPS sizing's, the free tiers'. */
@@ -258,6 +262,50 @@ function billRows(report: CostReport): string[][] {
     l.unitPrice,
     usd(l.usd),
   ]);
+}
+
+/** A signed difference in dollars: "+$1.20", "−$0.40". */
+const signedUsd = (value: number) => `${value >= 0 ? '+' : '−'}${usd(Math.abs(value))}`;
+
+/** The measured bill's heading: what, where, over which window. */
+export const cloudWatchTitle = (cw: CloudWatchBill) =>
+  `${cw.label[0].toUpperCase()}${cw.label.slice(1)}: stack ${cw.stackName} (${cw.target}), read from CloudWatch`;
+
+export const cloudWatchHead = ['Item', 'In the window', 'A month', 'Unit price', 'Monthly', 'Estimate', 'Difference'];
+
+/** The measured lines beside the fitted profile's estimate; a line with no datapoints says so, never $0.00. */
+export function cloudWatchRows(cw: CloudWatchBill): string[][] {
+  return cw.lines.map((l) => [
+    `${l.service} ${l.item}`,
+    l.measured ? `${quantity(l.measured.windowUsage)} ${l.unit}` : l.notMeasured!,
+    l.measured ? `${quantity(l.measured.monthUsage)} ${l.unit}` : '',
+    l.unitPrice,
+    l.measured ? usd(l.measured.usd) : 'not measured',
+    usd(l.estimate.usd),
+    l.differenceUsd === undefined ? '' : signedUsd(l.differenceUsd),
+  ]);
+}
+
+/** API requests route by route, where the stage has detailed metrics on. */
+function routeLine(cw: CloudWatchBill): string[] {
+  const routes = Object.entries(cw.measurement.api?.routes ?? {});
+  if (routes.length === 0) return ['API requests by route: not measured (the stage has no detailed metrics).'];
+  return [`API requests by route in the window: ${routes.map(([r, n]) => `${r} ${quantity(n)}`).join(', ')}.`];
+}
+
+/** What follows the measured table: the totals, how queue requests were counted, the fitted profile. */
+export function cloudWatchNotes(cw: CloudWatchBill): string[] {
+  const measured = cw.lines.filter((l) => l.measured).length;
+  return [
+    `Measured lines (${measured} of ${cw.lines.length}): ${usd(cw.measuredUsd)} a month; the estimate of the same ` +
+      `lines ${usd(cw.estimatedUsdOfMeasuredLines)} (${signedUsd(cw.measuredUsd - cw.estimatedUsdOfMeasuredLines)}). ` +
+      'Lines not measured are not in the measured total.',
+    `SQS requests counted as ${cw.sqsCounted}.`,
+    ...routeLine(cw),
+    `Estimate: profile "${cw.profile.name}", the profile that best fits the measured mix` +
+      (cw.profileFile ? ` (written to ${cw.profileFile}: ${cw.reproduce} reproduces it)` : '') +
+      '; the report below is its estimate.',
+  ];
 }
 
 export const DESIGNS_INTRO =
@@ -745,6 +793,13 @@ export function renderText(report: CostReport): string {
   const { bill } = report;
   const out: string[] = [];
   const prose = (...lines: string[]) => out.push(...lines.map((line) => wrap(line)));
+  const cw = report.cloudWatch;
+  if (cw) {
+    prose(cloudWatchTitle(cw));
+    out.push(table(cloudWatchHead, cloudWatchRows(cw), [1, 2, 4, 5, 6]));
+    prose(...cloudWatchNotes(cw));
+    out.push('');
+  }
   out.push(`Profile "${report.profile.name}"`, '');
   prose(...peakLines(report));
   out.push('');
@@ -906,6 +961,18 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
   const out = [
     `# Monthly AWS bill: profile "${report.profile.name}"`,
     '',
+    ...(report.cloudWatch
+      ? [
+          `## ${cloudWatchTitle(report.cloudWatch)}`,
+          '',
+          mdRow(cloudWatchHead),
+          mdAlign(cloudWatchHead, [1, 2, 4, 5, 6]),
+          ...cloudWatchRows(report.cloudWatch).map(mdRow),
+          '',
+          ...cloudWatchNotes(report.cloudWatch).map((l) => `- ${l}`),
+          '',
+        ]
+      : []),
     ...peakLines(report).map((l) => `- ${l}`),
     '',
     '## Every AWS design: its bill, and whether it carries the busiest second',

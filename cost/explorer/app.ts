@@ -138,7 +138,11 @@ function renderFullReport(): void {
 function show(edited: TrafficProfile): void {
   const started = performance.now();
   const profile = asShown(edited, input.profile);
-  const report = buildReport({ ...input, profile, options: { ...input.options, newAccount: newAccount.checked } });
+  const options = { ...input.options, newAccount: newAccount.checked };
+  // A measured bill (--from-cloudwatch) stands beside its fitted profile's bill, not beside an edited profile's.
+  const measuredFits =
+    JSON.stringify(profile) === JSON.stringify(input.profile) && options.newAccount === input.options.newAccount;
+  const report = buildReport({ ...input, profile, options, cloudWatch: measuredFits ? input.cloudWatch : undefined });
   shown = { report, chart: chartData(report) };
   timed('explorer-model', started);
   const modelled = performance.now();
