@@ -395,6 +395,7 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
       webSocketMessages: zero,
       webSocketConnectionMinutes: zero,
       alarms: zero,
+      dashboards: zero,
       customMetrics: zero,
     },
   };
