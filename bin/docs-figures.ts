@@ -16,17 +16,8 @@ import { pollCeiling } from '../cost/capacity';
 import { DEFAULT_UNIT_COSTS, tieredCost } from '../cost/model';
 import { PRICES } from '../cost/prices';
 import { PROFILES, profileFieldLines } from '../cost/profiles';
-import {
-  buildReport,
-  capacityHead,
-  capacityRows,
-  type CostReport,
-  designHead,
-  designRows,
-  opening,
-  peakLines,
-  renderMarkdown,
-} from '../cost/report';
+import { capacityHead, capacityRows, designHead, designRows, opening, peakLines, renderMarkdown } from '../cost/report';
+import { buildReport, type CostReport } from '../cost/build-report';
 import { BASELINE_VPS, type RouteRate } from '../cost/vps';
 import { votePathFor, withApiRateLimit } from '../cost/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';

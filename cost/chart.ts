@@ -12,7 +12,7 @@ import { escapeHtml, usd, votesLabel } from './format';
 import { estimate, type Bill } from './model';
 import { derivePeak } from './peaks';
 import type { TrafficProfile } from './profiles';
-import type { CostReport } from './report';
+import type { CostReport } from './build-report';
 import type { StackConfig } from './stack-config';
 import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps';
 

@@ -42,7 +42,8 @@ import {
 } from './profiles';
 import { renderChart } from './chart';
 import { explorerHtml } from './explorer';
-import { buildReport, renderMarkdown, renderText, type CostReport, type ReportInput } from './report';
+import { renderMarkdown, renderText } from './report';
+import { buildReport, type CostReport, type ReportInput } from './build-report';
 import { readStackConfig, type StackConfig } from './stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
 

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
 import { escapeHtml } from './format';
-import { buildReport, reportBodyHtml, type ReportInput } from './report';
+import { reportBodyHtml } from './report';
+import { buildReport, type ReportInput } from './build-report';
 
 const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');
 

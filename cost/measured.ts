@@ -5,8 +5,7 @@
  */
 import { NamedError } from '../config/errors';
 import type { TableUsage, Usage } from '../local/metering';
-import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
-import { FUNCTION_ROLES, functionRole, type FunctionRole } from './stack-config';
+import { DEFAULT_UNIT_COSTS, FUNCTION_ROLES, type FunctionRole, functionRole, type UnitCosts } from './unit-costs';
 
 export interface Observed {
   votes: number;

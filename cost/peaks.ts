@@ -3,8 +3,7 @@
  * open at once in the busiest hour, and the hottest poll at its busiest minute. What a design must
  * carry (cost/capacity.ts) and what a VPS is sized for (cost/compare.ts) start here. Pure.
  */
-import { DAYS_PER_MONTH, resultsRequestsPerViewer } from './model';
-import type { TrafficProfile } from './profiles';
+import { DAYS_PER_MONTH, resultsRequestsPerViewer, type TrafficProfile } from './traffic-profile';
 
 /** Requests a second, route by route, as browsers send them (CORS preflights are the design's: cost/capacity.ts). */
 export interface RouteRates {

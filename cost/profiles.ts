@@ -5,39 +5,10 @@
  * validator, `npm run cost -- --help` and docs/cost.md's table read it.
  */
 import { POLL_LIMITS, RESULTS_REFRESH } from '../config/app-config';
-import { DAYS_PER_MONTH } from './model';
 import { derivePeak } from './peaks';
+import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 
-export interface TrafficProfile {
-  name: string;
-  description: string;
-  pollsPerDay: number;
-  votesPerPoll: number;
-  /** Minutes a poll is open: the window its votes arrive in. */
-  votingMinutes: number;
-  /** The busiest hour of the day brings this multiple of the day's average polls. */
-  busyHourFactor: number;
-  /** A poll's busiest minute brings this multiple of its window's average votes. */
-  busiestMinuteFactor: number;
-  /** Visits to the site per vote (each: the page and a poll read). */
-  pageLoadsPerVoter: number;
-  /** People per poll watching live results (voters who stay, plus people who only watch). */
-  resultsViewersPerPoll: number;
-  /** Minutes each of them keeps the results on screen, while the poll is open. */
-  watchMinutes: number;
-  /**
-   * How often a viewer's page asks for results: `busy` (votes keep arriving, the page
-   * refreshes at its fastest), `quiet` (it backs off), or a fixed number of seconds.
-   */
-  refresh: 'busy' | 'quiet' | number;
-  oneVotePerVoter: boolean;
-  /** Raises the derived busiest second (cost/peaks.ts), all routes; never lowers it. */
-  peakRequestsPerSecond?: number;
-  /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */
-  pageBytes: number;
-  /** Bytes of one API response on the wire, headers included. */
-  apiResponseBytes: number;
-}
+export type { TrafficProfile } from './traffic-profile';
 
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {

@@ -4,6 +4,9 @@
  * (cost/capacity.ts) both read them here, so they cannot disagree. Pure.
  */
 import { quota } from './quotas';
+import type { MeasuredVoteRates } from './unit-costs';
+
+export type { MeasuredVoteRates } from './unit-costs';
 
 /** What the vote path's rates depend on in a stack. */
 export interface VotePathShape {
@@ -22,13 +25,6 @@ export const COUNTER_ITEM_BYTES = { base: 250, perGroupMark: 46 } as const;
 export function counterWriteUnits(votePath: VotePathShape['votePath']): number {
   const groups = Math.ceil(votePath.groupsPerPoll / votePath.counterShards);
   return Math.ceil((COUNTER_ITEM_BYTES.base + groups * COUNTER_ITEM_BYTES.perGroupMark) / 1024);
-}
-
-/** What a load test measured of the vote path; each replaces the rate derived from traffic. */
-export interface MeasuredVoteRates {
-  votesPerBatch?: number;
-  counterWriteUnitsPerVote?: number;
-  sqsRequestsPerVote?: number;
 }
 
 /** The consumer's rates at one poll's votes a second. */

@@ -10,9 +10,10 @@ import {
   VOTE_PATH_ENV,
   type ResultsDelivery,
 } from '../config/app-config';
+import { FUNCTION_ROLES, type FunctionRole, functionRole } from './unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from './vote-path';
 
-export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
+export { FUNCTION_ROLES, type FunctionRole, functionRole } from './unit-costs';
 
 export interface FunctionConfig {
   memoryMb: number;
@@ -61,19 +62,6 @@ export interface StackConfig {
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
-/** Every function the bill prices, by its role. */
-export const FUNCTION_ROLES: readonly FunctionRole[] = [
-  'createPoll',
-  'getPoll',
-  'castVote',
-  'getResults',
-  'countVotes',
-];
-
-/** `CreatePoll` (a function's name in the template's metadata and in metered usage) -> `createPoll`. */
-export const functionRole = (name: string): FunctionRole | undefined =>
-  FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
-
 type Resources = Array<[string, Json]>;
 
 /** Each function the template's metadata names, as the bill sees it, and its logical id. */

@@ -7,9 +7,9 @@
  * the path is today's default size.
  */
 import { API_THROTTLE, VOTE_QUEUE } from '../config/app-config';
-import { batchCycleMs, DEFAULT_UNIT_COSTS } from './model';
 import { quota } from './quotas';
 import { voteRates } from './rates';
+import { batchCycleMs, DEFAULT_UNIT_COSTS } from './unit-costs';
 
 /** The CDK context key (and, in kebab case, the npm start option) that sizes the vote path. */
 export const HOT_POLL_FLAG = 'hotPollVotesPerSecond';

@@ -7,18 +7,8 @@
 import { chartData, drawChart, type ChartData } from '../chart';
 import { escapeHtml, usd } from '../format';
 import { PROFILES, type TrafficProfile } from '../profiles';
-import {
-  buildReport,
-  capacityRows,
-  cheapestCarryingVps,
-  designRows,
-  opening,
-  peakLines,
-  reportBodyHtml,
-  vpsRows,
-  type CostReport,
-  type ReportInput,
-} from '../report';
+import { capacityRows, cheapestCarryingVps, designRows, opening, peakLines, reportBodyHtml, vpsRows } from '../report';
+import { buildReport, type CostReport, type ReportInput } from '../build-report';
 import {
   asShown,
   checkProfile,

@@ -16,7 +16,7 @@ import { loadProfile, reportInput } from '../../cost/cli';
 import { explorerHtml } from '../../cost/explorer';
 import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/profiles';
 import { usd } from '../../cost/format';
-import { buildReport, type ReportInput } from '../../cost/report';
+import { buildReport, type ReportInput } from '../../cost/build-report';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/explorer';

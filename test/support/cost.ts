@@ -10,7 +10,7 @@ import type { ApiKind } from '../../config/app-config';
 import { reportInput } from '../../cost/cli';
 import type { Bill, BillLine } from '../../cost/model';
 import { QUOTAS, type QuotaId } from '../../cost/quotas';
-import { buildReport, type CostReport } from '../../cost/report';
+import { buildReport, type CostReport } from '../../cost/build-report';
 import { readStackConfig, type StackConfig } from '../../cost/stack-config';
 import { synthesizeTemplate } from '../../lib/app';
 import { templateFor } from './synth';

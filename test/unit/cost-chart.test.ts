@@ -9,7 +9,7 @@ import { scaleProfile } from '../../cost/compare';
 import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/designs';
 import { derivePeak } from '../../cost/peaks';
 import { PROFILES, validateProfile } from '../../cost/profiles';
-import { buildReport } from '../../cost/report';
+import { buildReport } from '../../cost/build-report';
 import { VPS_TIERS } from '../../cost/vps';
 import { costReport, httpTemplateFile } from '../support/cost';
 

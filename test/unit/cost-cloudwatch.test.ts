@@ -17,7 +17,8 @@ import { type MetricsClient, metricQueries, periodFor, type StackResourcesClient
 import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/model';
 import { PRICES } from '../../cost/prices';
-import { buildReport, renderMarkdown, renderText } from '../../cost/report';
+import { renderMarkdown, renderText } from '../../cost/report';
+import { buildReport } from '../../cost/build-report';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'cloudwatch');
 /** A recorded answer, its times as the SDK gives them (Dates). */

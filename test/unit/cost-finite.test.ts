@@ -11,7 +11,8 @@ import { loadDesigns, loadVpsCapacity } from '../../cost/cli';
 import { DAYS_PER_MONTH, DEFAULT_UNIT_COSTS } from '../../cost/model';
 import { derivePeak } from '../../cost/peaks';
 import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from '../../cost/profiles';
-import { buildReport, renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
+import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
+import { buildReport } from '../../cost/build-report';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 

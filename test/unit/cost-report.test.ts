@@ -10,7 +10,8 @@ import { designRps } from '../../cost/compare';
 import { quantity, usd } from '../../cost/format';
 import { CACHE_ORIGINS_PER_POLL } from '../../cost/model';
 import { PROFILES } from '../../cost/profiles';
-import { renderMarkdown, renderText, reportBodyHtml, type CostReport } from '../../cost/report';
+import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
+import type { CostReport } from '../../cost/build-report';
 import { costReport, unwrapped } from '../support/cost';
 
 /** One pattern from parts written on lines of their own (flags on the whole). */

@@ -1,0 +1,203 @@
+import { RAISE_HEADROOM, type Account, type Capacity } from './capacity';
+import {
+  awsFloor,
+  recommend,
+  type CheaperWithQuotaRaises,
+  designCapacity,
+  designOf,
+  floodCeiling,
+  priceDesigns,
+  type FloodCeiling,
+  type PricedDesign,
+} from './designs';
+import type { CloudWatchBill } from './cloudwatch';
+import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
+import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
+import { percent, quantity } from './format';
+import {
+  averagePollVotesPerSecond,
+  batchCycleMs,
+  estimate,
+  perMillion,
+  type Bill,
+  type BillOptions,
+  type UnitCosts,
+} from './model';
+import { derivePeak, peakWorking, type Peak } from './peaks';
+import { NEW_ACCOUNT_CREDITS } from './prices';
+import type { TrafficProfile } from './profiles';
+import { type VoteRates, voteRates } from './rates';
+import type { StackConfig } from './stack-config';
+import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
+import { whatIfs, type WhatIf } from './what-ifs';
+
+export interface DesignRow extends PricedDesign {
+  /** Undefined in a month with no requests. */
+  usdPerMillionRequests?: number;
+  /** The design's bill over the AWS floor. */
+  /** Undefined when the floor is $0 (no requests). */
+  overFloor?: number;
+  breakEven: BreakEven;
+  /** Whether it carries the profile's busiest second, and what would make it (cost/capacity.ts). */
+  capacity: Capacity;
+}
+
+export interface CostReport {
+  profile: TrafficProfile;
+  /** The stack the bill is for: what cdk.out/ (or --template) holds, else the default design. */
+  stack: StackConfig;
+  stackSource: string;
+  /** Each deployable design's own template, as read (the verdicts are for these). */
+  designStacks: Record<string, StackConfig>;
+  /** The deployable design that stack is, when it is one. */
+  design?: string;
+  options: BillOptions;
+  units: UnitCosts;
+  bill: Bill;
+  /** The same stack deployed with no traffic at all: what it costs to leave it up. */
+  idle: Bill;
+  /** Every design, its price per million of the requests browsers send (the same denominator for all). */
+  designs: DesignRow[];
+  /**
+   * The cheapest design that carries the peak without a quota raise (deployed with its flags), else the
+   * cheapest that carries with raises, else the cheapest; see `carries`.
+   */
+  recommended: DesignRow & { carries: boolean };
+  /** A design cheaper than the recommendation once AWS grants quota raises; null when none is. */
+  cheaperWithQuotaRaises: CheaperWithQuotaRaises | null;
+  /** The busiest second the profile brings, derived from its fields (cost/peaks.ts), with its working. */
+  peak: Peak & { working: string[] };
+  /**
+   * The vote path's rates on this stack (cost/rates.ts) for the average poll over its window (the month's
+   * bill) and the hottest at its busiest minute (the capacity verdict).
+   */
+  voteRates: Record<'average' | 'hottest', VoteRates & { votesPerSecond: number }>;
+  /** The account the verdicts are for: --new-account means a new account's quotas too. */
+  account: Account;
+  floor: ReturnType<typeof awsFloor>;
+  /** The function-URL design's worst case: a flood at its concurrency cap. */
+  flood?: FloodCeiling;
+  vpsCapacity: VpsCapacity;
+  vps: VpsCost[];
+  designRps: number;
+  /** Break-even of this stack with each VPS tier. */
+  breakEven: BreakEven[];
+  whatIfs: WhatIf[];
+  assumptions: string[];
+  measured?: { label: string; votes: number; apiRequests: number };
+  /** What a deployed stack measured (--from-cloudwatch), beside this profile's estimate: the profile fitted to it. */
+  cloudWatch?: CloudWatchBill;
+}
+
+/** Below this many votes, per-vote figures measured by a load test are rough: the report says so. */
+export const MIN_MEASURED_VOTES = 1000;
+
+/** What a report is built from: the profile, the stack to bill, every design's stack, the VPS, the figures. */
+export interface ReportInput {
+  profile: TrafficProfile;
+  stack: StackConfig;
+  stackSource: string;
+  /** Each deployable design's stack, read from its own template. */
+  designStacks: Record<string, StackConfig>;
+  vpsCapacity: VpsCapacity;
+  units: UnitCosts;
+  options: BillOptions;
+  measured?: CostReport['measured'];
+  cloudWatch?: CloudWatchBill;
+}
+
+/** Every assumption the bill rests on, once each: its lines', the unit costs', the VPS sizing's, the free tiers'. */
+function assumptionsOf(input: ReportInput, bill: Bill): string[] {
+  const { units, options, measured } = input;
+  return [
+    ...new Set([
+      ...bill.lines.filter((l) => l.assumption).map((l) => `${l.service} ${l.item}: ${l.assumption}`),
+      ...Object.entries(units.sources)
+        .filter(([, source]) => source.startsWith('assumption'))
+        .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
+      `VPS sizing: one box carries at most ${percent(VPS_MAX_UTILISATION)} of its capacity at the design rate, ` +
+        "the profile's busiest second (derived from its fields: cost/peaks.ts): 1 / the AWS side's quota " +
+        `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
+      `VPS vCPUs: ${SHARED_VCPU.kind}, counted at ${SHARED_VCPU.factor} of a vCPU: ${SHARED_VCPU.assumption} ` +
+        `(${SHARED_VCPU.source}; checked ${SHARED_VCPU.checked})`,
+      ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
+      CDN_ORIGIN_ASSUMPTION,
+      options.newAccount
+        ? `a new account's $${NEW_ACCOUNT_CREDITS.usd} of sign-up credits are shown under the bill, taken off ` +
+          'its first month only: designs are ranked and break-evens found on the months after'
+        : `a new account's sign-up credits ($${NEW_ACCOUNT_CREDITS.usd} since ${NEW_ACCOUNT_CREDITS.since}, in ` +
+          'place of the 12-month free tiers) are not counted (--new-account to count them); the always-free tiers are',
+      ...(measured && measured.votes < MIN_MEASURED_VOTES
+        ? [
+            `measured from only ${measured.votes} vote(s) (${measured.label}): per-vote figures from fewer than ` +
+              `${MIN_MEASURED_VOTES.toLocaleString('en-US')} votes are rough, ` +
+              `and are scaled here to ${quantity(bill.votes)}; run a longer scenario (npm run load -- vote-storm)`,
+          ]
+        : []),
+    ]),
+  ];
+}
+
+const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
+  votesPerSecond,
+  ...voteRates(votesPerSecond, stack, batchCycleMs(units), units),
+});
+
+/** The whole report for one profile: the bill, every design, the floor, the VPS tiers, the what-ifs. */
+export function buildReport(input: ReportInput): CostReport {
+  const { profile, stack, units, options, vpsCapacity } = input;
+  const bill = estimate(profile, stack, units, options);
+  const design = designOf(stack);
+  // The stack read (cdk.out/) stands for its design: the bill and its row agree.
+  const stacks = design ? { ...input.designStacks, [design.id]: stack } : input.designStacks;
+  const floor = awsFloor(bill);
+  const peak = derivePeak(profile);
+  const account: Account = options.newAccount ? 'new' : 'established';
+  const designs: DesignRow[] = priceDesigns(profile, stacks, units, options)
+    .map((d) => {
+      const capacity = designCapacity(d, input.designStacks[d.id], peak, units, { account, profile });
+      // Billed as its deploy command builds it: the flags that make it carry change its message groups and
+      // counter keys, and so what a vote writes.
+      const deployed = capacity.carriesWith ? capacity.sizedStack : d.stack;
+      const priced = deployed === d.stack ? d.bill : estimate(profile, deployed, units, options);
+      return {
+        ...d,
+        stack: deployed,
+        bill: priced,
+        usdPerMillionRequests: perMillion(priced.totalUsd, floor.requests),
+        overFloor: floor.usd > 0 ? priced.totalUsd / floor.usd : undefined,
+        breakEven: breakEven(BASELINE_VPS, profile, deployed, vpsCapacity, units, options),
+        capacity,
+      };
+    })
+    .sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
+  const chosen = recommend(designs);
+  const assumptions = assumptionsOf(input, bill);
+  return {
+    ...input,
+    design: design?.id,
+    bill,
+    idle: estimate({ ...profile, pollsPerDay: 0 }, stack, units, options),
+    designs,
+    ...chosen,
+    peak: { ...peak, working: peakWorking(profile, peak) },
+    // For the recommended deployment: its groups and counter keys set what a vote writes.
+    voteRates: {
+      average: ratesAt(averagePollVotesPerSecond(profile), chosen.recommended.stack, units),
+      hottest: ratesAt(peak.hottestPoll.votesPerSecond, chosen.recommended.stack, units),
+    },
+    account,
+    floor,
+    flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
+    vps: vpsOptions(profile, bill, vpsCapacity),
+    designRps: designRps(profile),
+    // The baseline's is the row's of the design this stack is, when it is one: searched once.
+    breakEven: VPS_TIERS.map(
+      (tier) =>
+        (tier === BASELINE_VPS && designs.find((d) => d.stack === stack)?.breakEven) ||
+        breakEven(tier, profile, stack, vpsCapacity, units, options),
+    ),
+    whatIfs: whatIfs(profile, stack, units, options, bill),
+    assumptions,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What a traffic profile is (its fields: cost/profiles.ts has the presets and the validator), the
+ * month the model bills, and the requests one results viewer makes: what the profile's walk
+ * (cost/peaks.ts) and the bill (cost/model.ts) both start from. A leaf: it imports only config.
+ */
+import { refreshRequests } from '../config/results-refresh';
+
+export interface TrafficProfile {
+  name: string;
+  description: string;
+  pollsPerDay: number;
+  votesPerPoll: number;
+  /** Minutes a poll is open: the window its votes arrive in. */
+  votingMinutes: number;
+  /** The busiest hour of the day brings this multiple of the day's average polls. */
+  busyHourFactor: number;
+  /** A poll's busiest minute brings this multiple of its window's average votes. */
+  busiestMinuteFactor: number;
+  /** Visits to the site per vote (each: the page and a poll read). */
+  pageLoadsPerVoter: number;
+  /** People per poll watching live results (voters who stay, plus people who only watch). */
+  resultsViewersPerPoll: number;
+  /** Minutes each of them keeps the results on screen, while the poll is open. */
+  watchMinutes: number;
+  /**
+   * How often a viewer's page asks for results: `busy` (votes keep arriving, the page
+   * refreshes at its fastest), `quiet` (it backs off), or a fixed number of seconds.
+   */
+  refresh: 'busy' | 'quiet' | number;
+  oneVotePerVoter: boolean;
+  /** Raises the derived busiest second (cost/peaks.ts), all routes; never lowers it. */
+  peakRequestsPerSecond?: number;
+  /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */
+  pageBytes: number;
+  /** Bytes of one API response on the wire, headers included. */
+  apiResponseBytes: number;
+}
+
+/** The month the model bills: 30 days, and its seconds. */
+export const DAYS_PER_MONTH = 30;
+export const SECONDS_PER_MONTH = DAYS_PER_MONTH * 24 * 3600;
+
+/** A schedule's requests by window: walking it is the model's costliest step, asked at every volume it prices. */
+const scheduleRequests = new Map<string, number>();
+
+/** Requests one results viewer makes while watching. */
+export function resultsRequestsPerViewer(profile: Pick<TrafficProfile, 'watchMinutes' | 'refresh'>): number {
+  const windowMs = profile.watchMinutes * 60_000;
+  if (typeof profile.refresh === 'number') return Math.ceil(windowMs / (profile.refresh * 1000));
+  const key = `${profile.refresh} ${windowMs}`;
+  let requests = scheduleRequests.get(key);
+  if (requests === undefined) {
+    // Bounded: the explorer asks for a new window at each value typed.
+    if (scheduleRequests.size >= 256) scheduleRequests.clear();
+    requests = refreshRequests(windowMs, profile.refresh);
+    scheduleRequests.set(key, requests);
+  }
+  return requests;
+}
