@@ -6,7 +6,7 @@
 import { CloudFormationClient, DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
-import type { MetricsClient, StackResourcesClient } from '../cost/cloudwatch';
+import type { MetricsClient, StackResourcesClient } from '../cost/estimate/cloudwatch';
 import { CLIENT_LIMITS, type CloudWatchTarget } from '../cost/cloudwatch-command';
 
 /** The SDK's clients for the target: LocalStack's endpoint and test credentials, or the default chain. */

@@ -1,23 +1,23 @@
 /**
- * `npm run cost:snapshot`: rewrites cost/designs.json, what the cost model reads of each
+ * `npm run cost:snapshot`: rewrites cost/estimate/designs.json, what the cost model reads of each
  * deployable design's template when it prices them (a test fails when it differs from the stack).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEPLOYABLE_DESIGNS } from '../cost/designs';
-import { readStackConfig } from '../cost/stack-config';
+import { DEPLOYABLE_DESIGNS } from '../cost/estimate/designs';
+import { readStackConfig } from '../cost/estimate/stack-config';
 import { synthesizeTemplate } from '../lib/app';
 import { parseCommandLine } from './command-line';
 
 parseCommandLine({
   command: 'npm run cost:snapshot --',
   summary:
-    'Rewrites cost/designs.json from the current stack: each deployable design, synthesized with its flags, ' +
+    'Rewrites cost/estimate/designs.json from the current stack: each deployable design, synthesized with its flags, ' +
     'as the cost model reads it.',
   options: {},
 });
 
-const DESIGNS_FILE = fileURLToPath(new URL('../cost/designs.json', import.meta.url));
+const DESIGNS_FILE = fileURLToPath(new URL('../cost/estimate/designs.json', import.meta.url));
 const designs = Object.fromEntries(
   DEPLOYABLE_DESIGNS.map((design) => [design.id, readStackConfig(synthesizeTemplate(design.context))]),
 );

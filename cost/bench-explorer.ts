@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { reportInput } from './cli';
-import { explorerHtml } from './explorer';
-import { PROFILES } from './profiles';
+import { explorerHtml } from './report/explorer';
+import { PROFILES } from './usage/profiles';
 
 const FRAME_MS = 1000 / 60;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

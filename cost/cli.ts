@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
-import { MeasuredRunError, unitCostsFromUsage } from './measured';
+import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import { STACK_NAME } from '../config/app-config';
 import { LOCALSTACK } from '../config/emulated-aws';
 import {
@@ -22,7 +22,7 @@ import {
   sqsRequests,
   windowHours,
   windowText,
-} from './cloudwatch';
+} from './estimate/cloudwatch';
 import {
   CLOUDWATCH_TARGETS,
   type CloudWatchTarget,
@@ -30,8 +30,8 @@ import {
   parseWindow,
   stackNameFor,
 } from './cloudwatch-command';
-import { estimate } from './model';
-import { DEFAULT_UNIT_COSTS, type UnitCosts } from './model';
+import { estimate } from './estimate/model';
+import { DEFAULT_UNIT_COSTS, type UnitCosts } from './estimate/model';
 import {
   presetProfile,
   profileFieldLines,
@@ -39,18 +39,18 @@ import {
   PROFILES,
   ProfileError,
   type TrafficProfile,
-} from './profiles';
-import { renderChart } from './chart';
-import { explorerHtml } from './explorer';
-import { renderMarkdown, renderText } from './report';
-import { buildReport, type CostReport, type ReportInput } from './build-report';
-import { readStackConfig, type StackConfig } from './stack-config';
-import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './vps';
+} from './usage/profiles';
+import { renderChart } from './report/chart';
+import { explorerHtml } from './report/explorer';
+import { renderMarkdown, renderText } from './report/report';
+import { buildReport, type CostReport, type ReportInput } from './estimate/build-report';
+import { readStackConfig, type StackConfig } from './estimate/stack-config';
+import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
-const DESIGNS_FILE = join(COST_DIR, 'designs.json');
-const VPS_CAPACITY_FILE = join(COST_DIR, 'vps-capacity.json');
+const DESIGNS_FILE = join(COST_DIR, 'estimate', 'designs.json');
+const VPS_CAPACITY_FILE = join(COST_DIR, 'estimate', 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 /** What npm run localstack:deploy synthesized (its own assembly: localstack/cli.ts). */
 const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
@@ -86,13 +86,13 @@ export const COST_COMMAND = {
       value: '<file>',
       description:
         'the synthesized template to price ' +
-        '(default: cdk.out/ after npx cdk synth, else the default design from cost/designs.json)',
+        '(default: cdk.out/ after npx cdk synth, else the default design from cost/estimate/designs.json)',
     },
     'vps-from': {
       type: 'string',
       value: '<file|folder>',
       description:
-        "this app's VPS capacity from your npm run bench:vps file (default: cost/vps-capacity.json), " +
+        "this app's VPS capacity from your npm run bench:vps file (default: cost/estimate/vps-capacity.json), " +
         'or a load test of your VPS (--target vps) to set beside it',
     },
     'new-account': {
@@ -181,7 +181,7 @@ export function loadProfile(value: string): TrafficProfile {
 }
 
 /**
- * Each deployable design's template, read (cost/designs.json: npm run cost:snapshot writes it, a
+ * Each deployable design's template, read (cost/estimate/designs.json: npm run cost:snapshot writes it, a
  * test keeps it equal to the stack).
  */
 export const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
@@ -195,7 +195,8 @@ export function loadStack(
   if (!file)
     return {
       stack: designs.api,
-      source: 'cost/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy',
+      source:
+        'cost/estimate/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy',
     };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {

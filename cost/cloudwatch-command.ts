@@ -8,7 +8,7 @@ import { CommandFailure, UsageError } from '../config/errors';
 import { LOCALSTACK } from '../config/emulated-aws';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES } from '../config/targets';
 import { existsSync, readFileSync } from 'node:fs';
-import { CLOUDWATCH_PERMISSIONS, type Window } from './cloudwatch';
+import { CLOUDWATCH_PERMISSIONS, type Window } from './estimate/cloudwatch';
 
 /** The deployed targets it reads, as the load tests name them. */
 export const CLOUDWATCH_TARGETS = ['aws', 'localstack'] as const;

@@ -2,7 +2,7 @@
  * The cost dashboard: one CloudWatch dashboard with what the app does (requests by route, votes
  * queued and counted, the dead-letter queue, throttles) and what that costs right now, in dollars
  * an hour, as metric math over the same usage metrics. Its prices are read from the price sheet
- * (cost/prices.ts) at synth time, never written here: list prices, first tier, before free tiers,
+ * (cost/estimate/prices.ts) at synth time, never written here: list prices, first tier, before free tiers,
  * so at small volume it shows what the usage would cost, not what the bill will say.
  *
  * Requests by route come from each route's function (its invocations), not from API Gateway's
@@ -30,12 +30,12 @@ import {
   type ApiKind,
   type ConsumerMetricName,
 } from '../config/app-config';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../cost/prices';
+import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../cost/estimate/prices';
 import type { ApiMetrics } from './poll-api';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
 const PERIOD = Duration.minutes(5);
-/** Bytes in a priced GB, as the cost model counts them (cost/model.ts). */
+/** Bytes in a priced GB, as the cost model counts them (cost/estimate/model.ts). */
 const BYTES_PER_GB = 1e9;
 /** CloudFront publishes its metrics in us-east-1 only, with this dimension. */
 const CLOUDFRONT_METRICS = { region: 'us-east-1', dimension: { Region: 'Global' } } as const;
@@ -124,7 +124,7 @@ export class CostDashboard extends Construct {
       new TextWidget({
         markdown:
           `**${stack.stackName}: usage and its cost rate.** Made by the stack (lib/cost-dashboard.ts): ` +
-          'edits here are lost on the next deploy. Prices from cost/prices.ts ' +
+          'edits here are lost on the next deploy. Prices from cost/estimate/prices.ts ' +
           `(${PRICE_SHEET_REGION} list prices checked ${PRICE_SHEET_CHECKED}): first tier, before free tiers.`,
         width: 24,
         height: 2,
@@ -220,7 +220,7 @@ export class CostDashboard extends Construct {
     ]);
 
     // A send per vote (and per dead letter), a receive and a batch delete per consumer invocation, and the
-    // poller's empty receives: as the cost model counts them (cost/rates.ts).
+    // poller's empty receives: as the cost model counts them (cost/estimate/rates.ts).
     rates.sqs = costRate(
       'SQS',
       {

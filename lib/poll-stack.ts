@@ -23,7 +23,7 @@ import {
   type ResultsDelivery,
   type SiteConfig,
 } from '../config/app-config';
-import { DEFAULT_VOTE_PATH, type VotePath } from '../cost/vote-path';
+import { DEFAULT_VOTE_PATH, type VotePath } from '../cost/estimate/vote-path';
 import { type BudgetSettings, CostBudget } from './cost-budget';
 import { CostDashboard } from './cost-dashboard';
 import { appFunction } from './functions';
@@ -53,7 +53,7 @@ export interface PollStackProps extends StackProps {
   results?: ResultsDelivery;
   /** results=function-url: the results function's reserved concurrency; none when undefined. */
   resultsConcurrency?: number;
-  /** The vote path's size (`-c hotPollVotesPerSecond`, cost/vote-path.ts); the default size when absent. */
+  /** The vote path's size (`-c hotPollVotesPerSecond`, cost/estimate/vote-path.ts); the default size when absent. */
   votePath?: VotePath;
   /** The cost dashboard (lib/cost-dashboard.ts); off for LocalStack, whose free plan has no dashboards. */
   costDashboard?: boolean;
@@ -64,7 +64,7 @@ export interface PollStackProps extends StackProps {
 /**
  * The vote path's size as the functions read it: none for the default size (the template stays as
  * it was). The create function records it in each new poll; the vote function and the consumer
- * carry it as the deployment's size (the cost model reads it there: cost/stack-config.ts).
+ * carry it as the deployment's size (the cost model reads it there: cost/estimate/stack-config.ts).
  */
 function votePathEnv(votePath: VotePath): Record<string, string> {
   if (votePath.hotPollVotesPerSecond === undefined) return {};

@@ -1,11 +1,11 @@
 /**
  * The hot-poll scenario's comparison: against `npm start -- --aws-limits <scale>`, the capacity
- * model's ceiling for one poll at that scale (cost/capacity.ts pollCeiling, for the stack the
+ * model's ceiling for one poll at that scale (cost/estimate/capacity.ts pollCeiling, for the stack the
  * runtime read its limits from) beside the votes a second the run got accepted in its plateau, and
  * which limits answered (the runtime's refusals during the run, by limit).
  */
-import { type PollTraffic, pollCeiling } from '../cost/capacity';
-import { DEFAULT_UNIT_COSTS } from '../cost/model';
+import { type PollTraffic, pollCeiling } from '../cost/estimate/capacity';
+import { DEFAULT_UNIT_COSTS } from '../cost/estimate/model';
 import { USAGE_PATH } from '../local/endpoints';
 import type { AwsLimitsUsage, Usage } from '../local/metering';
 

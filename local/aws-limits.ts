@@ -3,12 +3,12 @@
  * (`npm start -- --aws-limits <scale>`): the API's account and stage throttles, Lambda's account
  * concurrency and requests a second (and a function's reserved concurrency), a FIFO queue's sends
  * per message group and per queue, and a partition key's reads and writes. Every value is the quota
- * sheet's (cost/quotas.ts) or the template's (cost/stack-config.ts) times the scale, never a
+ * sheet's (cost/estimate/quotas.ts) or the template's (cost/estimate/stack-config.ts) times the scale, never a
  * copy. One FIFO batch in flight per message group needs nothing here: the queue locks a group
  * while its messages are in flight (fauxqs, local/fauxqs-internals.ts), as SQS does.
  */
-import { quota } from '../cost/quotas';
-import type { StackConfig } from '../cost/stack-config';
+import { quota } from '../cost/estimate/quotas';
+import type { StackConfig } from '../cost/estimate/stack-config';
 
 /** Each bucket holds this many seconds of its rate: a burst small beside a run's saturated stretch. */
 export const BURST_SECONDS = 1;

@@ -15,7 +15,12 @@ import {
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
-import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../cost/vote-path';
+import {
+  API_RATE_FLAG,
+  HOT_POLL_FLAG,
+  parseApiRateLimit,
+  parseHotPollVotesPerSecond,
+} from '../cost/estimate/vote-path';
 import { apiKindFrom, resultsFrom } from '../lib/app';
 import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';

@@ -2,7 +2,7 @@
  * Usage as AWS would bill it, counted while the local runtime runs; the cost
  * model reads it (GET /_local/usage, or the file written on exit).
  */
-import type { StackConfig } from '../cost/stack-config';
+import type { StackConfig } from '../cost/estimate/stack-config';
 import type { LimitName } from './aws-limits';
 export interface FunctionUsage {
   invocations: number;
@@ -17,7 +17,7 @@ export interface FunctionUsage {
   memoryMb: number;
   /**
    * A queue consumer: its batches' milliseconds from receive to delete, summed: how long each held its
-   * message groups, the cycle that sets how many votes the next batch of a group holds (cost/rates.ts).
+   * message groups, the cycle that sets how many votes the next batch of a group holds (cost/estimate/rates.ts).
    */
   batchHeldMs?: number;
 }

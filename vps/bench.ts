@@ -16,7 +16,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import type { RouteRate, VpsMeasurement } from '../cost/vps';
+import type { RouteRate, VpsMeasurement } from '../cost/estimate/vps';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Bare and options runs alternate this many times: a shared machine's drift hits both alike. */

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, target } from '../support/imports';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -49,10 +50,10 @@ export const RULES: Rule[] = [
     why: 'the cost model reads data, not the stack, the runtime or the page',
   },
   {
-    from: 'cost/explorer/',
+    from: 'cost/report/explorer/',
     forbidden: ['node:', 'esbuild'],
     evenTypes: true,
-    // It sits in cost/ because it is the cost model's page: cost/explorer.ts (node) bundles it, for npm run cost.
+    // It sits in cost/report/ because it is the cost model's page: cost/report/explorer.ts (node) bundles it.
     why: 'the cost explorer runs in a browser, from a file',
   },
   {
@@ -84,30 +85,6 @@ export const RULES: Rule[] = [
     why: 'the VPS edition runs without AWS',
   },
 ];
-
-export interface Import {
-  specifier: string;
-  typeOnly: boolean;
-}
-
-/** The imports of a TypeScript file: static, re-exports and dynamic `import()`. */
-export function importsOf(source: string): Import[] {
-  const found: Import[] = [];
-  const statement = /^\s*(import|export)\s+(type\s+)?[^;'"]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
-  for (const match of source.matchAll(statement))
-    found.push({ specifier: match[3] ?? match[4], typeOnly: Boolean(match[2]) });
-  for (const match of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g))
-    found.push({ specifier: match[1], typeOnly: false });
-  return found;
-}
-
-/**
- * Where an import points: a project path (`lambdas/adapters/x`) for a relative one, else the package
- * name as written.
- */
-export function target(file: string, specifier: string): string {
-  return specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), specifier)) : specifier;
-}
 
 export function violations(files: Array<{ path: string; source: string }>, rules: Rule[] = RULES): string[] {
   const out: string[] = [];
@@ -157,8 +134,8 @@ describe('import boundaries', () => {
       { path: 'lambdas/domain/poll.ts', source: "import { PollTable } from '../adapters/poll-table';" },
       { path: 'lambdas/domain/vote.ts', source: "import type { SQSEvent } from 'aws-lambda';" },
       { path: 'lambdas/handlers/cast-vote.ts', source: "import { SQSClient } from '@aws-sdk/client-sqs';" },
-      { path: 'cost/model.ts', source: "const { synthesizeTemplate } = await import('../lib/app');" },
-      { path: 'cost/measured.ts', source: "import type { Usage } from '../local/metering';" },
+      { path: 'cost/estimate/model.ts', source: "const { synthesizeTemplate } = await import('../../lib/app');" },
+      { path: 'cost/usage/measured.ts', source: "import type { Usage } from '../../local/metering';" },
       { path: 'lib/poll-stack.ts', source: "export { VOTER } from '../lambdas/adapters/poll-table';" },
       { path: 'lib/app.ts', source: "import { UsageError } from '../bin/command-line';" },
       { path: 'vps/server.ts', source: "import { PollTable } from '../lambdas/adapters/poll-table';" },
@@ -170,7 +147,8 @@ describe('import boundaries', () => {
         '(the domain is plain TypeScript: no AWS, no HTTP, no files)',
       'lambdas/domain/vote.ts imports aws-lambda (the domain is plain TypeScript: no AWS, no HTTP, no files)',
       'lambdas/handlers/cast-vote.ts imports @aws-sdk/client-sqs (handlers get AWS through their ports)',
-      'cost/model.ts imports ../lib/app (the cost model reads data, not the stack, the runtime or the page)',
+      'cost/estimate/model.ts imports ../../lib/app ' +
+        '(the cost model reads data, not the stack, the runtime or the page)',
       'lib/poll-stack.ts imports ../lambdas/adapters/poll-table (a synth must not load Lambda code)',
       'lib/app.ts imports ../bin/command-line ' +
         '(the CDK app depends on no command line: its errors and settings come from config/)',

@@ -13,10 +13,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, reportInput } from '../../cost/cli';
-import { explorerHtml } from '../../cost/explorer';
-import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/profiles';
-import { usd } from '../../cost/format';
-import { buildReport, type ReportInput } from '../../cost/build-report';
+import { explorerHtml } from '../../cost/report/explorer';
+import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/usage/profiles';
+import { usd } from '../../cost/estimate/format';
+import { buildReport, type ReportInput } from '../../cost/estimate/build-report';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/explorer';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { measureStack } from '../../cost/cloudwatch';
+import { measureStack } from '../../cost/estimate/cloudwatch';
 import { cloudWatchClients } from '../../bin/cloudwatch-sdk';
 import { CLIENT_LIMITS, cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 

@@ -1,5 +1,5 @@
 /**
- * The cost model's curve of writes, invocations and queue requests a vote (cost/rates.ts) against
+ * The cost model's curve of writes, invocations and queue requests a vote (cost/estimate/rates.ts) against
  * the local runtime's metering, at three rates on one poll: a sparse poll, the seed's busiest
  * minute, and a hot poll whose message groups get votes faster than a batch takes. The curve is
  * given the rate and the time a batch held its groups, both as the run measured them; what it
@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
-import { derivePeak } from '../../cost/peaks';
-import { PROFILES } from '../../cost/profiles';
-import { voteRates } from '../../cost/rates';
+import { derivePeak } from '../../cost/usage/peaks';
+import { PROFILES } from '../../cost/usage/profiles';
+import { voteRates } from '../../cost/estimate/rates';
 import type { Usage } from '../../local/metering';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';

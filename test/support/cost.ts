@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKind } from '../../config/app-config';
 import { reportInput } from '../../cost/cli';
-import type { Bill, BillLine } from '../../cost/model';
-import { QUOTAS, type QuotaId } from '../../cost/quotas';
-import { buildReport, type CostReport } from '../../cost/build-report';
-import { readStackConfig, type StackConfig } from '../../cost/stack-config';
+import type { Bill, BillLine } from '../../cost/estimate/model';
+import { QUOTAS, type QuotaId } from '../../cost/estimate/quotas';
+import { buildReport, type CostReport } from '../../cost/estimate/build-report';
+import { readStackConfig, type StackConfig } from '../../cost/estimate/stack-config';
 import { synthesizeTemplate } from '../../lib/app';
 import { templateFor } from './synth';
 

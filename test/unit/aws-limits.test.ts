@@ -1,12 +1,12 @@
 /**
  * AWS's limits at scale (local/aws-limits.ts), with a held clock: each bucket's rate is the quota
  * sheet's or the template's value times the scale, and the capacity model's ceiling for a poll
- * (cost/capacity.ts pollCeiling) reads the same values, so changing one changes both.
+ * (cost/estimate/capacity.ts pollCeiling) reads the same values, so changing one changes both.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { pollCeiling } from '../../cost/capacity';
-import { DEFAULT_UNIT_COSTS } from '../../cost/model';
-import { QUOTAS, quota } from '../../cost/quotas';
+import { pollCeiling } from '../../cost/estimate/capacity';
+import { DEFAULT_UNIT_COSTS } from '../../cost/estimate/model';
+import { QUOTAS, quota } from '../../cost/estimate/quotas';
 import { AwsLimitsError, awsLimits, BURST_SECONDS, parseAwsLimitsScale, TokenBucket } from '../../local/aws-limits';
 import { HOT_POLL } from '../../load-tests/hot-poll';
 import { designStack, restoreQuotas, setQuota } from '../support/cost';

@@ -1,6 +1,6 @@
 /**
- * The capacity verdicts (cost/capacity.ts) and the recommendation they lead to: each verdict pinned
- * to the quota (cost/quotas.ts) or template value it comes from, so that changing that value
+ * The capacity verdicts (cost/estimate/capacity.ts) and the recommendation they lead to: each verdict pinned
+ * to the quota (cost/estimate/quotas.ts) or template value it comes from, so that changing that value
  * changes the verdict; the peak each is checked against is derived from the profile's fields.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_THROTTLE, RESULTS_URL } from '../../config/app-config';
-import { capacityOf, MAX_RAMP_SECONDS, RAISE_HEADROOM, roundUp, type Account } from '../../cost/capacity';
-import { recommend } from '../../cost/designs';
-import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/model';
-import { derivePeak } from '../../cost/peaks';
-import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/profiles';
-import { QUOTAS, quota } from '../../cost/quotas';
-import type { StackConfig } from '../../cost/stack-config';
-import { votePathFor } from '../../cost/vote-path';
-import { capacityRows, renderText } from '../../cost/report';
+import { capacityOf, MAX_RAMP_SECONDS, RAISE_HEADROOM, roundUp, type Account } from '../../cost/estimate/capacity';
+import { recommend } from '../../cost/estimate/designs';
+import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../cost/estimate/model';
+import { derivePeak } from '../../cost/usage/peaks';
+import { PROFILES, validateProfile, type TrafficProfile } from '../../cost/usage/profiles';
+import { QUOTAS, quota } from '../../cost/estimate/quotas';
+import type { StackConfig } from '../../cost/estimate/stack-config';
+import { votePathFor } from '../../cost/estimate/vote-path';
+import { capacityRows, renderText } from '../../cost/report/report';
 import { costReport, designStack, restoreQuotas, setQuota } from '../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });

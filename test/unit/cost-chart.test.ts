@@ -1,16 +1,16 @@
 /**
- * The report's chart (cost/chart.ts): monthly cost against monthly votes, drawn for a screen of any width.
+ * The report's chart (cost/report/chart.ts): monthly cost against monthly votes, drawn for a screen of any width.
  */
 import { describe, expect, it } from 'vitest';
-import { carriesInTime } from '../../cost/capacity';
+import { carriesInTime } from '../../cost/estimate/capacity';
 import { reportInput } from '../../cost/cli';
-import { chartData, drawChart, renderChart } from '../../cost/chart';
-import { scaleProfile } from '../../cost/compare';
-import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/designs';
-import { derivePeak } from '../../cost/peaks';
-import { PROFILES, validateProfile } from '../../cost/profiles';
-import { buildReport } from '../../cost/build-report';
-import { VPS_TIERS } from '../../cost/vps';
+import { chartData, drawChart, renderChart } from '../../cost/report/chart';
+import { scaleProfile } from '../../cost/estimate/compare';
+import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/estimate/designs';
+import { derivePeak } from '../../cost/usage/peaks';
+import { PROFILES, validateProfile } from '../../cost/usage/profiles';
+import { buildReport } from '../../cost/estimate/build-report';
+import { VPS_TIERS } from '../../cost/estimate/vps';
 import { costReport, httpTemplateFile } from '../support/cost';
 
 interface Text {

@@ -116,7 +116,7 @@ describe('npm run cost, called in this process', () => {
 
   it('takes a bench file or a VPS load test for --vps-from, and refuses other folders and failed runs', async () => {
     const template = httpTemplateFile();
-    expect((await command('--vps-from', 'cost/vps-capacity.json', '--template', template)).code).toBe(0);
+    expect((await command('--vps-from', 'cost/estimate/vps-capacity.json', '--template', template)).code).toBe(0);
     expect((await command('--vps-from', 'test/fixtures/vps-load-run', '--template', template)).code).toBe(0);
     const wrong = await command('--vps-from', 'test/fixtures/load-run');
     expect(wrong.code).toBe(2);
@@ -128,7 +128,7 @@ describe('npm run cost, called in this process', () => {
     expect(failed.code).toBe(2);
     expect(failed.stderr).toMatch(/is a failed run \(see its summary\.json\): it shows nothing about the box\./);
     // A bench file from before bench:vps measured CPU: the model cannot size a box from it.
-    const { cpu: _cpu, ...withoutCpu } = JSON.parse(readFileSync('cost/vps-capacity.json', 'utf8'));
+    const { cpu: _cpu, ...withoutCpu } = JSON.parse(readFileSync('cost/estimate/vps-capacity.json', 'utf8'));
     const old = join(failedRun, 'old-bench.json');
     writeFileSync(old, JSON.stringify(withoutCpu));
     const refused = await command('--vps-from', old);
@@ -146,7 +146,7 @@ describe('what npm run cost reads', () => {
       template,
       'new-account': false,
     });
-    expect(beside.vpsCapacity.source).toBe('cost/vps-capacity.json');
+    expect(beside.vpsCapacity.source).toBe('cost/estimate/vps-capacity.json');
     expect(beside.vpsCapacity.observed).toMatchObject({ ratePerSecond: 80, p99Ms: 6, scenario: 'vote-storm' });
     const measured = reportInput({ profile: 'club', from: 'test/fixtures/load-run', template, 'new-account': true });
     expect(measured.measured).toMatchObject({ label: 'test/fixtures/load-run', votes: 100 });

@@ -1,5 +1,5 @@
 /**
- * npm run cost -- --from-cloudwatch (cost/cloudwatch.ts, cost/cloudwatch-clients.ts): recorded
+ * npm run cost -- --from-cloudwatch (cost/estimate/cloudwatch.ts, cost/cloudwatch-command.ts): recorded
  * DescribeStackResources and GetMetricData answers, in the SDK's output shapes, through injected
  * clients become the measured month, priced by the price sheet beside the fitted profile's estimate;
  * a service with no datapoints is "not measured". And the one-line failures: a missing stack, a window
@@ -13,12 +13,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandFailure, UsageError } from '../../config/errors';
 import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../cost/cli';
-import { type MetricsClient, metricQueries, periodFor, type StackResourcesClient } from '../../cost/cloudwatch';
+import {
+  type MetricsClient,
+  metricQueries,
+  periodFor,
+  type StackResourcesClient,
+} from '../../cost/estimate/cloudwatch';
 import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
-import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/model';
-import { PRICES } from '../../cost/prices';
-import { renderMarkdown, renderText } from '../../cost/report';
-import { buildReport } from '../../cost/build-report';
+import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/estimate/model';
+import { PRICES } from '../../cost/estimate/prices';
+import { renderMarkdown, renderText } from '../../cost/report/report';
+import { buildReport } from '../../cost/estimate/build-report';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'cloudwatch');
 /** A recorded answer, its times as the SDK gives them (Dates). */

@@ -1,11 +1,11 @@
 /**
- * The VPS side (cost/compare.ts): whether one box of each tier carries a month's peak, from the CPU a
+ * The VPS side (cost/estimate/compare.ts): whether one box of each tier carries a month's peak, from the CPU a
  * request costs, what it costs, and where the serverless bill overtakes it, checked against arithmetic by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
-import { CDN_PLANS } from '../../cost/cdn';
+import { CDN_PLANS } from '../../cost/estimate/cdn';
 import {
   breakEven,
   CDN_FRONTED_TIERS,
@@ -14,10 +14,10 @@ import {
   vpsCost,
   vpsMix,
   vpsOptions,
-} from '../../cost/compare';
-import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/model';
-import { derivePeak } from '../../cost/peaks';
-import { PROFILES, validateProfile } from '../../cost/profiles';
+} from '../../cost/estimate/compare';
+import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/estimate/model';
+import { derivePeak } from '../../cost/usage/peaks';
+import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import {
   BASELINE_VPS,
   boxCapacity,
@@ -26,7 +26,7 @@ import {
   type VpsCapacity,
   type VpsMeasurement,
   type VpsTier,
-} from '../../cost/vps';
+} from '../../cost/estimate/vps';
 import { designStack } from '../support/cost';
 
 const stack = designStack();
@@ -85,8 +85,8 @@ const microsOf = (
   (read * (r.pages + r.pollReads + r.results) + 2 * read * (r.votes + r.creates)) /
   (r.pages + r.pollReads + r.results + r.votes + r.creates);
 const committed: VpsCapacity = {
-  measurement: JSON.parse(readFileSync('cost/vps-capacity.json', 'utf8')),
-  source: 'cost/vps-capacity.json',
+  measurement: JSON.parse(readFileSync('cost/estimate/vps-capacity.json', 'utf8')),
+  source: 'cost/estimate/vps-capacity.json',
 };
 
 describe('the same month on a VPS', () => {

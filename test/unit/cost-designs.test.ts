@@ -1,19 +1,19 @@
 /**
- * The ways AWS can serve this app (cost/designs.ts): each deployable design priced from its own
+ * The ways AWS can serve this app (cost/estimate/designs.ts): each deployable design priced from its own
  * template, the WebSocket estimate, the AWS floor, and the worst a flood of the function URL costs.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../cost/designs';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/model';
-import { PROFILES } from '../../cost/profiles';
+import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../cost/estimate/designs';
+import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { PROFILES } from '../../cost/usage/profiles';
 import { designStack } from '../support/cost';
 
 const stacks = Object.fromEntries(DEPLOYABLE_DESIGNS.map((d) => [d.id, designStack(d.context)]));
 
 describe('the designs', () => {
-  it('keeps cost/designs.json equal to each design’s synthesized template (npm run cost:snapshot)', () => {
-    expect(JSON.parse(readFileSync('cost/designs.json', 'utf8'))).toEqual(stacks);
+  it('keeps cost/estimate/designs.json equal to each design’s synthesized template (npm run cost:snapshot)', () => {
+    expect(JSON.parse(readFileSync('cost/estimate/designs.json', 'utf8'))).toEqual(stacks);
   });
 
   it('lists every deployable design with the flags that deploy it, cheapest first, WebSocket as an estimate', () => {

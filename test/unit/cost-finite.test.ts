@@ -6,13 +6,19 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChart } from '../../cost/chart';
+import { renderChart } from '../../cost/report/chart';
 import { loadDesigns, loadVpsCapacity } from '../../cost/cli';
-import { DAYS_PER_MONTH, DEFAULT_UNIT_COSTS } from '../../cost/model';
-import { derivePeak } from '../../cost/peaks';
-import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from '../../cost/profiles';
-import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
-import { buildReport } from '../../cost/build-report';
+import { DAYS_PER_MONTH, DEFAULT_UNIT_COSTS } from '../../cost/estimate/model';
+import { derivePeak } from '../../cost/usage/peaks';
+import {
+  MONTHLY_LIMIT,
+  PROFILE_FIELDS,
+  PROFILES,
+  type TrafficProfile,
+  validateProfile,
+} from '../../cost/usage/profiles';
+import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report/report';
+import { buildReport } from '../../cost/estimate/build-report';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 
@@ -83,7 +89,7 @@ describe('every profile the validator accepts', () => {
           const report = buildReport({
             profile,
             stack: designStacks.api,
-            stackSource: 'cost/designs.json',
+            stackSource: 'cost/estimate/designs.json',
             designStacks,
             vpsCapacity,
             units: DEFAULT_UNIT_COSTS,

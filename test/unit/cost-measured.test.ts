@@ -1,12 +1,12 @@
 /**
- * Measured mode (cost/measured.ts): a load test's metered usage becomes per-operation figures that
+ * Measured mode (cost/usage/measured.ts): a load test's metered usage becomes per-operation figures that
  * replace the model's assumptions, scaled to the profile.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MeasuredRunError, unitCostsFromUsage } from '../../cost/measured';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/model';
-import { PROFILES } from '../../cost/profiles';
+import { MeasuredRunError, unitCostsFromUsage } from '../../cost/usage/measured';
+import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { PROFILES } from '../../cost/usage/profiles';
 import { billLine as line, designStack } from '../support/cost';
 
 describe('measured mode', () => {

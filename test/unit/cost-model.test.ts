@@ -1,9 +1,9 @@
 /**
- * The cost model (cost/model.ts): a month of usage from a profile and a stack, one results design
+ * The cost model (cost/estimate/model.ts): a month of usage from a profile and a stack, one results design
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { NEW_ACCOUNT_CREDITS } from '../../cost/prices';
+import { NEW_ACCOUNT_CREDITS } from '../../cost/estimate/prices';
 import {
   appShare,
   DEFAULT_UNIT_COSTS,
@@ -14,10 +14,10 @@ import {
   RESULTS_SHARES,
   tieredCost,
   type MonthlyUsage,
-} from '../../cost/model';
-import { PRICES } from '../../cost/prices';
-import { PROFILES } from '../../cost/profiles';
-import type { StackConfig } from '../../cost/stack-config';
+} from '../../cost/estimate/model';
+import { PRICES } from '../../cost/estimate/prices';
+import { PROFILES } from '../../cost/usage/profiles';
+import type { StackConfig } from '../../cost/estimate/stack-config';
 import { billLine as line, designStack } from '../support/cost';
 
 const stack = designStack();
@@ -83,7 +83,7 @@ describe('the seed profile, line by line', () => {
   const bill = estimate(PROFILES.seed, stack);
   const u = bill.usage;
   // A poll's 5,000 votes over 30 minutes and 4 message groups, 40 ms a batch: x = 0.0278 votes arrive in a group
-  // while its last batch runs, so a batch holds e^-x + x = 1.0004 votes (cost/rates.ts): ~one write a vote.
+  // while its last batch runs, so a batch holds e^-x + x = 1.0004 votes (cost/estimate/rates.ts): ~one write a vote.
   const x = (5000 / 1800 / 4) * 0.04;
   const batches = 15e6 / (Math.exp(-x) + x);
 

@@ -1,11 +1,11 @@
 /**
- * Traffic profiles (cost/profiles.ts): the presets, what a page load weighs, and a profile file's
+ * Traffic profiles (cost/usage/profiles.ts): the presets, what a page load weighs, and a profile file's
  * mistakes named by field.
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { derivePeak, peakWorking } from '../../cost/peaks';
+import { derivePeak, peakWorking } from '../../cost/usage/peaks';
 import {
   OTHER_PROFILE_FIELDS,
   PROFILE_FIELDS,
@@ -15,7 +15,7 @@ import {
   PROFILES,
   ProfileError,
   validateProfile,
-} from '../../cost/profiles';
+} from '../../cost/usage/profiles';
 import { buildSite } from '../../frontend/build';
 import { pageWithConfig } from '../../frontend/page';
 

@@ -1,17 +1,17 @@
 /**
- * The estimate as a person reads it (cost/report.ts), built and rendered by importing it: the
+ * The estimate as a person reads it (cost/report/report.ts), built and rendered by importing it: the
  * answer first, the idle cost, what a measured run or a load test of a VPS adds, and the same
  * report as text, Markdown and HTML.
  */
 import { describe, expect, it } from 'vitest';
 import { POLL_READ_CACHE_SECONDS } from '../../config/app-config';
-import { renderChart } from '../../cost/chart';
-import { designRps } from '../../cost/compare';
-import { quantity, usd } from '../../cost/format';
-import { CACHE_ORIGINS_PER_POLL } from '../../cost/model';
-import { PROFILES } from '../../cost/profiles';
-import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report';
-import type { CostReport } from '../../cost/build-report';
+import { renderChart } from '../../cost/report/chart';
+import { designRps } from '../../cost/estimate/compare';
+import { quantity, usd } from '../../cost/estimate/format';
+import { CACHE_ORIGINS_PER_POLL } from '../../cost/estimate/model';
+import { PROFILES } from '../../cost/usage/profiles';
+import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report/report';
+import type { CostReport } from '../../cost/estimate/build-report';
 import { costReport, unwrapped } from '../support/cost';
 
 /** One pattern from parts written on lines of their own (flags on the whole). */

@@ -1,10 +1,10 @@
 /**
- * What the cost model reads from a synthesized template (cost/stack-config.ts): the API kind, each
+ * What the cost model reads from a synthesized template (cost/estimate/stack-config.ts): the API kind, each
  * function's settings, the consumer's batching and how results are delivered.
  */
 import { describe, expect, it } from 'vitest';
-import { DEPLOYABLE_DESIGNS } from '../../cost/designs';
-import { readStackConfig } from '../../cost/stack-config';
+import { DEPLOYABLE_DESIGNS } from '../../cost/estimate/designs';
+import { readStackConfig } from '../../cost/estimate/stack-config';
 import { designStack } from '../support/cost';
 import { templateFor } from '../support/synth';
 

@@ -1,12 +1,12 @@
 /**
- * What-ifs (cost/what-ifs.ts): the same month with one setting changed, biggest change first, each
+ * What-ifs (cost/estimate/what-ifs.ts): the same month with one setting changed, biggest change first, each
  * against the bill it changes.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/model';
-import { PROFILES } from '../../cost/profiles';
-import type { StackConfig } from '../../cost/stack-config';
-import { whatIfs } from '../../cost/what-ifs';
+import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { PROFILES } from '../../cost/usage/profiles';
+import type { StackConfig } from '../../cost/estimate/stack-config';
+import { whatIfs } from '../../cost/estimate/what-ifs';
 import { designStack } from '../support/cost';
 
 const stack = designStack();

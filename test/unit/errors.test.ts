@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { CommandFailure, UsageError } from '../../config/errors';
-import { MeasuredRunError } from '../../cost/measured';
+import { MeasuredRunError } from '../../cost/usage/measured';
 import { PollError } from '../../lambdas/domain/errors';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
 import { answer } from '../../lambdas/handlers/http';

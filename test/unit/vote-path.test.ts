@@ -1,9 +1,9 @@
 /** The vote path's size from the flag: bounds, the default, and what each size carries. */
 import { describe, expect, it } from 'vitest';
 import { API_THROTTLE, VOTE_QUEUE } from '../../config/app-config';
-import { DEFAULT_UNIT_COSTS } from '../../cost/model';
-import { quota } from '../../cost/quotas';
-import { voteRates } from '../../cost/rates';
+import { DEFAULT_UNIT_COSTS } from '../../cost/estimate/model';
+import { quota } from '../../cost/estimate/quotas';
+import { voteRates } from '../../cost/estimate/rates';
 import {
   DEFAULT_VOTE_PATH,
   MAX_HOT_POLL_VOTES_PER_SECOND,
@@ -11,7 +11,7 @@ import {
   parseHotPollVotesPerSecond,
   votePathFor,
   withApiRateLimit,
-} from '../../cost/vote-path';
+} from '../../cost/estimate/vote-path';
 
 describe('parseHotPollVotesPerSecond', () => {
   it.each([undefined, null, '', 'off'])('reads %j as no flag', (value) => {

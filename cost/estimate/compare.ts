@@ -2,7 +2,7 @@
  * The other side of the question: what the same month needs on a VPS running the VPS edition,
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../config/app-config';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { CDN_PLANS, type CdnPlan } from './cdn';
 import {
   cachedAtOrigin,
@@ -15,8 +15,8 @@ import {
   type BillOptions,
   type UnitCosts,
 } from './model';
-import { derivePeak, type RouteRates } from './peaks';
-import type { TrafficProfile } from './profiles';
+import { derivePeak, type RouteRates } from '../usage/peaks';
+import type { TrafficProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,
@@ -45,7 +45,7 @@ export interface VpsCost {
   origin: RequestMix;
   /** All of them. */
   loadRps: number;
-  /** What the box serves of that mix, and what bounds it (cost/vps.ts boxCapacity). */
+  /** What the box serves of that mix, and what bounds it (cost/estimate/vps.ts boxCapacity). */
   box: BoxCapacity;
   /** The box carries the peak at VPS_MAX_UTILISATION at most. */
   carries: boolean;
@@ -70,7 +70,7 @@ export function vpsMix(bill: Bill): RequestMix {
   return { pages: u.pageLoads, pollReads: u.pageLoads - u.polls, votes: u.votes + u.polls, results: u.resultsRequests };
 }
 
-/** Requests per second the VPS setup must carry for this month: the profile's busiest second (cost/peaks.ts). */
+/** Requests per second the VPS setup must carry for this month: the profile's busiest second (cost/usage/peaks.ts). */
 export function designRps(profile: TrafficProfile): number {
   return derivePeak(profile).requestsPerSecond;
 }

@@ -9,11 +9,11 @@ import {
   RESULTS_PATH_PATTERN,
   VOTE_PATH_ENV,
   type ResultsDelivery,
-} from '../config/app-config';
-import { FUNCTION_ROLES, type FunctionRole, functionRole } from './unit-costs';
+} from '../../config/app-config';
+import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from './vote-path';
 
-export { FUNCTION_ROLES, type FunctionRole, functionRole } from './unit-costs';
+export { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 
 export interface FunctionConfig {
   memoryMb: number;

@@ -5,16 +5,16 @@
  * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
  * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
-import { scaleProfile, volumeScale, vpsCost } from './compare';
-import { carriesInTime } from './capacity';
-import { designCapacity } from './designs';
-import { escapeHtml, usd, votesLabel } from './format';
-import { estimate, type Bill } from './model';
-import { derivePeak } from './peaks';
-import type { TrafficProfile } from './profiles';
-import type { CostReport } from './build-report';
-import type { StackConfig } from './stack-config';
-import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps';
+import { scaleProfile, volumeScale, vpsCost } from '../estimate/compare';
+import { carriesInTime } from '../estimate/capacity';
+import { designCapacity } from '../estimate/designs';
+import { escapeHtml, usd, votesLabel } from '../estimate/format';
+import { estimate, type Bill } from '../estimate/model';
+import { derivePeak } from '../usage/peaks';
+import type { TrafficProfile } from '../usage/profiles';
+import type { CostReport } from '../estimate/build-report';
+import type { StackConfig } from '../estimate/stack-config';
+import { BASELINE_VPS, VPS_TIERS, type VpsTier } from '../estimate/vps';
 
 /** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
 const DESIGN_STYLES: Record<string, { color: string; dash: string }> = {

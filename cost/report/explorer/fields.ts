@@ -3,7 +3,7 @@
  * how a profile goes to and from them and the URL. Checking is validateProfile's: the same rules and
  * messages as `npm run cost -- --profile <file>`.
  */
-import { escapeHtml } from '../format';
+import { escapeHtml } from '../../estimate/format';
 import {
   OTHER_PROFILE_FIELDS,
   PROFILE_FIELDS,
@@ -12,7 +12,7 @@ import {
   presetProfile,
   validateProfile,
   type TrafficProfile,
-} from '../profiles';
+} from '../../usage/profiles';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 /** What the controls hold: a profile's fields as typed, checked or not. */

@@ -1,6 +1,6 @@
 /**
  * What one operation uses, by the function that runs it: the defaults, and what a load test
- * measures in their place (cost/measured.ts). A leaf: the model, the vote path and the stack's
+ * measures in their place (cost/usage/measured.ts). A leaf: the model, the vote path and the stack's
  * reading all take these, so none of them need another for them.
  */
 
@@ -32,11 +32,11 @@ export interface MeasuredVoteRates {
  * them with a load test's figures.
  */
 export interface UnitCosts extends MeasuredVoteRates {
-  /** Average billed milliseconds per invocation (the consumer: per batch, and so its cycle: cost/rates.ts). */
+  /** Average billed milliseconds per invocation (the consumer: per batch, and so its cycle: cost/estimate/rates.ts). */
   billedMs: Record<FunctionRole, number>;
   /**
    * How long a batch holds its message groups, receive to delete (the local runtime meters it): how many
-   * votes the next batch of a group finds (cost/rates.ts). Unset: the consumer's billed time a batch.
+   * votes the next batch of a group finds (cost/estimate/rates.ts). Unset: the consumer's billed time a batch.
    */
   batchCycleMs?: number;
   /** Share of invocations that start cold, and what INIT bills then (billed since 2025-08-01). */
@@ -47,7 +47,7 @@ export interface UnitCosts extends MeasuredVoteRates {
   /**
    * What one results request reads, with the results function keeping each poll's counts in memory
    * for the results max-age (lambdas/domain/results-cache.ts): measured by a load test; unset, it
-   * follows from the traffic (cost/rates.ts resultsReadsPerRequest).
+   * follows from the traffic (cost/estimate/rates.ts resultsReadsPerRequest).
    */
   readUnitsPerResultsRequest?: number;
   /** A create writes the poll and its counter item (BatchWriteItem, both under 1 KB). */
@@ -101,14 +101,14 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'hold fills batches more, so this overstates writes a vote, if anything)',
     readUnitsPerResultsRequest:
       'derived: each of the results function’s environments (at least one per 10 requests a second) reads each ' +
-      'open poll once per results max-age (cost/rates.ts); npm run load -- results-viewers measured 0.0106 on one ' +
-      'local container, where one environment serves them all',
+      'open poll once per results max-age (cost/estimate/rates.ts); npm run load -- results-viewers measured ' +
+      '0.0106 on one local container, where one environment serves them all',
     coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
     votesPerBatch:
-      'derived: the votes a message group gets while its last batch is processed (cost/rates.ts), from each ' +
+      'derived: the votes a message group gets while its last batch is processed (cost/estimate/rates.ts), from each ' +
       "poll's votes a second, its message groups and the consumer's time a batch",
-    counterWriteUnitsPerVote: 'derived: one write per poll’s counter per batch (cost/rates.ts)',
-    sqsRequestsPerVote: 'derived: a send per vote, a receive and a batch delete per batch (cost/rates.ts)',
+    counterWriteUnitsPerVote: 'derived: one write per poll’s counter per batch (cost/estimate/rates.ts)',
+    sqsRequestsPerVote: 'derived: a send per vote, a receive and a batch delete per batch (cost/estimate/rates.ts)',
     emptyReceivesPerMonth:
       'assumption: idle pollers make ~10-15 empty receives a minute (user reports, not documented by AWS)',
     siteOriginMissShare: 'assumption: 1% of site requests miss CloudFront’s cache',

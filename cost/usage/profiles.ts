@@ -1,10 +1,10 @@
 /**
  * Traffic profiles: how a month of use looks, in the terms a poll owner knows: how much happens,
  * and when (the window a poll's votes arrive in, the busiest hour, the busiest minute), from which
- * cost/peaks.ts derives the busiest second. Every field is defined once (PROFILE_FIELDS): the
+ * cost/usage/peaks.ts derives the busiest second. Every field is defined once (PROFILE_FIELDS): the
  * validator, `npm run cost -- --help` and docs/cost.md's table read it.
  */
-import { POLL_LIMITS, RESULTS_REFRESH } from '../config/app-config';
+import { POLL_LIMITS, RESULTS_REFRESH } from '../../config/app-config';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 

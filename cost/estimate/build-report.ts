@@ -23,9 +23,9 @@ import {
   type BillOptions,
   type UnitCosts,
 } from './model';
-import { derivePeak, peakWorking, type Peak } from './peaks';
+import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from './prices';
-import type { TrafficProfile } from './profiles';
+import type { TrafficProfile } from '../usage/profiles';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
 import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
@@ -38,7 +38,7 @@ export interface DesignRow extends PricedDesign {
   /** Undefined when the floor is $0 (no requests). */
   overFloor?: number;
   breakEven: BreakEven;
-  /** Whether it carries the profile's busiest second, and what would make it (cost/capacity.ts). */
+  /** Whether it carries the profile's busiest second, and what would make it (cost/estimate/capacity.ts). */
   capacity: Capacity;
 }
 
@@ -65,10 +65,10 @@ export interface CostReport {
   recommended: DesignRow & { carries: boolean };
   /** A design cheaper than the recommendation once AWS grants quota raises; null when none is. */
   cheaperWithQuotaRaises: CheaperWithQuotaRaises | null;
-  /** The busiest second the profile brings, derived from its fields (cost/peaks.ts), with its working. */
+  /** The busiest second the profile brings, derived from its fields (cost/usage/peaks.ts), with its working. */
   peak: Peak & { working: string[] };
   /**
-   * The vote path's rates on this stack (cost/rates.ts) for the average poll over its window (the month's
+   * The vote path's rates on this stack (cost/estimate/rates.ts) for the average poll over its window (the month's
    * bill) and the hottest at its busiest minute (the capacity verdict).
    */
   voteRates: Record<'average' | 'hottest', VoteRates & { votesPerSecond: number }>;
@@ -116,7 +116,7 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         .filter(([, source]) => source.startsWith('assumption'))
         .map(([key, source]) => `${key}: ${source.replace(/^assumption: /, '')}`),
       `VPS sizing: one box carries at most ${percent(VPS_MAX_UTILISATION)} of its capacity at the design rate, ` +
-        "the profile's busiest second (derived from its fields: cost/peaks.ts): 1 / the AWS side's quota " +
+        "the profile's busiest second (derived from its fields: cost/usage/peaks.ts): 1 / the AWS side's quota " +
         `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
       `VPS vCPUs: ${SHARED_VCPU.kind}, counted at ${SHARED_VCPU.factor} of a vCPU: ${SHARED_VCPU.assumption} ` +
         `(${SHARED_VCPU.source}; checked ${SHARED_VCPU.checked})`,

@@ -3,7 +3,7 @@
  * month of usage, and usage becomes a bill, line by line. Plain TypeScript
  * with no Node or AWS imports, so the frontend can run it too.
  */
-import { RESULTS_CACHE_SECONDS } from '../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
 import { quota } from './quotas';
 import {
@@ -15,13 +15,18 @@ import {
   voteRates,
 } from './rates';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
-import { DAYS_PER_MONTH, resultsRequestsPerViewer, SECONDS_PER_MONTH, type TrafficProfile } from './traffic-profile';
-import { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from './unit-costs';
+import {
+  DAYS_PER_MONTH,
+  resultsRequestsPerViewer,
+  SECONDS_PER_MONTH,
+  type TrafficProfile,
+} from '../usage/traffic-profile';
+import { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
 
-// What the profile and a load test give the model, offered here as before (cost/traffic-profile.ts,
-// cost/unit-costs.ts hold them so that neither the profile nor the vote path imports the model).
-export { DAYS_PER_MONTH, resultsRequestsPerViewer, SECONDS_PER_MONTH } from './traffic-profile';
-export { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from './unit-costs';
+// What the profile and a load test give the model, offered here as before (cost/usage/traffic-profile.ts,
+// cost/usage/unit-costs.ts hold them so that neither the profile nor the vote path imports the model).
+export { DAYS_PER_MONTH, resultsRequestsPerViewer, SECONDS_PER_MONTH } from '../usage/traffic-profile';
+export { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
 
 /**
  * Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the
@@ -91,7 +96,7 @@ export interface MonthVolumes {
   /** What viewers' pages ask for while watching (with push: the updates they would have asked for). */
   resultsRequests: number;
   preflights: number;
-  /** The consumer's batching at the average poll's votes a second (cost/rates.ts). */
+  /** The consumer's batching at the average poll's votes a second (cost/estimate/rates.ts). */
   voteRates: VoteRates;
 }
 
@@ -122,7 +127,7 @@ export interface UsageShare {
   cloudFrontOriginBytes?: number;
   /** Bytes sent to browsers by Lambda or a WebSocket API directly, not as API Gateway's answers. */
   directBytes?: number;
-  /** What browsers send: the floor prices it (cost/designs.ts awsFloor). */
+  /** What browsers send: the floor prices it (cost/estimate/designs.ts awsFloor). */
   clientRequests?: number;
   functionUrlRequests?: number;
   webSocketMessages?: number;
@@ -208,7 +213,7 @@ export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: 
 /**
  * Read units a results request that reaches the results function costs, at the function's traffic:
  * behind CloudFront, a read each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the
- * function's own cache leaves to the table (cost/rates.ts), or what a load test measured. Each read
+ * function's own cache leaves to the table (cost/estimate/rates.ts), or what a load test measured. Each read
  * reads every counter key of the poll.
  */
 export function resultsReadUnits(

@@ -2,7 +2,7 @@
  * `npm run cost -- --from-cloudwatch`: the bill a deployed stack actually ran. Its resources come
  * from CloudFormation (DescribeStackResources), their standard metrics over a window from CloudWatch
  * (GetMetricData); the window's usage is projected to a month and priced with the price sheet the
- * model uses (cost/prices.ts). Beside it, the profile that best fits the measured mix, and its estimate.
+ * model uses (cost/estimate/prices.ts). Beside it, the profile that best fits the measured mix, and its estimate.
  * The clients are injected (`send` only): the tests give recorded answers in the SDK's own shapes.
  */
 import type {
@@ -14,8 +14,8 @@ import type {
   GetMetricDataCommandOutput,
   MetricDataQuery,
 } from '@aws-sdk/client-cloudwatch';
-import { ROUTES } from '../config/app-config';
-import { CommandFailure } from '../config/errors';
+import { ROUTES } from '../../config/app-config';
+import { CommandFailure } from '../../config/errors';
 import { quantity } from './format';
 import {
   type Bill,
@@ -26,7 +26,7 @@ import {
   SECONDS_PER_MONTH,
 } from './model';
 import { PRICES, type PriceId } from './prices';
-import { PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from './profiles';
+import { PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from '../usage/profiles';
 import { FUNCTION_ROLES, type FunctionRole, type StackConfig } from './stack-config';
 
 /** The one permission each call needs: all the command asks of an account (read-only). */

@@ -1,5 +1,5 @@
 /**
- * Builds the cost explorer: one HTML file carrying its script (cost/explorer/app.ts and the model it
+ * Builds the cost explorer: one HTML file carrying its script (cost/report/explorer/app.ts and the model it
  * imports, bundled by esbuild as the site is), its styles and its inputs as JSON, so it opens from
  * disk with no server and no network. npm run cost writes it as report.html; the servers serve it at /cost.
  */
@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
-import { escapeHtml } from './format';
+import { escapeHtml } from '../estimate/format';
 import { reportBodyHtml } from './report';
-import { buildReport, type ReportInput } from './build-report';
+import { buildReport, type ReportInput } from '../estimate/build-report';
 
 const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');
 

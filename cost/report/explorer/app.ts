@@ -5,10 +5,10 @@
  * `npm run cost -- --profile <file>` reads.
  */
 import { chartData, drawChart, type ChartData } from '../chart';
-import { escapeHtml, usd } from '../format';
-import { PROFILES, type TrafficProfile } from '../profiles';
+import { escapeHtml, usd } from '../../estimate/format';
+import { PROFILES, type TrafficProfile } from '../../usage/profiles';
 import { capacityRows, cheapestCarryingVps, designRows, opening, peakLines, reportBodyHtml, vpsRows } from '../report';
-import { buildReport, type CostReport, type ReportInput } from '../build-report';
+import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import {
   asShown,
   checkProfile,

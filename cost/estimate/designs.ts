@@ -1,9 +1,9 @@
 /**
  * The ways AWS can serve this app, each one you can deploy with the flags it names, priced from
- * its own template (cost/designs.json, kept equal to the stack by the tests; cdk.out/ for the
+ * its own template (cost/estimate/designs.json, kept equal to the stack by the tests; cdk.out/ for the
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
-import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../config/app-config';
+import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/app-config';
 import {
   capacityOf,
   carriesInTime,
@@ -13,10 +13,10 @@ import {
   type QuotaRaiseNeeded,
 } from './capacity';
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
-import type { Peak } from './peaks';
+import type { Peak } from '../usage/peaks';
 import type { PriceId } from './prices';
 import { PRICES } from './prices';
-import type { TrafficProfile } from './profiles';
+import type { TrafficProfile } from '../usage/profiles';
 import { quotaNamed } from './quotas';
 import type { StackConfig } from './stack-config';
 
@@ -125,7 +125,7 @@ export function designCapacity(
     : { ...NOT_BUILT, sizedStack: design.stack };
 }
 
-/** A priced design with its verdict on the peak (cost/capacity.ts). */
+/** A priced design with its verdict on the peak (cost/estimate/capacity.ts). */
 export type DesignWithCapacity = PricedDesign & { capacity: CapacityVerdict };
 
 /** A table warmed up is the owner's setting (charged), not a quota AWS must grant. */

@@ -2,11 +2,11 @@
  * Does a design carry the profile's busiest second? Each stage a request passes (the API's stage
  * and account throttle, the functions and the account's concurrency, the queue and each message
  * group, the consumer, the hot items and the table, the distribution) gets its limit, from the
- * template (what the stack sets) or the quota sheet (cost/quotas.ts), and its load at the peak
- * (cost/peaks.ts). A design carries the peak when no stage is over its limit and Lambda reaches it
+ * template (what the stack sets) or the quota sheet (cost/estimate/quotas.ts), and its load at the peak
+ * (cost/usage/peaks.ts). A design carries the peak when no stage is over its limit and Lambda reaches it
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
-import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../config/app-config';
+import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../../config/app-config';
 import {
   averagePollVotesPerSecond,
   batchCycleMs,
@@ -15,8 +15,8 @@ import {
   resultsReadUnits,
   type UnitCosts,
 } from './model';
-import type { Peak } from './peaks';
-import type { TrafficProfile } from './profiles';
+import type { Peak } from '../usage/peaks';
+import type { TrafficProfile } from '../usage/profiles';
 import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
 import { preflightsPerVote, voteRates } from './rates';
 import type { FunctionRole, StackConfig } from './stack-config';
@@ -99,7 +99,7 @@ export interface Capacity extends CapacityVerdict {
 
 /**
  * The consumer at the peak: its batches and counter writes a second, the hottest poll at its rate
- * and the other polls open at their average (cost/rates.ts: the same rates the bill uses).
+ * and the other polls open at their average (cost/estimate/rates.ts: the same rates the bill uses).
  */
 function consumerAtPeak(stack: StackConfig, peak: Peak, units: UnitCosts, profile: CapacityProfile) {
   const hot = peak.hottestPoll.votesPerSecond;
@@ -356,7 +356,7 @@ export const roundUp = (n: number) => {
 
 /**
  * What is asked for beyond the peak's own load (a quota raise, a reserved concurrency): a quarter
- * more, as the vote path keeps half of each limit free (cost/vote-path.ts VOTE_PATH_HEADROOM).
+ * more, as the vote path keeps half of each limit free (cost/estimate/vote-path.ts VOTE_PATH_HEADROOM).
  */
 export const RAISE_HEADROOM = 1.25;
 

@@ -8,17 +8,23 @@ import {
   budgetFlagsFor,
   POLL_READ_CACHE_SECONDS,
   RESULTS_CACHE_SECONDS,
-} from '../config/app-config';
-import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from './capacity';
-import { isWarmUp, DEPLOY_SCRIPT } from './designs';
+} from '../../config/app-config';
+import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
+import { isWarmUp, DEPLOY_SCRIPT } from '../estimate/designs';
 import { renderChart } from './chart';
-import type { CloudWatchBill } from './cloudwatch';
-import { CDN_PLANS } from './cdn';
-import { pollReadsOfMonth, type VpsCost } from './compare';
-import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from './format';
-import { batchCycleMs, type Bill, type BillLine } from './model';
-import { QUOTAS, raiseText, type QuotaId } from './quotas';
-import { NEW_ACCOUNT_CREDITS, PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE, PRICES } from './prices';
+import type { CloudWatchBill } from '../estimate/cloudwatch';
+import { CDN_PLANS } from '../estimate/cdn';
+import { pollReadsOfMonth, type VpsCost } from '../estimate/compare';
+import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
+import { batchCycleMs, type Bill, type BillLine } from '../estimate/model';
+import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
+import {
+  NEW_ACCOUNT_CREDITS,
+  PRICE_SHEET_CHECKED,
+  PRICE_SHEET_REGION,
+  PRICE_SHEET_SOURCE,
+  PRICES,
+} from '../estimate/prices';
 import {
   BASELINE_VPS,
   CAPACITY_REFERENCES,
@@ -28,8 +34,8 @@ import {
   VPS_MAX_UTILISATION,
   type ObservedLoad,
   type RequestMix,
-} from './vps';
-import type { CostReport, DesignRow } from './build-report';
+} from '../estimate/vps';
+import type { CostReport, DesignRow } from '../estimate/build-report';
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
 function wrap(text: string, width = 100, indent = '  '): string {
@@ -681,7 +687,7 @@ export function renderText(report: CostReport): string {
   for (const a of report.assumptions) out.push(wrap(`  - ${a}`, 100, '    '));
   prose(
     `Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} ` +
-      `(cost/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
+      `(cost/estimate/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
   );
   return out.join('\n');
 }

@@ -1,6 +1,6 @@
 /**
  * The other side of the question: the VPS the poll platform usually runs on, as dated price
- * data, and what this app serves on it, as measured by npm run bench:vps (cost/vps-capacity.json,
+ * data, and what this app serves on it, as measured by npm run bench:vps (cost/estimate/vps-capacity.json,
  * or --vps-from a run of yours). Other programs' figures are kept as labelled references.
  */
 import { RAISE_HEADROOM } from './capacity';

@@ -1,12 +1,12 @@
 /**
  * The rates that turn traffic into usage, each defined once and derived from the traffic and the
- * stack (or measured by a load test): the bill (cost/model.ts) and the capacity verdict
- * (cost/capacity.ts) both read them here, so they cannot disagree. Pure.
+ * stack (or measured by a load test): the bill (cost/estimate/model.ts) and the capacity verdict
+ * (cost/estimate/capacity.ts) both read them here, so they cannot disagree. Pure.
  */
 import { quota } from './quotas';
-import type { MeasuredVoteRates } from './unit-costs';
+import type { MeasuredVoteRates } from '../usage/unit-costs';
 
-export type { MeasuredVoteRates } from './unit-costs';
+export type { MeasuredVoteRates } from '../usage/unit-costs';
 
 /** What the vote path's rates depend on in a stack. */
 export interface VotePathShape {

@@ -1,9 +1,9 @@
 /**
- * What a traffic profile is (its fields: cost/profiles.ts has the presets and the validator), the
+ * What a traffic profile is (its fields: cost/usage/profiles.ts has the presets and the validator), the
  * month the model bills, and the requests one results viewer makes: what the profile's walk
- * (cost/peaks.ts) and the bill (cost/model.ts) both start from. A leaf: it imports only config.
+ * (cost/usage/peaks.ts) and the bill (cost/estimate/model.ts) both start from. A leaf: it imports only config.
  */
-import { refreshRequests } from '../config/results-refresh';
+import { refreshRequests } from '../../config/results-refresh';
 
 export interface TrafficProfile {
   name: string;
@@ -28,7 +28,7 @@ export interface TrafficProfile {
    */
   refresh: 'busy' | 'quiet' | number;
   oneVotePerVoter: boolean;
-  /** Raises the derived busiest second (cost/peaks.ts), all routes; never lowers it. */
+  /** Raises the derived busiest second (cost/usage/peaks.ts), all routes; never lowers it. */
   peakRequestsPerSecond?: number;
   /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */
   pageBytes: number;

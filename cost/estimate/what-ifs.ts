@@ -1,10 +1,10 @@
 /**
  * What-ifs: the same month with one setting changed, to show which settings matter. (Which
- * AWS design serves the app, the API kind and how results are read, is cost/designs.ts: those
+ * AWS design serves the app, the API kind and how results are read, is cost/estimate/designs.ts: those
  * are deployable stacks, each priced from its own template.)
  */
 import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
-import type { TrafficProfile } from './profiles';
+import type { TrafficProfile } from '../usage/profiles';
 import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
 
 export interface WhatIf {

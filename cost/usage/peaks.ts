@@ -1,11 +1,14 @@
 /**
  * The busiest second of a profile's month, derived from when things happen: how many polls are
  * open at once in the busiest hour, and the hottest poll at its busiest minute. What a design must
- * carry (cost/capacity.ts) and what a VPS is sized for (cost/compare.ts) start here. Pure.
+ * carry (cost/estimate/capacity.ts) and what a VPS is sized for (cost/estimate/compare.ts) start here. Pure.
  */
 import { DAYS_PER_MONTH, resultsRequestsPerViewer, type TrafficProfile } from './traffic-profile';
 
-/** Requests a second, route by route, as browsers send them (CORS preflights are the design's: cost/capacity.ts). */
+/**
+ * Requests a second, route by route, as browsers send them (CORS preflights are the design's:
+ * cost/estimate/capacity.ts).
+ */
 export interface RouteRates {
   /** Visits to the site: the page. */
   pages: number;
