@@ -6,8 +6,6 @@
 import { quota } from './quotas';
 import type { MeasuredVoteRates } from '../usage/unit-costs';
 
-export type { MeasuredVoteRates } from '../usage/unit-costs';
-
 /** What the vote path's rates depend on in a stack. */
 export interface VotePathShape {
   consumer: { batchSize: number };
