@@ -31,15 +31,9 @@ import {
   stackNameFor,
 } from './cloudwatch-command';
 import { estimate } from './estimate/model';
-import { DEFAULT_UNIT_COSTS, type UnitCosts } from './estimate/model';
-import {
-  presetProfile,
-  profileFieldLines,
-  profileFromJson,
-  PROFILES,
-  ProfileError,
-  type TrafficProfile,
-} from './usage/profiles';
+import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
+import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
+import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
 import { renderMarkdown, renderText } from './report/report';

@@ -5,7 +5,7 @@
  * which limits answered (the runtime's refusals during the run, by limit).
  */
 import { type PollTraffic, pollCeiling } from '../cost/estimate/capacity';
-import { DEFAULT_UNIT_COSTS } from '../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { USAGE_PATH } from '../local/endpoints';
 import type { AwsLimitsUsage, Usage } from '../local/metering';
 

@@ -14,18 +14,11 @@ import type { CloudWatchBill } from './cloudwatch';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { percent, quantity } from './format';
-import {
-  averagePollVotesPerSecond,
-  batchCycleMs,
-  estimate,
-  perMillion,
-  type Bill,
-  type BillOptions,
-  type UnitCosts,
-} from './model';
+import { averagePollVotesPerSecond, estimate, perMillion, type Bill, type BillOptions } from './model';
+import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from './prices';
-import type { TrafficProfile } from '../usage/profiles';
+import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
 import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';

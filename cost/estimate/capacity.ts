@@ -7,19 +7,13 @@
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
 import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../../config/app-config';
-import {
-  averagePollVotesPerSecond,
-  batchCycleMs,
-  CACHE_ORIGINS_PER_POLL,
-  pollKeyReadUnits,
-  resultsReadUnits,
-  type UnitCosts,
-} from './model';
+import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, pollKeyReadUnits, resultsReadUnits } from './model';
+import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import type { TrafficProfile } from '../usage/profiles';
+import type { TrafficProfile } from '../usage/traffic-profile';
 import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
 import { preflightsPerVote, voteRates } from './rates';
-import type { FunctionRole, StackConfig } from './stack-config';
+import type { StackConfig } from './stack-config';
 import {
   API_RATE_FLAG,
   HOT_POLL_FLAG,

@@ -17,17 +17,17 @@ import type {
 import { ROUTES } from '../../config/app-config';
 import { CommandFailure } from '../../config/errors';
 import { quantity } from './format';
+import { type Bill, type MonthlyUsage, priceUsage } from './model';
 import {
-  type Bill,
   DAYS_PER_MONTH,
-  type MonthlyUsage,
-  priceUsage,
   resultsRequestsPerViewer,
   SECONDS_PER_MONTH,
-} from './model';
+  type TrafficProfile,
+} from '../usage/traffic-profile';
 import { PRICES, type PriceId } from './prices';
-import { PROFILE_FIELDS, PROFILES, type TrafficProfile, validateProfile } from '../usage/profiles';
-import { FUNCTION_ROLES, type FunctionRole, type StackConfig } from './stack-config';
+import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
+import type { StackConfig } from './stack-config';
+import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
 
 /** The one permission each call needs: all the command asks of an account (read-only). */
 export const CLOUDWATCH_PERMISSIONS = ['cloudwatch:GetMetricData', 'cloudformation:DescribeStackResources'] as const;

@@ -4,19 +4,10 @@
  */
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { CDN_PLANS, type CdnPlan } from './cdn';
-import {
-  cachedAtOrigin,
-  cachePeriods,
-  cachePeriodsOfWatch,
-  DAYS_PER_MONTH,
-  estimate,
-  SECONDS_PER_MONTH,
-  type Bill,
-  type BillOptions,
-  type UnitCosts,
-} from './model';
+import { cachedAtOrigin, cachePeriods, cachePeriodsOfWatch, estimate, type Bill, type BillOptions } from './model';
+import { DAYS_PER_MONTH, SECONDS_PER_MONTH, type TrafficProfile } from '../usage/traffic-profile';
+import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';
-import type { TrafficProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
 import {
   BASELINE_VPS,

@@ -12,11 +12,11 @@ import {
   type CapacityVerdict,
   type QuotaRaiseNeeded,
 } from './capacity';
-import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
+import { estimate, type Bill, type BillOptions } from './model';
+import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import type { PriceId } from './prices';
-import { PRICES } from './prices';
-import type { TrafficProfile } from '../usage/profiles';
+import { type PriceId, PRICES } from './prices';
+import type { TrafficProfile } from '../usage/traffic-profile';
 import { quotaNamed } from './quotas';
 import type { StackConfig } from './stack-config';
 

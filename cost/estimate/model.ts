@@ -14,19 +14,17 @@ import {
   type VoteRates,
   voteRates,
 } from './rates';
-import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
+import type { FunctionConfig, StackConfig } from './stack-config';
+import { type FunctionRole, batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
 import {
   DAYS_PER_MONTH,
   resultsRequestsPerViewer,
   SECONDS_PER_MONTH,
   type TrafficProfile,
 } from '../usage/traffic-profile';
-import { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
 
 // What the profile and a load test give the model, offered here as before (cost/usage/traffic-profile.ts,
 // cost/usage/unit-costs.ts hold them so that neither the profile nor the vote path imports the model).
-export { DAYS_PER_MONTH, resultsRequestsPerViewer, SECONDS_PER_MONTH } from '../usage/traffic-profile';
-export { batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
 
 /**
  * Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the

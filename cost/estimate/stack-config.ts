@@ -13,8 +13,6 @@ import {
 import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from './vote-path';
 
-export { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
-
 export interface FunctionConfig {
   memoryMb: number;
   architecture: 'arm64' | 'x86_64';

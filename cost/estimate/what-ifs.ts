@@ -3,9 +3,10 @@
  * AWS design serves the app, the API kind and how results are read, is cost/estimate/designs.ts: those
  * are deployable stacks, each priced from its own template.)
  */
-import { estimate, type Bill, type BillOptions, type UnitCosts } from './model';
-import type { TrafficProfile } from '../usage/profiles';
-import type { FunctionConfig, FunctionRole, StackConfig } from './stack-config';
+import { estimate, type Bill, type BillOptions } from './model';
+import type { UnitCosts, FunctionRole } from '../usage/unit-costs';
+import type { TrafficProfile } from '../usage/traffic-profile';
+import type { FunctionConfig, StackConfig } from './stack-config';
 
 export interface WhatIf {
   name: string;

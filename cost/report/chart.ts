@@ -11,7 +11,7 @@ import { designCapacity } from '../estimate/designs';
 import { escapeHtml, usd, votesLabel } from '../estimate/format';
 import { estimate, type Bill } from '../estimate/model';
 import { derivePeak } from '../usage/peaks';
-import type { TrafficProfile } from '../usage/profiles';
+import type { TrafficProfile } from '../usage/traffic-profile';
 import type { CostReport } from '../estimate/build-report';
 import type { StackConfig } from '../estimate/stack-config';
 import { BASELINE_VPS, VPS_TIERS, type VpsTier } from '../estimate/vps';

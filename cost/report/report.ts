@@ -16,7 +16,8 @@ import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
 import { pollReadsOfMonth, type VpsCost } from '../estimate/compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
-import { batchCycleMs, type Bill, type BillLine } from '../estimate/model';
+import type { Bill, BillLine } from '../estimate/model';
+import { batchCycleMs } from '../usage/unit-costs';
 import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
 import {
   NEW_ACCOUNT_CREDITS,

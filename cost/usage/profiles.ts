@@ -8,8 +8,6 @@ import { POLL_LIMITS, RESULTS_REFRESH } from '../../config/app-config';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 
-export type { TrafficProfile } from './traffic-profile';
-
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {
   unit: string;

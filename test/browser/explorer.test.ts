@@ -14,7 +14,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, reportInput } from '../../cost/cli';
 import { explorerHtml } from '../../cost/report/explorer';
-import { PROFILES, type ProfileError, validateProfile, type TrafficProfile } from '../../cost/usage/profiles';
+import { PROFILES, type ProfileError, validateProfile } from '../../cost/usage/profiles';
+import type { TrafficProfile } from '../../cost/usage/traffic-profile';
 import { usd } from '../../cost/estimate/format';
 import { buildReport, type ReportInput } from '../../cost/estimate/build-report';
 

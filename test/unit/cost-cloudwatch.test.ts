@@ -20,7 +20,8 @@ import {
   type StackResourcesClient,
 } from '../../cost/estimate/cloudwatch';
 import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
-import { estimate, SECONDS_PER_MONTH, tieredCost } from '../../cost/estimate/model';
+import { estimate, tieredCost } from '../../cost/estimate/model';
+import { SECONDS_PER_MONTH } from '../../cost/usage/traffic-profile';
 import { PRICES } from '../../cost/estimate/prices';
 import { renderMarkdown, renderText } from '../../cost/report/report';
 import { buildReport } from '../../cost/estimate/build-report';

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../cost/estimate/designs';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { estimate } from '../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { PROFILES } from '../../cost/usage/profiles';
 import { designStack } from '../support/cost';
 

@@ -8,15 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderChart } from '../../cost/report/chart';
 import { loadDesigns, loadVpsCapacity } from '../../cost/cli';
-import { DAYS_PER_MONTH, DEFAULT_UNIT_COSTS } from '../../cost/estimate/model';
+import { DAYS_PER_MONTH, type TrafficProfile } from '../../cost/usage/traffic-profile';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { derivePeak } from '../../cost/usage/peaks';
-import {
-  MONTHLY_LIMIT,
-  PROFILE_FIELDS,
-  PROFILES,
-  type TrafficProfile,
-  validateProfile,
-} from '../../cost/usage/profiles';
+import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, validateProfile } from '../../cost/usage/profiles';
 import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report/report';
 import { buildReport } from '../../cost/estimate/build-report';
 

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MeasuredRunError, unitCostsFromUsage } from '../../cost/usage/measured';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { estimate } from '../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { PROFILES } from '../../cost/usage/profiles';
 import { billLine as line, designStack } from '../support/cost';
 

@@ -3,10 +3,9 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { NEW_ACCOUNT_CREDITS } from '../../cost/estimate/prices';
+import { NEW_ACCOUNT_CREDITS, PRICES } from '../../cost/estimate/prices';
 import {
   appShare,
-  DEFAULT_UNIT_COSTS,
   estimate,
   monthlyUsage,
   monthVolumes,
@@ -15,7 +14,7 @@ import {
   tieredCost,
   type MonthlyUsage,
 } from '../../cost/estimate/model';
-import { PRICES } from '../../cost/estimate/prices';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { PROFILES } from '../../cost/usage/profiles';
 import type { StackConfig } from '../../cost/estimate/stack-config';
 import { billLine as line, designStack } from '../support/cost';

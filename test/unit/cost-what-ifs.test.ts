@@ -3,7 +3,8 @@
  * against the bill it changes.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_UNIT_COSTS, estimate } from '../../cost/estimate/model';
+import { estimate } from '../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { PROFILES } from '../../cost/usage/profiles';
 import type { StackConfig } from '../../cost/estimate/stack-config';
 import { whatIfs } from '../../cost/estimate/what-ifs';

@@ -1,7 +1,7 @@
 /** The vote path's size from the flag: bounds, the default, and what each size carries. */
 import { describe, expect, it } from 'vitest';
 import { API_THROTTLE, VOTE_QUEUE } from '../../config/app-config';
-import { DEFAULT_UNIT_COSTS } from '../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { quota } from '../../cost/estimate/quotas';
 import { voteRates } from '../../cost/estimate/rates';
 import {

@@ -6,7 +6,8 @@
  */
 import { chartData, drawChart, type ChartData } from '../chart';
 import { escapeHtml, usd } from '../../estimate/format';
-import { PROFILES, type TrafficProfile } from '../../usage/profiles';
+import { PROFILES } from '../../usage/profiles';
+import type { TrafficProfile } from '../../usage/traffic-profile';
 import { capacityRows, cheapestCarryingVps, designRows, opening, peakLines, reportBodyHtml, vpsRows } from '../report';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import {

@@ -11,8 +11,8 @@ import {
   ProfileError,
   presetProfile,
   validateProfile,
-  type TrafficProfile,
 } from '../../usage/profiles';
+import type { TrafficProfile } from '../../usage/traffic-profile';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 /** What the controls hold: a profile's fields as typed, checked or not. */
