@@ -170,6 +170,13 @@ describe('the VPS edition', () => {
   });
 });
 
+/**
+ * How long a test's client waits for an answer, as a browser would give up: a connection the cluster's
+ * primary hands to a worker just as that worker dies is never answered (node:cluster drops it), and
+ * counts as a request with no answer, which is what it is.
+ */
+const CLIENT_TIMEOUT_MS = 10_000;
+
 /** A VPS edition process as a person runs it; resolves with its URL and what it printed. */
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -244,6 +251,7 @@ describe('a crash', () => {
                 method: 'POST',
                 headers: { 'content-type': 'application/json' },
                 body: JSON.stringify({ option }),
+                signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
               });
               if (res.status === 202) acknowledged[option]++;
               await res.arrayBuffer();
@@ -386,6 +394,7 @@ describe('on every core (--workers 2): one box, one state', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${n}`, connection: 'close' },
         body: JSON.stringify({ option: n % 3 }),
+        signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       }).then(
         (res) => res.status,
         () => 'no answer',
