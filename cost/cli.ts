@@ -298,6 +298,25 @@ export function loadMeasured(folder: string): { units: UnitCosts; measured: NonN
   }
 }
 
+/** What a report's input holds whatever its usage came from: the profile, the stacks, the VPS's figures. */
+function pricedOn(
+  profile: TrafficProfile,
+  { stack, source }: ReturnType<typeof loadStack>,
+  designStacks: ReturnType<typeof loadDesigns>,
+  values: { 'vps-from'?: string; 'new-account': boolean },
+  units: UnitCosts,
+): ReportInput {
+  return {
+    profile,
+    stack,
+    stackSource: source,
+    designStacks,
+    vpsCapacity: loadVpsCapacity(values['vps-from']),
+    units,
+    options: { newAccount: values['new-account'] },
+  };
+}
+
 /** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
 export function reportInput(values: {
   profile: string;
@@ -306,20 +325,16 @@ export function reportInput(values: {
   'vps-from'?: string;
   'new-account': boolean;
 }): ReportInput {
-  const profile = loadProfile(values.profile);
   const designStacks = loadDesigns();
-  const { stack, source } = loadStack(values.template, designStacks);
   const run = values.from ? loadMeasured(values.from) : undefined;
-  return {
-    profile,
-    stack,
-    stackSource: source,
+  const input = pricedOn(
+    loadProfile(values.profile),
+    loadStack(values.template, designStacks),
     designStacks,
-    vpsCapacity: loadVpsCapacity(values['vps-from']),
-    units: run?.units ?? DEFAULT_UNIT_COSTS,
-    options: { newAccount: values['new-account'] },
-    measured: run?.measured,
-  };
+    values,
+    run?.units ?? DEFAULT_UNIT_COSTS,
+  );
+  return { ...input, measured: run?.measured };
 }
 
 /** The options --from-cloudwatch reads. */
@@ -367,7 +382,8 @@ export async function cloudWatchInput(
   // LocalStack's stack is the one its deploy synthesized, where there is one.
   const template =
     values.template ?? (target === 'localstack' && existsSync(LOCALSTACK_TEMPLATE) ? LOCALSTACK_TEMPLATE : undefined);
-  const { stack, source } = loadStack(template, designStacks);
+  const priced = loadStack(template, designStacks);
+  const { stack, source } = priced;
   let measurement: Awaited<ReturnType<typeof measureStack>>;
   try {
     // The SDK only when it is asked for: cost/ loads none.
@@ -377,8 +393,9 @@ export async function cloudWatchInput(
     throw cloudWatchFailure(error, { target, stackName });
   }
   const profile = fitProfile(measurement, stack, `measured-${stackName}`);
-  const profileFile = join(makeFolder(values.out), 'fitted-profile.json');
-  writeFileSync(profileFile, `${JSON.stringify(profile, null, 2)}\n`);
+  const profilePath = join(makeFolder(values.out), 'fitted-profile.json');
+  writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
+  const profileFile = profilePath.replace(`${process.cwd()}/`, '');
   const options = { newAccount: values['new-account'] };
   const fitted = estimate(profile, stack, DEFAULT_UNIT_COSTS, options);
   const lines = measuredLines(measurement, stack, fitted);
@@ -394,21 +411,10 @@ export async function cloudWatchInput(
     measuredUsd: measuredOnly.reduce((sum, l) => sum + l.measured!.usd, 0),
     estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),
     profile,
-    profileFile: profileFile.replace(`${process.cwd()}/`, ''),
-    reproduce:
-      `npm run cost -- --profile ${profileFile.replace(`${process.cwd()}/`, '')}` +
-      (template ? ` --template ${source}` : ''),
+    profileFile,
+    reproduce: `npm run cost -- --profile ${profileFile}` + (template ? ` --template ${source}` : ''),
   };
-  return {
-    profile,
-    stack,
-    stackSource: source,
-    designStacks,
-    vpsCapacity: loadVpsCapacity(values['vps-from']),
-    units: DEFAULT_UNIT_COSTS,
-    options,
-    cloudWatch,
-  };
+  return { ...pricedOn(profile, priced, designStacks, values, DEFAULT_UNIT_COSTS), cloudWatch };
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   type ConsumerMetricName,
 } from '../config/app-config';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../cost/estimate/prices';
+import { SQS_REQUESTS_PER_BATCH } from '../cost/estimate/rates';
 import type { ApiMetrics } from './poll-api';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
@@ -229,7 +230,7 @@ export class CostDashboard extends Construct {
         sqsEmptyReceives: props.queue.metricNumberOfEmptyReceives({ period: PERIOD }),
         sqsBatches: props.consumer.metricInvocations({ period: PERIOD }),
       },
-      [['sqsFifoRequests', 'sqsSent + sqsDeadLettered + sqsEmptyReceives + 2 * sqsBatches']],
+      [['sqsFifoRequests', `sqsSent + sqsDeadLettered + sqsEmptyReceives + ${SQS_REQUESTS_PER_BATCH} * sqsBatches`]],
     );
 
     rates.dynamodb = costRate(

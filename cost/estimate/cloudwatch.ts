@@ -25,6 +25,7 @@ import {
   type TrafficProfile,
 } from '../usage/traffic-profile';
 import { PRICES, type PriceId } from './prices';
+import { SQS_REQUESTS_PER_BATCH } from './rates';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
@@ -338,7 +339,7 @@ export function sqsRequests(m: Measurement): { requests?: number; how: string } 
   const batches = consumerInvocations(m);
   if (batches !== undefined && batches > 0)
     return {
-      requests: (sent ?? 0) + 2 * batches + (emptyReceives ?? 0),
+      requests: (sent ?? 0) + SQS_REQUESTS_PER_BATCH * batches + (emptyReceives ?? 0),
       how: 'a send per message, a receive and a delete per consumer batch, and the empty receives',
     };
   return {

@@ -37,6 +37,9 @@ export interface VoteRates {
   sqsRequestsPerVote: number;
 }
 
+/** What the consumer's event source asks of SQS for each batch: one receive and one batch delete. */
+export const SQS_REQUESTS_PER_BATCH = 2;
+
 /**
  * Votes in a batch of one message group: a group has one batch in flight at a time, and Lambda
  * receives its next batch as soon as that one is done, with no batching window (FIFO event sources
@@ -76,7 +79,7 @@ export function voteRates(
     votesPerBatch: perBatch,
     counterWritesPerVote: 1 / perBatch,
     counterWriteUnitsPerVote: measured.counterWriteUnitsPerVote ?? counterWriteUnits(stack.votePath) / perBatch,
-    sqsRequestsPerVote: measured.sqsRequestsPerVote ?? 1 + 2 / perBatch,
+    sqsRequestsPerVote: measured.sqsRequestsPerVote ?? 1 + SQS_REQUESTS_PER_BATCH / perBatch,
   };
 }
 
