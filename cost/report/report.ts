@@ -197,7 +197,8 @@ function vpsWorking(report: CostReport): string[] {
     `The CPU a request of that mix costs behind TLS (${cpu.tlsVia}), alone: ${micros(alone.origin)}` +
       (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
       ` A box serves min(vCPUs × ${SHARED_VCPU.factor} (${SHARED_VCPU.kind}) × 1e6 / µs, ` +
-      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary), and carries ` +
+      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary; ` +
+      "a request's µs with workers as measured with 2, taken as the same with more), and carries " +
       `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). ` +
       `CPU figures: ${cpu.what}.`,
   ];

@@ -83,9 +83,14 @@ describe('the curve of writes a vote, against the metering', () => {
     ['a sparse poll', 1, 4],
     ["the seed's busiest minute", derivePeak(PROFILES.seed).hottestPoll.votesPerSecond, 6],
     ['a hot poll', 20, 8],
-  ])('%s: within 15%', async (_name, rate, seconds) => {
+  ])('%s: within 15%', async (name, rate, seconds) => {
     const run = await measure(rate, seconds);
     const curve = voteRates(run.votesPerSecond, stack, run.cycleMs);
+    const pair = (key: keyof typeof run.measured) => `${run.measured[key].toFixed(3)} (curve ${curve[key].toFixed(3)})`;
+    console.log(
+      `${name}, ${run.votesPerSecond.toFixed(1)} votes/s: votes a batch ${pair('votesPerBatch')}, write units a vote ` +
+        `${pair('counterWriteUnitsPerVote')}, SQS requests a vote ${pair('sqsRequestsPerVote')}`,
+    );
     for (const key of ['votesPerBatch', 'counterWriteUnitsPerVote', 'sqsRequestsPerVote'] as const)
       expect(Math.abs(run.measured[key] / curve[key] - 1), `${key}: ${JSON.stringify(run)}`).toBeLessThanOrEqual(0.15);
     // The hot poll's batches fill: it is where the curve leaves one write a vote.
