@@ -320,6 +320,13 @@ export const DEFAULT_RESULTS_DELIVERY: ResultsDelivery = 'api';
  * own origin and needs no CORS), and caches only the results path.
  */
 export const RESULTS_PATH_PATTERN = '/api/poll/*/results';
+/**
+ * results=cloudfront also caches poll reads (GET /api/poll/{id} and its /options) for the max-age their
+ * answers carry (POLL_READ_CACHE_SECONDS, never past the poll's close); votes pass through uncached, on
+ * a behaviour of their own ahead of the poll's, as CloudFront takes the first pattern that matches.
+ */
+export const VOTE_PATH_PATTERN = '/api/poll/*/vote';
+export const POLL_PATH_PATTERN = '/api/poll/*';
 
 /**
  * Behind CloudFront (results=cloudfront) the distribution is the results cache: the function

@@ -25,11 +25,14 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import {
   API_PATH_PATTERN,
+  POLL_PATH_PATTERN,
+  POLL_READ_CACHE_SECONDS,
   RESULTS_CACHE_SECONDS,
   RESULTS_PATH_PATTERN,
   SITE_CACHE_CONTROL,
   SITE_PAGES,
   type SiteConfig,
+  VOTE_PATH_PATTERN,
 } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig, type Site } from '../frontend/page';
@@ -151,23 +154,22 @@ export class PollSite extends Construct {
 
   /**
    * results=cloudfront: the distribution fronts the API, so the page calls it on its own origin
-   * (no CORS, no preflights) and results are cached for the results max-age: most of them never
-   * reach API Gateway. Everything else under /api passes through uncached, every header but Host.
+   * (no CORS, no preflights); results are cached for the results max-age and poll reads for the max-age
+   * their answers carry: most of either never reach API Gateway. Votes and everything else under /api
+   * pass through uncached, every header but Host.
    */
   frontApi(api: { domainName: string; path?: string }): void {
     if (!this.distribution) throw new Error('results=cloudfront needs the CloudFront-hosted site');
-    const seconds = Duration.seconds(RESULTS_CACHE_SECONDS);
     const origin = new HttpOrigin(api.domainName, {
       originPath: api.path,
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
     });
-    // CloudFront takes the first behavior that matches: results before the rest of the API.
-    this.distribution.addBehavior(RESULTS_PATH_PATTERN, origin, {
-      cachePolicy: new CachePolicy(this, 'ResultsCache', {
-        comment: 'Poll results: at most the results max-age; one cached answer per poll',
+    const cached = (id: string, comment: string, maxTtl: Duration, defaultTtl = maxTtl) => ({
+      cachePolicy: new CachePolicy(this, id, {
+        comment,
         minTtl: Duration.seconds(0),
-        defaultTtl: seconds,
-        maxTtl: seconds,
+        defaultTtl,
+        maxTtl,
         enableAcceptEncodingGzip: true,
         enableAcceptEncodingBrotli: true,
       }),
@@ -175,12 +177,29 @@ export class PollSite extends Construct {
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       compress: true,
     });
-    this.distribution.addBehavior(API_PATH_PATTERN, origin, {
+    const passedThrough = {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-    });
+    };
+    // CloudFront takes the first behavior that matches: results and votes before the poll, the poll before the rest.
+    const results = 'Poll results: at most the results max-age; one cached answer per poll';
+    this.distribution.addBehavior(
+      RESULTS_PATH_PATTERN,
+      origin,
+      cached('ResultsCache', results, Duration.seconds(RESULTS_CACHE_SECONDS)),
+    );
+    this.distribution.addBehavior(VOTE_PATH_PATTERN, origin, passedThrough);
+    // A poll answers with the max-age left before it changes (its close): CloudFront keeps it no longer, and
+    // an answer that says nothing not at all.
+    const polls = 'Poll reads: the max-age each answer carries, at most the poll max-age; one cached answer per poll';
+    this.distribution.addBehavior(
+      POLL_PATH_PATTERN,
+      origin,
+      cached('PollCache', polls, Duration.seconds(POLL_READ_CACHE_SECONDS), Duration.seconds(0)),
+    );
+    this.distribution.addBehavior(API_PATH_PATTERN, origin, passedThrough);
   }
 
   /** Deploys the page with its config written in (CloudFront hosting only; LocalStack's deploy uploads it itself). */

@@ -119,7 +119,7 @@ function functionLoads(
   const results = stack.results === 'cloudfront' ? cachedResultsOrigin(peak) : routes.results;
   return {
     createPoll: routes.creates,
-    getPoll: routes.pollReads,
+    getPoll: pollReadsAtOrigin(stack, peak),
     castVote: routes.votes,
     getResults: stack.results === 'websocket' ? 0 : results,
     countVotes: consumerAtPeak(stack, peak, units, profile).batches,
@@ -130,12 +130,21 @@ function functionLoads(
 const cachedResultsOrigin = (peak: Peak) =>
   Math.min(peak.routes.results, (Math.max(1, peak.pollsOpenAtOnce) * CACHE_ORIGINS_PER_POLL) / RESULTS_CACHE_SECONDS);
 
+/** Poll reads that reach the API: all, or behind CloudFront's poll cache each cache's once per its period. */
+const pollReadsAtOrigin = (stack: StackConfig, peak: Peak) =>
+  stack.pollReadCacheSeconds > 0
+    ? Math.min(
+        peak.routes.pollReads,
+        (Math.max(1, peak.pollsOpenAtOnce) * CACHE_ORIGINS_PER_POLL) / stack.pollReadCacheSeconds,
+      )
+    : peak.routes.pollReads;
+
 /** Requests a second API Gateway takes at the peak: what it fronts, and the CORS preflights its POSTs bring. */
 function apiLoad(stack: StackConfig, peak: Peak, profile: CapacityProfile): number {
   const { routes } = peak;
   const preflights = stack.corsPreflight ? routes.votes * preflightsPerVote(profile, stack) + routes.creates : 0;
   const results = { api: routes.results, cloudfront: cachedResultsOrigin(peak), 'function-url': 0, websocket: 0 };
-  return routes.pollReads + routes.votes + routes.creates + preflights + results[stack.results];
+  return pollReadsAtOrigin(stack, peak) + routes.votes + routes.creates + preflights + results[stack.results];
 }
 
 /** The API: the stage's throttle (the template) and the account's (a quota). */

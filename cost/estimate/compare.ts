@@ -4,7 +4,14 @@
  */
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { CDN_PLANS, type CdnPlan } from './cdn';
-import { cachedAtOrigin, cachePeriods, cachePeriodsOfWatch, estimate, type Bill, type BillOptions } from './model';
+import {
+  cachedAtOrigin,
+  cachePeriodsOfWatch,
+  estimate,
+  pollReadsPastCache,
+  type Bill,
+  type BillOptions,
+} from './model';
 import { DAYS_PER_MONTH, SECONDS_PER_MONTH, type TrafficProfile } from '../usage/traffic-profile';
 import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';
@@ -93,8 +100,7 @@ export function originAtPeak(profile: TrafficProfile): RequestMix {
 /** A month's poll reads, and those a cache in front passes on: once per cache per poll max-age while a poll is open. */
 export function pollReadsOfMonth(profile: TrafficProfile, bill: Bill): { all: number; pastCache: number } {
   const all = vpsMix(bill).pollReads;
-  const periods = cachePeriods(profile.votingMinutes, POLL_READ_CACHE_SECONDS);
-  return { all, pastCache: cachedAtOrigin(all, bill.usage.polls, periods) };
+  return { all, pastCache: pollReadsPastCache(all, bill.usage.polls, profile.votingMinutes, POLL_READ_CACHE_SECONDS) };
 }
 
 /** The month's requests past a CDN, the same way: the bytes the box still sends. */

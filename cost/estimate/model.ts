@@ -40,6 +40,12 @@ export const cachedAtOrigin = (requests: number, polls: number, cachePeriods: nu
 /** The periods of a cache's max-age in so many minutes: how often each cache asks the origin in them. */
 export const cachePeriods = (minutes: number, maxAgeSeconds: number): number =>
   Math.ceil((minutes * 60) / maxAgeSeconds);
+/**
+ * Of a month's poll reads, those a cache that keeps each for `seconds` passes to the origin: each of a poll's
+ * caches asks once per period while the poll is open (its answers' max-age ends at its close); all without one.
+ */
+export const pollReadsPastCache = (reads: number, polls: number, votingMinutes: number, seconds: number): number =>
+  seconds > 0 ? cachedAtOrigin(reads, polls, cachePeriods(votingMinutes, seconds)) : reads;
 /** The results cache periods in one viewer's watch of a poll. */
 export const cachePeriodsOfWatch = (profile: Pick<TrafficProfile, 'watchMinutes'>): number =>
   cachePeriods(profile.watchMinutes, RESULTS_CACHE_SECONDS);
@@ -89,6 +95,10 @@ export interface MonthVolumes {
   votes: number;
   /** Visits to the site: voters', watchers' who do not vote, and creators'. */
   pageLoads: number;
+  /** Poll reads browsers send (GET /api/poll/{id}): a visit's, but a creator's. */
+  pollReads: number;
+  /** Those that reach API Gateway: all, but where a cache in front keeps them (results=cloudfront). */
+  originPollReads: number;
   /** People watching results, over all polls. */
   viewers: number;
   /** What viewers' pages ask for while watching (with push: the updates they would have asked for). */
@@ -166,17 +176,21 @@ export function sumShares(shares: UsageShare[]): Required<UsageShare> {
 /** The month's volumes for a profile; preflights only where the stack's API needs them. */
 export function monthVolumes(
   profile: TrafficProfile,
-  stack: Pick<StackConfig, 'corsPreflight' | 'corsMaxAgeSeconds' | 'consumer' | 'votePath'>,
+  stack: Pick<StackConfig, 'corsPreflight' | 'corsMaxAgeSeconds' | 'consumer' | 'votePath' | 'pollReadCacheSeconds'>,
   units: UnitCosts,
 ): MonthVolumes {
   const polls = profile.pollsPerDay * DAYS_PER_MONTH;
   const votes = polls * profile.votesPerPoll;
   const watchersWhoDoNotVote = Math.max(0, profile.resultsViewersPerPoll - profile.votesPerPoll) * polls;
   const viewers = polls * profile.resultsViewersPerPoll;
+  const pageLoads = votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls;
+  const pollReads = pageLoads - polls;
   return {
     polls,
     votes,
-    pageLoads: votes * profile.pageLoadsPerVoter + watchersWhoDoNotVote + polls,
+    pageLoads,
+    pollReads,
+    originPollReads: pollReadsPastCache(pollReads, polls, profile.votingMinutes, stack.pollReadCacheSeconds),
     viewers,
     resultsRequests: viewers * resultsRequestsPerViewer(profile),
     // Only POSTs (create, vote) need a CORS preflight; the browser keeps its answer for the max-age.
@@ -187,17 +201,17 @@ export function monthVolumes(
 
 /** What every design has: pages, creates, poll reads, votes and the consumer counting them. */
 export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: UnitCosts): UsageShare {
-  const { polls, votes, pageLoads, preflights, voteRates } = volumes;
+  const { polls, votes, pageLoads, originPollReads, preflights, voteRates } = volumes;
   const sitePages = pageLoads * units.siteRequestsPerPageLoad;
   return {
     work: [
       { role: 'createPoll', invocations: polls, billedMs: units.billedMs.createPoll },
-      { role: 'getPoll', invocations: pageLoads - polls, billedMs: units.billedMs.getPoll },
+      { role: 'getPoll', invocations: originPollReads, billedMs: units.billedMs.getPoll },
       { role: 'castVote', invocations: votes, billedMs: units.billedMs.castVote },
       { role: 'countVotes', invocations: votes / voteRates.votesPerBatch, billedMs: units.billedMs.countVotes },
     ],
-    apiRequests: polls + (pageLoads - polls) + votes + preflights,
-    readUnits: (pageLoads - polls + votes) * units.readUnitsPerRead,
+    apiRequests: polls + originPollReads + votes + preflights,
+    readUnits: (originPollReads + votes) * units.readUnitsPerRead,
     writeUnits:
       polls * units.writeUnitsPerCreate +
       votes * voteRates.counterWriteUnitsPerVote +
@@ -359,19 +373,19 @@ export const RESULTS_SHARES: Record<
 
 /**
  * With the API behind the site's distribution (results=cloudfront), creates, poll reads and votes
- * pass through it uncached: a CloudFront request each, and their answers leave through CloudFront
- * (its fetches from an AWS origin are free).
+ * reach it: a CloudFront request each, and their answers leave through CloudFront (its fetches from an
+ * AWS origin are free); creates and votes pass through, poll reads only where its cache does not keep them.
  */
 export function throughCloudFrontShare(
-  { pageLoads, votes }: MonthVolumes,
+  { polls, votes, pollReads, originPollReads }: MonthVolumes,
   profile: TrafficProfile,
   units: UnitCosts,
 ): UsageShare {
-  const passedThrough = pageLoads + votes;
+  const requests = polls + pollReads + votes;
   return {
-    cloudFrontRequests: passedThrough,
-    cloudFrontBytes: passedThrough * profile.apiResponseBytes,
-    cloudFrontOriginBytes: passedThrough * units.requestBytes,
+    cloudFrontRequests: requests,
+    cloudFrontBytes: requests * profile.apiResponseBytes,
+    cloudFrontOriginBytes: (polls + originPollReads + votes) * units.requestBytes,
   };
 }
 

@@ -6,6 +6,8 @@
 import {
   API_PATH_PATTERN,
   FUNCTION_METADATA,
+  POLL_PATH_PATTERN,
+  POLL_READ_CACHE_SECONDS,
   RESULTS_PATH_PATTERN,
   VOTE_PATH_ENV,
   type ResultsDelivery,
@@ -46,6 +48,11 @@ export interface StackConfig {
    * CloudFront request.
    */
   apiThroughCloudFront: boolean;
+  /**
+   * Seconds the distribution keeps a poll read (results=cloudfront): its behaviour's max TTL, at most the
+   * max-age the answer carries (POLL_READ_CACHE_SECONDS); 0 where poll reads are not cached.
+   */
+  pollReadCacheSeconds: number;
   /**
    * A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site
    * request.
@@ -118,11 +125,11 @@ export function readStackConfig(template: Json): StackConfig {
   if (!mapping) throw new Error('The template has no SQS event source for the vote consumer.');
   const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
   const distributions = ofType('AWS::CloudFront::Distribution');
+  const behaviors: Json[] = distributions.flatMap(([, d]) => d.Properties?.DistributionConfig?.CacheBehaviors ?? []);
   /** A distribution has a behaviour of its own for this path. */
-  const cachesPath = (pattern: string) =>
-    distributions.some(([, d]) =>
-      (d.Properties?.DistributionConfig?.CacheBehaviors ?? []).some((b: Json) => b.PathPattern === pattern),
-    );
+  const cachesPath = (pattern: string) => behaviors.some((b) => b.PathPattern === pattern);
+  const pollBehavior = behaviors.find((b) => b.PathPattern === POLL_PATH_PATTERN);
+  const pollPolicy = template.Resources[pollBehavior?.CachePolicyId?.Ref]?.Properties?.CachePolicyConfig;
   const restOptions = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
   const cors = httpApis.find(([, api]) => api.Properties?.CorsConfiguration)?.[1].Properties.CorsConfiguration;
   return {
@@ -137,6 +144,7 @@ export function readStackConfig(template: Json): StackConfig {
     results: resultsOf(ofType, logicalIds.getResults, cachesPath),
     resultsConcurrency: template.Resources[logicalIds.getResults!]?.Properties?.ReservedConcurrentExecutions,
     apiThroughCloudFront: cachesPath(API_PATH_PATTERN),
+    pollReadCacheSeconds: Math.min(POLL_READ_CACHE_SECONDS, pollPolicy?.MaxTTL ?? 0),
     siteRouter: distributions.some(([, d]) =>
       (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some(
         (f: Json) => f.EventType === 'viewer-request',

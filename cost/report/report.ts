@@ -14,7 +14,7 @@ import { isWarmUp, DEPLOY_SCRIPT } from '../estimate/designs';
 import { renderChart } from './chart';
 import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
-import { pollReadsOfMonth, type VpsCost } from '../estimate/compare';
+import type { VpsCost } from '../estimate/compare';
 import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/model';
 import { batchCycleMs } from '../usage/unit-costs';
@@ -579,22 +579,17 @@ const capacityLines = (report: CostReport) => {
 };
 
 /**
- * results=cloudfront passes poll reads through CloudFront uncached (lib/site.ts: /api/* has caching
- * disabled), though they answer with a max-age: what a cached behaviour for them would save, priced at
- * the first tier of the requests they would no longer make. Not built; none when no design fronts the API.
+ * results=cloudfront caches poll reads at the edge for the max-age their answers carry (lib/site.ts): how
+ * many of the month's reach API Gateway and Lambda. None when no design fronts the API.
  */
 function cloudFrontPollReads(report: CostReport): string[] {
   const design = report.designs.find((d) => d.stack.results === 'cloudfront');
   if (!design) return [];
-  const reads = pollReadsOfMonth(report.profile, design.bill);
-  const perRequest = design.stack.apiKind === 'http' ? PRICES.httpApiRequests : PRICES.restApiRequests;
-  const usdPerRequest = (perRequest.tiers[0].price + PRICES.lambdaRequests.tiers[0].price) / 1e6;
+  const { pageLoads, polls, invocations } = design.bill.usage;
   return [
-    `${design.name}: poll reads pass through CloudFront uncached (lib/site.ts: /api/* has caching disabled), ` +
-      `though each says how long it may be kept; a cached behaviour for GET /api/poll/* (after an uncached one ` +
-      `for .../vote) would keep ${quantity(reads.all - reads.pastCache)} of their ${quantity(reads.all)} a month ` +
-      `from ${perRequest.service} and Lambda: about ${usd((reads.all - reads.pastCache) * usdPerRequest)} a month ` +
-      'less at first-tier request prices (not built).',
+    `${design.name}: poll reads are cached at the edge for the max-age each answer carries (at most ` +
+      `${design.stack.pollReadCacheSeconds} s, never past the poll's close; votes pass through uncached): ` +
+      `${quantity(invocations.getPoll)} of their ${quantity(pageLoads - polls)} a month reach API Gateway and Lambda.`,
   ];
 }
 

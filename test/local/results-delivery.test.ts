@@ -119,11 +119,17 @@ describe('results=cloudfront', () => {
     expect((await (await read()).json()).counts).toEqual([0, 0, 1]);
     const usage = runtime.usage();
     expect(usage.site.cacheHits).toBeGreaterThanOrEqual(2);
-    // Only the results path is cached: a poll read goes to the API every time.
+    // A poll read is cached too, for the max-age its answer carries: the second is a hit.
     const reads = usage.api.byRoute['GET /api/poll/{id}'] ?? 0;
-    await client.call('GET', `/api/poll/${poll.id}`);
-    await client.call('GET', `/api/poll/${poll.id}`);
-    expect(runtime.usage().api.byRoute['GET /api/poll/{id}']).toBe(reads + 2);
+    const pollRead = () => fetch(`${runtime.url}/api/poll/${poll.id}`);
+    expect((await pollRead()).headers.get('x-cache')).toBe('Miss from cloudfront');
+    expect((await pollRead()).headers.get('x-cache')).toBe('Hit from cloudfront');
+    expect(runtime.usage().api.byRoute['GET /api/poll/{id}']).toBe(reads + 1);
+    // Votes never: each reaches the API.
+    const votes = runtime.usage().api.byRoute['POST /api/poll/{id}/vote'] ?? 0;
+    await client.vote(poll.id, 0);
+    await client.vote(poll.id, 1);
+    expect(runtime.usage().api.byRoute['POST /api/poll/{id}/vote']).toBe(votes + 2);
   });
 
   it('has no CORS on the API, which is on the site’s origin: a preflight is no route of it (404)', async () => {

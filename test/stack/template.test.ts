@@ -9,7 +9,9 @@ import {
   COST_ALLOCATION_TAG,
   FUNCTION_DEFAULTS,
   FUNCTION_METADATA,
+  POLL_READ_CACHE_SECONDS,
   RATE_LIMITS,
+  RESULTS_CACHE_SECONDS,
   ROUTES,
   SITE_CACHE_CONTROL,
   TABLE,
@@ -532,28 +534,47 @@ describe('results designs (-c results=)', () => {
     ).toBeUndefined();
   });
 
-  it('cloudfront: the distribution fronts the API, caching only the results path, so the page needs no CORS', () => {
+  it('cloudfront: the distribution fronts the API, caching results and poll reads, so the page needs no CORS', () => {
     const [, distribution] = of(viaCloudFront, 'AWS::CloudFront::Distribution')[0];
     const config = distribution.Properties.DistributionConfig;
-    // CloudFront takes the first behavior that matches: results before the rest of the API.
-    expect(config.CacheBehaviors.map((b: any) => b.PathPattern)).toEqual(['/api/poll/*/results', '/api/*']);
-    const [results, rest] = config.CacheBehaviors;
-    expect(results).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
-    expect(rest).toMatchObject({
-      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
-      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
-    });
-    for (const behavior of [results, rest])
+    // CloudFront takes the first behavior that matches: results and votes before the poll, the poll before the rest.
+    expect(config.CacheBehaviors.map((b: any) => b.PathPattern)).toEqual([
+      '/api/poll/*/results',
+      '/api/poll/*/vote',
+      '/api/poll/*',
+      '/api/*',
+    ]);
+    const [results, vote, poll, rest] = config.CacheBehaviors;
+    const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+    for (const cached of [results, poll])
+      expect(cached).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
+    // Votes (and creates, under /api/*) are never cached, and reach the API with every viewer header but Host.
+    for (const passed of [vote, rest])
+      expect(passed).toMatchObject({
+        AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: rest.OriginRequestPolicyId,
+      });
+    for (const behavior of [results, vote, poll, rest])
       expect(JSON.stringify(config.Origins.find((o: any) => o.Id === behavior.TargetOriginId).DomainName)).toContain(
         '.execute-api.',
       );
-    const [, policy] = of(viaCloudFront, 'AWS::CloudFront::CachePolicy')[0];
-    expect(policy.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 2, MaxTTL: 2 });
-    expect(policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
-      QueryStringsConfig: { QueryStringBehavior: 'none' },
-      HeadersConfig: { HeaderBehavior: 'none' },
-      CookiesConfig: { CookieBehavior: 'none' },
+    const policyOf = (behavior: any) =>
+      viaCloudFront.Resources[behavior.CachePolicyId.Ref].Properties.CachePolicyConfig;
+    expect(policyOf(results)).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: RESULTS_CACHE_SECONDS,
+      MaxTTL: RESULTS_CACHE_SECONDS,
     });
+    // A poll is kept for the max-age its answer carries (never past its close), at most the poll max-age; an
+    // answer without one not at all.
+    expect(policyOf(poll)).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: POLL_READ_CACHE_SECONDS });
+    for (const cached of [results, poll])
+      expect(policyOf(cached).ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+      });
     // One origin for page and API: no CORS anywhere, and nothing refers back to the distribution
     // (CloudFormation would find a cycle).
     expect(of(viaCloudFront, 'AWS::ApiGatewayV2::Api')[0][1].Properties.CorsConfiguration).toBeUndefined();

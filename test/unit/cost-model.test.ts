@@ -155,13 +155,16 @@ describe('the seed profile in the other designs', () => {
     );
   });
 
-  it('prices results cached at CloudFront, the API behind it: no preflights, every call a CloudFront request', () => {
+  it('prices results and poll reads cached at CloudFront, the API behind it: no preflights, all via CloudFront', () => {
     const b = estimate(PROFILES.seed, designStack({ results: 'cloudfront' }));
     expect(b.usage.preflights).toBe(0);
     // 15.003 M pages + 900 M results + 30.003 M creates, reads and votes passed through = 945.006 M
     expect(b.usage.cloudFrontRequests).toBe(945.006e6);
     // Each of 13 regional caches asks the API once per 2 s for each poll's 2 minutes: 3,000 x 13 x 60 = 2.34 M
-    expect(b.usage.apiRequests).toBe(30.003e6 + 2.34e6);
+    // results; and once per 30 s for each poll's 30 minutes open: 3,000 x 13 x 60 = 2.34 M of its 15 M reads. With
+    // 3,000 creates and 15 M votes: 15.003 M + 2.34 M + 2.34 M.
+    expect(b.usage.apiRequests).toBe(15.003e6 + 2.34e6 + 2.34e6);
+    expect(b.usage.invocations.getPoll).toBe(2.34e6);
     expect(b.lines.find((l) => l.priceId === 'dataTransferOut')).toBeUndefined();
   });
 

@@ -3,6 +3,7 @@
  * function's settings, the consumer's batching and how results are delivered.
  */
 import { describe, expect, it } from 'vitest';
+import { POLL_READ_CACHE_SECONDS } from '../../config/app-config';
 import { DEPLOYABLE_DESIGNS } from '../../cost/estimate/designs';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { designStack } from '../support/cost';
@@ -34,6 +35,7 @@ describe('the stack as the model reads it', () => {
       apiKind: 'http',
       corsPreflight: true,
       apiThroughCloudFront: false,
+      pollReadCacheSeconds: 0,
     });
     expect(stacks['api-rest']).toMatchObject({ results: 'api', apiKind: 'rest' });
     expect(stacks['function-url']).toMatchObject({
@@ -45,6 +47,8 @@ describe('the stack as the model reads it', () => {
       results: 'cloudfront',
       apiThroughCloudFront: true,
       corsPreflight: false,
+      // The poll behaviour's max TTL: the max-age a poll's answer carries at most.
+      pollReadCacheSeconds: POLL_READ_CACHE_SECONDS,
     });
   });
 
