@@ -36,8 +36,6 @@ import type { ApiMetrics } from './poll-api';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
 const PERIOD = Duration.minutes(5);
-/** Bytes in a priced GB, as the cost model counts them (cost/estimate/model.ts). */
-const BYTES_PER_GB = 1e9;
 /** CloudFront publishes its metrics in us-east-1 only, with this dimension. */
 const CLOUDFRONT_METRICS = { region: 'us-east-1', dimension: { Region: 'Global' } } as const;
 /** The price of each Lambda architecture's GB-second. */
@@ -256,7 +254,8 @@ export class CostDashboard extends Construct {
         },
         [
           ['cloudFrontRequests', 'edgeRequests'],
-          ['cloudFrontTransfer', `edgeBytes / ${BYTES_PER_GB}`],
+          // AWS's GB for the line (the sheet's bytes.perUnit), as the cost model counts it.
+          ['cloudFrontTransfer', `edgeBytes / ${PRICES.cloudFrontTransfer.bytes.perUnit}`],
         ],
       );
     }

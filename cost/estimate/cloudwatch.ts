@@ -24,7 +24,7 @@ import {
   SECONDS_PER_MONTH,
   type TrafficProfile,
 } from '../usage/traffic-profile';
-import { PRICES, type PriceId } from './prices';
+import { bytesToUnits, PRICES, type PriceId } from './prices';
 import { SQS_REQUESTS_PER_BATCH } from './rates';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
@@ -389,7 +389,7 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
       xrayTraces: zero,
       cloudFrontRequests: (m.cloudFront?.requests ?? 0) * factor,
       cloudFrontFunctionInvocations: zero,
-      cloudFrontGb: ((m.cloudFront?.bytes ?? 0) * factor) / 1e9,
+      cloudFrontGb: bytesToUnits((m.cloudFront?.bytes ?? 0) * factor, 'cloudFrontTransfer'),
       cloudFrontOriginGb: zero,
       s3Gets: zero,
       apiTransferGb: zero,

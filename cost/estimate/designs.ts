@@ -15,7 +15,7 @@ import {
 import { estimate, type Bill, type BillOptions } from './model';
 import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import { type PriceId, PRICES } from './prices';
+import { bytesToUnits, type PriceId, PRICES } from './prices';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { quotaNamed } from './quotas';
 import type { StackConfig } from './stack-config';
@@ -209,7 +209,7 @@ export function floodCeiling(stack: StackConfig, profile: TrafficProfile, units:
     perUnit('lambdaRequests') +
     gbSeconds * perUnit(fn.architecture === 'arm64' ? 'lambdaArmGbSeconds' : 'lambdaX86GbSeconds') +
     units.readUnitsPerRead * perUnit('dynamoReadUnits') +
-    (profile.apiResponseBytes / 1e9) * perUnit('dataTransferOut');
+    bytesToUnits(profile.apiResponseBytes, 'dataTransferOut') * perUnit('dataTransferOut');
   const requestsPerSecond = stack.resultsConcurrency * RESULTS_URL.requestsPerSecondPerConcurrency;
   return {
     concurrency: stack.resultsConcurrency,

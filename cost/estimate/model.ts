@@ -4,7 +4,7 @@
  * with no Node or AWS imports, so the frontend can run it too.
  */
 import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
-import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
+import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
 import { quota } from './quotas';
 import {
   preflightsPerVote,
@@ -420,11 +420,11 @@ function lambdaUsage(
     const bytes = item.invocations * logBytesPerInvocation(item.role, fn, units);
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
-    logsStoredGb += ((bytes / 1e9) * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
+    logsStoredGb += (bytesToUnits(bytes, 'logsStorage') * Math.min(fn.logRetentionDays ?? 3650, 3650)) / DAYS_PER_MONTH;
     if (fn.tracing) tracedRequests += item.invocations;
   }
   const xrayTraces = tracedRequests > 0 ? sampledTraces(tracedRequests) : 0;
-  return { invocations, gbSeconds, logsGb: logBytes / 1e9, logsStoredGb, xrayTraces };
+  return { invocations, gbSeconds, logsGb: bytesToUnits(logBytes, 'logsIngestion'), logsStoredGb, xrayTraces };
 }
 
 /** What one invocation writes to CloudWatch Logs: platform lines, the consumer's own line, a metrics line. */
@@ -443,7 +443,7 @@ function logBytesPerInvocation(role: FunctionRole, fn: FunctionConfig, units: Un
 function storedGb(profile: TrafficProfile, units: UnitCosts): number {
   const storedPolls = profile.pollsPerDay * 1.5;
   const claims = profile.oneVotePerVoter ? profile.votesPerPoll * units.storedBytesPerVoterClaim : 0;
-  return (storedPolls * (units.storedBytesPerPoll + claims)) / 1e9;
+  return bytesToUnits(storedPolls * (units.storedBytesPerPoll + claims), 'dynamoStorage');
 }
 
 /** The month's usage: the app's share, the results design's share and, where it applies, CloudFront's. */
@@ -484,11 +484,13 @@ export function monthlyUsage(
     cloudFrontRequests: month.cloudFrontRequests,
     // The router runs on the site's requests only (a results behavior, where there is one, has none).
     cloudFrontFunctionInvocations: stack.siteRouter ? sitePages : 0,
-    cloudFrontGb: month.cloudFrontBytes / 1e9,
-    cloudFrontOriginGb:
-      (month.cloudFrontOriginBytes + sitePages * units.siteOriginMissShare * units.requestBytes) / 1e9,
+    cloudFrontGb: bytesToUnits(month.cloudFrontBytes, 'cloudFrontTransfer'),
+    cloudFrontOriginGb: bytesToUnits(
+      month.cloudFrontOriginBytes + sitePages * units.siteOriginMissShare * units.requestBytes,
+      'cloudFrontOriginTransfer',
+    ),
     s3Gets: sitePages * units.siteOriginMissShare,
-    apiTransferGb: (apiAnswerBytes + month.directBytes) / 1e9,
+    apiTransferGb: bytesToUnits(apiAnswerBytes + month.directBytes, 'dataTransferOut'),
     webSocketMessages: month.webSocketMessages,
     webSocketConnectionMinutes: month.webSocketConnectionMinutes,
     alarms: stack.alarms,

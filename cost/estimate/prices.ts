@@ -32,6 +32,11 @@ export interface Price {
   unit: string;
   /** How many raw units one priced unit holds (1e6 for "per million"). */
   per: number;
+  /**
+   * For a price per GB (or GB-month): the bytes in one, as AWS defines it for that line (bytesToUnits turns
+   * bytes into it), and where that definition comes from.
+   */
+  bytes?: { perUnit: number; source: string };
   tiers: Tier[];
   free?: FreeTier;
   source: string;
@@ -43,6 +48,21 @@ export interface Price {
 const M = 1e6;
 const CHECKED = '2026-11';
 const RESEARCH = 'docs/sources.md';
+/** A terabyte in a tier's bounds, in the sheet's GB: AWS's tiers count 1,024 GB a TB (its 10 TB = 10,240 GB). */
+const TB = 1024;
+
+/**
+ * AWS's GB of data transfer: 2^30 bytes. Its API Gateway pricing example turns 3 KB answers into GB by dividing
+ * by 1,024 x 1,024 (KB to GB); CloudFront and EC2 meter the same DataTransfer-Out-Bytes usage types.
+ */
+const TRANSFER_GB = {
+  perUnit: 2 ** 30,
+  source:
+    'aws.amazon.com/api-gateway/pricing (pricing example: 3 KB x 5 M answers / (1,024 x 1,024) KB a GB), 2026-11-26',
+};
+/** The other byte lines (logs, storage): AWS gives no example there; the same binary GB is assumed. */
+const STORED_GB = { perUnit: 2 ** 30, source: "assumed: AWS's data transfer GB (2^30 bytes), 2026-11-26" };
+const STORED_GB_ASSUMPTION = 'a GB of 2^30 bytes, as AWS defines it for data transfer (no example for this line)';
 
 /**
  * What AWS gives an account opened since 2025-07-15 instead of the 12-month free tiers it gave before
@@ -170,18 +190,31 @@ export const PRICES = {
     per: 1,
     tiers: [{ price: 0.25 }],
     free: { units: 25 },
+    bytes: STORED_GB,
     source: 'aws.amazon.com/dynamodb/pricing/on-demand',
     checked: CHECKED,
+    assumption: STORED_GB_ASSUMPTION,
   },
   logsIngestion: {
     service: 'CloudWatch',
     item: 'Logs ingestion',
     unit: 'GB',
     per: 1,
-    tiers: [{ price: 0.5 }],
+    // Lambda's logs are vended logs since 2025-05-01: tiered by the month's GB across the account's functions.
+    tiers: [
+      { upTo: 10 * TB, price: 0.5 },
+      { upTo: 30 * TB, price: 0.25 },
+      { upTo: 50 * TB, price: 0.1 },
+      { price: 0.05 },
+    ],
     free: { units: 5, pool: 'cloudwatch-logs' },
-    source: 'aws.amazon.com/cloudwatch/pricing (Lambda logs tier down above 10 TB)',
-    checked: CHECKED,
+    bytes: STORED_GB,
+    source:
+      'aws.amazon.com/cloudwatch/pricing (Vended Logs, Lambda logs from 2025-05-01: $0.50 first 10 TB, $0.25 next ' +
+      '20 TB, $0.10 next 20 TB, $0.05 over 50 TB); Duckbill Group 2025 (60 TB a month: $30,000 -> $12,500, ' +
+      'the same tiers)',
+    checked: '2026-11-26',
+    assumption: `the tier rates from a third-party summary whose worked example they match; ${STORED_GB_ASSUMPTION}`,
   },
   logsStorage: {
     service: 'CloudWatch',
@@ -189,8 +222,10 @@ export const PRICES = {
     unit: 'GB-month',
     per: 1,
     tiers: [{ price: 0.03 }],
+    bytes: STORED_GB,
     source: 'aws.amazon.com/cloudwatch/pricing',
     checked: CHECKED,
+    assumption: STORED_GB_ASSUMPTION,
   },
   alarms: {
     service: 'CloudWatch',
@@ -263,11 +298,22 @@ export const PRICES = {
     item: 'data transfer out (US)',
     unit: 'GB',
     per: 1,
-    tiers: [{ upTo: 10_240, price: 0.085 }, { price: 0.08 }],
+    tiers: [
+      { upTo: 10 * TB, price: 0.085 },
+      { upTo: 50 * TB, price: 0.08 },
+      { upTo: 150 * TB, price: 0.06 },
+      { upTo: 500 * TB, price: 0.04 },
+      { upTo: 1024 * TB, price: 0.03 },
+      { upTo: 5 * 1024 * TB, price: 0.025 },
+      { price: 0.02 },
+    ],
     free: { units: 1024 },
-    source: 'aws.amazon.com/cloudfront/pricing',
-    checked: CHECKED,
-    assumption: 'the rate above 10 TB ($0.080) is not in the research notes',
+    bytes: TRANSFER_GB,
+    source:
+      'aws.amazon.com/cloudfront/pricing ("Regional Data Transfer Out to Internet", United States: first 10 TB ' +
+      '$0.085, next 40 TB $0.080, next 100 TB $0.060, next 350 TB $0.040, next 524 TB $0.030, next 4 PB $0.025, ' +
+      'over 5 PB $0.020)',
+    checked: '2026-11-26',
   },
   cloudFrontOriginTransfer: {
     service: 'CloudFront',
@@ -275,6 +321,7 @@ export const PRICES = {
     unit: 'GB',
     per: 1,
     tiers: [{ price: 0.02 }],
+    bytes: TRANSFER_GB,
     source: 'aws.amazon.com/cloudfront/pricing ("Regional Data Transfer Out to Origin")',
     checked: CHECKED,
     assumption: 'the $0.020 per GB to origins is not in the research notes',
@@ -302,8 +349,9 @@ export const PRICES = {
     item: 'out (API answers)',
     unit: 'GB',
     per: 1,
-    tiers: [{ upTo: 10_240, price: 0.09 }, { price: 0.085 }],
+    tiers: [{ upTo: 10 * TB, price: 0.09 }, { price: 0.085 }],
     free: { units: 100 },
+    bytes: TRANSFER_GB,
     source: 'aws.amazon.com/ec2/pricing/on-demand (data transfer); 100 GB/month free, aggregated',
     checked: CHECKED,
     assumption: 'the rate above 10 TB ($0.085) is not in the research notes',
@@ -311,6 +359,13 @@ export const PRICES = {
 } satisfies Record<string, Price>;
 
 export type PriceId = keyof typeof PRICES;
+
+/** Bytes as the units a price per GB bills: AWS's GB for that line (`bytes.perUnit`). */
+export function bytesToUnits(bytes: number, id: PriceId): number {
+  const price: Price = PRICES[id];
+  if (!price.bytes) throw new Error(`The price ${id} is not a price per GB.`);
+  return bytes / price.bytes.perUnit;
+}
 
 /** Where the sheet itself came from, for the report's footer. */
 export const PRICE_SHEET_SOURCE = RESEARCH;

@@ -25,6 +25,7 @@ import {
   PRICE_SHEET_REGION,
   PRICE_SHEET_SOURCE,
   PRICES,
+  type Price,
 } from '../estimate/prices';
 import {
   BASELINE_VPS,
@@ -735,11 +736,12 @@ const markdownPrices = () => [
   '',
   mdRow(['Item', 'Price', 'Source', 'Checked']),
   mdRow(['---', '---', '---', '---']),
-  ...Object.values(PRICES).map((p) =>
+  ...Object.values(PRICES).map((p: Price) =>
     mdRow([
       `${p.service} ${p.item}`,
-      `${p.tiers.map((t) => `$${t.price}`).join(' → ')} per ${p.unit}`,
-      p.source,
+      `${p.tiers.map((t) => `$${t.price}`).join(' → ')} per ${p.unit}` +
+        (p.bytes ? ` of ${p.bytes.perUnit.toLocaleString('en-US')} bytes` : ''),
+      p.bytes ? `${p.source}; the GB: ${p.bytes.source}` : p.source,
       p.checked,
     ]),
   ),

@@ -33,10 +33,11 @@ describe('the designs', () => {
   it('bounds what a flood of the function URL costs an hour, from its concurrency cap', () => {
     // 200 instances x 10 req/s = 2,000 req/s = 7.2 M requests an hour, each at most:
     // Lambda request $0.20/M = 2e-7; 2 ms x 0.25 GB x $0.0000133334 = 6.667e-9;
-    // a read 0.5 RRU x $0.125/M = 6.25e-8; 450 B out x $0.09/GB = 4.05e-8. Sum 3.0967e-7 x 7.2 M = $2.2296.
+    // a read 0.5 RRU x $0.125/M = 6.25e-8; 450 B out x $0.09 a GB of 2^30 bytes = 3.772e-8. Sum 3.0689e-7 x 7.2 M
+    // = $2.2096.
     const flood = floodCeiling(stacks['function-url'], PROFILES.seed, DEFAULT_UNIT_COSTS)!;
     expect(flood).toMatchObject({ concurrency: 200, requestsPerSecond: 2000 });
-    expect(flood.usdPerHour).toBeCloseTo(2.2296, 3);
+    expect(flood.usdPerHour).toBeCloseTo(2.2096, 3);
     expect(
       floodCeiling({ ...stacks['function-url'], resultsConcurrency: undefined }, PROFILES.seed, DEFAULT_UNIT_COSTS),
     ).toBeUndefined();

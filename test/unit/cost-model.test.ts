@@ -3,7 +3,7 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { NEW_ACCOUNT_CREDITS, PRICES } from '../../cost/estimate/prices';
+import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES } from '../../cost/estimate/prices';
 import {
   appShare,
   estimate,
@@ -40,6 +40,23 @@ describe('tiered prices', () => {
     expect(tieredCost(7e9, PRICES.lambdaX86GbSeconds)).toBeCloseTo(115_000.2, 4);
     // arm64: 7.5 B x $0.0000133334 = $100,000.50
     expect(tieredCost(7.5e9, PRICES.lambdaArmGbSeconds)).toBeCloseTo(100_000.5, 4);
+  });
+
+  it('walks CloudFront’s transfer tiers past 50 TB and Lambda logs’ ingestion tiers, a TB of 1,024 GB', () => {
+    const TB = 1024;
+    // 60 TB out: 10 TB x $0.085 + 40 TB x $0.080 + 10 TB x $0.060
+    expect(tieredCost(60 * TB, PRICES.cloudFrontTransfer)).toBeCloseTo(TB * (10 * 0.085 + 40 * 0.08 + 10 * 0.06), 6);
+    // Past 5 PB: every tier crossed, then $0.020
+    const fivePb = TB * (10 * 0.085 + 40 * 0.08 + 100 * 0.06 + 350 * 0.04 + 524 * 0.03 + 4 * 1024 * 0.025);
+    expect(tieredCost(5 * 1024 * TB + 1, PRICES.cloudFrontTransfer)).toBeCloseTo(fivePb + 0.02, 6);
+    // 60 TB of Lambda logs: 10 TB x $0.50 + 20 TB x $0.25 + 20 TB x $0.10 + 10 TB x $0.05 = $12,800
+    expect(tieredCost(60 * TB, PRICES.logsIngestion)).toBeCloseTo(12_800, 6);
+  });
+
+  it('turns bytes into the GB AWS bills for that line: 2^30 bytes', () => {
+    for (const id of ['cloudFrontTransfer', 'cloudFrontOriginTransfer', 'dataTransferOut', 'logsIngestion'] as const)
+      expect(bytesToUnits(2 ** 30, id)).toBe(1);
+    expect(() => bytesToUnits(2 ** 30, 'lambdaRequests')).toThrow('The price lambdaRequests is not a price per GB.');
   });
 });
 
@@ -122,16 +139,16 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'cloudFrontRequests').usd).toBeCloseTo(500.3 * 0.01, 6);
     // The router function on each of those: 15.003 M, 2 M free, x $0.10 per M
     expect(line(bill, 'cloudFrontFunctions').usd).toBeCloseTo(13.003 * 0.1, 6);
-    // API responses: 945.006 M x 450 B = 425.25 GB, 100 GB free, x $0.09
-    expect(line(bill, 'dataTransferOut').usd).toBeCloseTo((425.2527 - 100) * 0.09, 4);
-    // Logs: only the consumer's INFO line and metrics line per batch: 14.994 M x (300 + 370) B = 10.05 GB, 5 GB
-    // free, x $0.50
-    expect(line(bill, 'logsIngestion').usage).toBeCloseTo((batches * 670) / 1e9, 6);
-    expect(line(bill, 'logsIngestion').usd).toBeCloseTo(((batches * 670) / 1e9 - 5) * 0.5, 6);
+    // API responses: 945.006 M x 450 B = 425.25e9 B = 396.05 GB of AWS's 2^30 bytes, 100 GB free, x $0.09
+    expect(line(bill, 'dataTransferOut').usd).toBeCloseTo((425.2527e9 / 2 ** 30 - 100) * 0.09, 4);
+    // Logs: only the consumer's INFO line and metrics line per batch: 14.994 M x (300 + 370) B = 9.36 GB of 2^30
+    // bytes, 5 GB free, x $0.50 (the first tier: up to 10 TB)
+    expect(line(bill, 'logsIngestion').usage).toBeCloseTo((batches * 670) / 2 ** 30, 6);
+    expect(line(bill, 'logsIngestion').usd).toBeCloseTo(((batches * 670) / 2 ** 30 - 5) * 0.5, 6);
     // The consumer's 4 custom metrics and the 2 alarms (dead letters, consumer failures): inside the 10 free of each
     expect(line(bill, 'customMetrics')).toMatchObject({ usage: 4, usd: 0 });
     expect(line(bill, 'alarms')).toMatchObject({ usage: 2, usd: 0 });
-    expect(bill.totalUsd).toBeCloseTo(1155.39, 1);
+    expect(bill.totalUsd).toBeCloseTo(1152.41, 1);
     expect(bill.usdPerMillionVotes).toBeCloseTo(bill.totalUsd / 15, 6);
   });
 });
@@ -145,8 +162,9 @@ describe('the seed profile in the other designs', () => {
     // The 900 M results are Lambda requests, billed with the rest, as in the textbook design
     expect(line(b, 'lambdaRequests').usd).toBe(line(estimate(PROFILES.seed, stack), 'lambdaRequests').usd);
     expect(b.usage.functionUrlRequests).toBe(900e6);
-    // Their answers leave as Lambda's data transfer out: (45.006 M + 900 M) x 450 B = 425.25 GB, 100 GB free, x $0.09
-    expect(line(b, 'dataTransferOut').usd).toBeCloseTo((425.2527 - 100) * 0.09, 4);
+    // Their answers leave as Lambda's data transfer out: (45.006 M + 900 M) x 450 B = 396.05 GB of 2^30 bytes, 100 GB
+    // free, x $0.09
+    expect(line(b, 'dataTransferOut').usd).toBeCloseTo((425.2527e9 / 2 ** 30 - 100) * 0.09, 4);
     // The textbook design's bill less its results' API requests (900 M: $855.00 tiered) and their 0.0106 RRU
     // kept (the same function answers them)
     expect(b.totalUsd).toBeCloseTo(
