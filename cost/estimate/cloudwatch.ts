@@ -379,6 +379,8 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
       functionUrlRequests: zero,
       clientRequests: zero,
       invocations,
+      // Not read: the Duration metric is what the window ran.
+      coldStartShares: Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>,
       gbSeconds: gb,
       sqsRequests: (sqsRequests(m).requests ?? 0) * factor,
       writeUnits: (m.dynamo?.writeUnits ?? 0) * factor,

@@ -27,6 +27,11 @@ export function quantity(value: number): string {
 export const votesLabel = (votes: number) => `${quantity(votes)} votes`;
 /** A share as a whole percentage; under one percent as "<1%". */
 export const percent = (share: number) => `${share < 0.01 ? '<1' : Math.round(share * 100)}%`;
+/** A share too small for whole percentages (a cold-start share): two significant digits, "0%" for none. */
+export const percentFine = (share: number) =>
+  share > 0
+    ? `${Number((share * 100).toPrecision(2)).toLocaleString('en-US', { maximumSignificantDigits: 2 })}%`
+    : '0%';
 
 /** Text safe inside HTML and SVG elements and attributes. */
 export const escapeHtml = (text: string) =>

@@ -15,7 +15,14 @@ import {
   voteRates,
 } from './rates';
 import type { FunctionConfig, StackConfig } from './stack-config';
-import { type FunctionRole, batchCycleMs, DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
+import { coldStartShare } from './cold-starts';
+import {
+  type FunctionRole,
+  batchCycleMs,
+  DEFAULT_UNIT_COSTS,
+  FUNCTION_ROLES,
+  type UnitCosts,
+} from '../usage/unit-costs';
 import {
   DAYS_PER_MONTH,
   resultsRequestsPerViewer,
@@ -67,6 +74,8 @@ export interface MonthlyUsage {
   /** What browsers send, whatever answers it: pages, creates, poll reads, votes, preflights, results. */
   clientRequests: number;
   invocations: Record<FunctionRole, number>;
+  /** Of each function's invocations, the share that start cold and bill an INIT (cost/estimate/cold-starts.ts). */
+  coldStartShares: Record<FunctionRole, number>;
   gbSeconds: { arm64: number; x86_64: number };
   sqsRequests: number;
   writeUnits: number;
@@ -395,27 +404,51 @@ function sampledTraces(requests: number): number {
   return reservoir + 0.05 * (requests - reservoir);
 }
 
+/** Each function's invocations in the month's work. */
+function invocationsOf(work: LambdaWork[]): Record<FunctionRole, number> {
+  const invocations = Object.fromEntries(FUNCTION_ROLES.map((role) => [role, 0])) as Record<FunctionRole, number>;
+  for (const item of work) invocations[item.role] += item.invocations;
+  return invocations;
+}
+
+/**
+ * The share of each function's invocations that start cold, from the gaps between its requests: all but the
+ * create function are kept busy while a poll is open; a create is a call of its own.
+ */
+function coldStartShares(
+  invocations: Record<FunctionRole, number>,
+  profile: TrafficProfile,
+  units: UnitCosts,
+): Record<FunctionRole, number> {
+  const arrivals = { pollsPerMonth: profile.pollsPerDay * DAYS_PER_MONTH, secondsPerMonth: SECONDS_PER_MONTH };
+  const busySeconds = (role: FunctionRole) => (role === 'createPoll' ? 0 : profile.votingMinutes * 60);
+  return Object.fromEntries(
+    FUNCTION_ROLES.map((role) => [
+      role,
+      coldStartShare(
+        { invocations: invocations[role], busySeconds: busySeconds(role), billedMs: units.billedMs[role] },
+        arrivals,
+      ),
+    ]),
+  ) as Record<FunctionRole, number>;
+}
+
 /** Lambda's part of the bill for the month's work, per function as the stack configures it. */
 function lambdaUsage(
   work: LambdaWork[],
   stack: StackConfig,
   units: UnitCosts,
-): Pick<MonthlyUsage, 'invocations' | 'gbSeconds' | 'logsGb' | 'logsStoredGb' | 'xrayTraces'> {
-  const invocations: Record<FunctionRole, number> = {
-    createPoll: 0,
-    getPoll: 0,
-    castVote: 0,
-    getResults: 0,
-    countVotes: 0,
-  };
+  profile: TrafficProfile,
+): Pick<MonthlyUsage, 'invocations' | 'coldStartShares' | 'gbSeconds' | 'logsGb' | 'logsStoredGb' | 'xrayTraces'> {
+  const invocations = invocationsOf(work);
+  const coldShares = coldStartShares(invocations, profile, units);
   const gbSeconds = { arm64: 0, x86_64: 0 };
   let logBytes = 0;
   let logsStoredGb = 0;
   let tracedRequests = 0;
   for (const item of work) {
     const fn = stack.functions[item.role];
-    invocations[item.role] += item.invocations;
-    const seconds = (item.invocations * (item.billedMs + units.coldStartShare * units.initMs)) / 1000;
+    const seconds = (item.invocations * (item.billedMs + coldShares[item.role] * units.initMs)) / 1000;
     gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
     const bytes = item.invocations * logBytesPerInvocation(item.role, fn, units);
     logBytes += bytes;
@@ -424,7 +457,8 @@ function lambdaUsage(
     if (fn.tracing) tracedRequests += item.invocations;
   }
   const xrayTraces = tracedRequests > 0 ? sampledTraces(tracedRequests) : 0;
-  return { invocations, gbSeconds, logsGb: bytesToUnits(logBytes, 'logsIngestion'), logsStoredGb, xrayTraces };
+  const logsGb = bytesToUnits(logBytes, 'logsIngestion');
+  return { invocations, coldStartShares: coldShares, gbSeconds, logsGb, logsStoredGb, xrayTraces };
 }
 
 /** What one invocation writes to CloudWatch Logs: platform lines, the consumer's own line, a metrics line. */
@@ -462,7 +496,7 @@ export function monthlyUsage(
   // Behind CloudFront, API Gateway's answers reach viewers through it, billed there; API Gateway to CloudFront is free.
   const apiAnswerBytes = stack.apiThroughCloudFront ? 0 : month.apiRequests * profile.apiResponseBytes;
   const sitePages = pageLoads * units.siteRequestsPerPageLoad;
-  const lambda = lambdaUsage(month.work, stack, units);
+  const lambda = lambdaUsage(month.work, stack, units, profile);
   return {
     polls,
     votes,
@@ -473,6 +507,7 @@ export function monthlyUsage(
     functionUrlRequests: month.functionUrlRequests,
     clientRequests: month.clientRequests,
     invocations: lambda.invocations,
+    coldStartShares: lambda.coldStartShares,
     gbSeconds: lambda.gbSeconds,
     sqsRequests: votes * volumes.voteRates.sqsRequestsPerVote + units.emptyReceivesPerMonth,
     writeUnits: month.writeUnits,

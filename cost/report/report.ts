@@ -15,9 +15,10 @@ import { renderChart } from './chart';
 import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
-import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
+import { escapeHtml, percent, percentFine, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/model';
-import { batchCycleMs } from '../usage/unit-costs';
+import { batchCycleMs, type FunctionRole } from '../usage/unit-costs';
+import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
 import {
   NEW_ACCOUNT_CREDITS,
@@ -535,7 +536,27 @@ function headline(report: CostReport): string[] {
     `Largest lines: ${largest(report, 3)
       .map((l) => `${l.service} ${l.item} ${usd(l.usd)}`)
       .join('; ')}.`,
+    ...coldStartLine(report),
     `Profile "${profile.name}": ${profile.description}`,
+  ];
+}
+
+/** The share of the month's invocations that start cold, per function, and AWS's figure beside it. */
+function coldStartLine({ bill, units }: CostReport): string[] {
+  const { invocations, coldStartShares } = bill.usage;
+  const share = coldStartShareOfAll(invocations, coldStartShares);
+  if (!(share > 0)) return [];
+  const perFunction = (Object.keys(invocations) as FunctionRole[])
+    .filter((role) => invocations[role] > 0)
+    .map((role) => `${role} ${percentFine(coldStartShares[role])}`)
+    .join(', ');
+  const aws = AWS_COLD_START_SHARE.below;
+  return [
+    `Cold starts: ${percentFine(share)} of the month's invocations start cold, each billing ${units.initMs} ms of ` +
+      `INIT (${perFunction}): a function starts cold after ${ENVIRONMENT_IDLE_LIFETIME.seconds / 60} minutes ` +
+      'without a request (AWS publishes no idle lifetime; the last measurement, 2019), and for each environment ' +
+      `a poll needs when none was open. AWS: under ${percent(aws)} in production; ` +
+      (share < aws ? 'this traffic is within it.' : 'this traffic is sparser than that.'),
   ];
 }
 

@@ -39,8 +39,10 @@ export interface UnitCosts extends MeasuredVoteRates {
    * votes the next batch of a group finds (cost/estimate/rates.ts). Unset: the consumer's billed time a batch.
    */
   batchCycleMs?: number;
-  /** Share of invocations that start cold, and what INIT bills then (billed since 2025-08-01). */
-  coldStartShare: number;
+  /**
+   * What INIT bills a cold start (billed since 2025-08-01); the share of invocations that start cold follows
+   * from the traffic (cost/estimate/cold-starts.ts).
+   */
   initMs: number;
   /** An eventually consistent GetItem of an item under 4 KB. */
   readUnitsPerRead: number;
@@ -77,7 +79,6 @@ export interface UnitCosts extends MeasuredVoteRates {
 /** What each operation uses when no load test says otherwise, each figure with its source. */
 export const DEFAULT_UNIT_COSTS: UnitCosts = {
   billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
-  coldStartShare: 0.005,
   initMs: 250,
   readUnitsPerRead: 0.5,
   writeUnitsPerCreate: 2,
@@ -103,7 +104,10 @@ export const DEFAULT_UNIT_COSTS: UnitCosts = {
       'derived: each of the results function’s environments (at least one per 10 requests a second) reads each ' +
       'open poll once per results max-age (cost/estimate/rates.ts); npm run load -- results-viewers measured ' +
       '0.0106 on one local container, where one environment serves them all',
-    coldStartShare: 'assumption: 0.5% of invocations cold, 250 ms INIT each',
+    coldStartShare:
+      'assumption: an idle environment is gone after 10 minutes (AWS publishes no value: mikhail.io measured 10 ' +
+      'minutes in 2019); each function starts cold after a gap that long between its requests, and for each ' +
+      'environment a poll needs at once when no poll was open (cost/estimate/cold-starts.ts); 250 ms INIT each',
     votesPerBatch:
       'derived: the votes a message group gets while its last batch is processed (cost/estimate/rates.ts), from each ' +
       "poll's votes a second, its message groups and the consumer's time a batch",

@@ -119,10 +119,18 @@ describe('the seed profile, line by line', () => {
     expect(line(bill, 'httpApiRequests').usd).toBeCloseTo(300 + 645.006 * 0.9, 4);
     // Lambda requests: 3,000 + 15 M + 15 M + 900 M + 14.994 M batches, 1 M free, x $0.20
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(((930.003e6 + batches - 1e6) / 1e6) * 0.2, 4);
-    // GB-s = count x (billed ms + 0.5% x 250 ms INIT) / 1000 x 0.25 GB, summed (results: 2 ms, mostly from the
-    // function's cache); 400k free; x $0.0000133334
+    // GB-s = count x (billed ms + its cold-start share x 250 ms INIT) / 1000 x 0.25 GB, summed (results: 2 ms, mostly
+    // from the function's cache); 400k free; x $0.0000133334. The shares follow the traffic (cost-cold-starts.test.ts).
+    const cold = u.coldStartShares;
     const gbs =
-      ([3000 * 31.25, 15e6 * 13.25, 15e6 * 26.25, 900e6 * 3.25, batches * 41.25].reduce((a, b) => a + b, 0) / 1000) *
+      ([
+        3000 * (30 + cold.createPoll * 250),
+        15e6 * (12 + cold.getPoll * 250),
+        15e6 * (25 + cold.castVote * 250),
+        900e6 * (2 + cold.getResults * 250),
+        batches * (40 + cold.countVotes * 250),
+      ].reduce((a, b) => a + b, 0) /
+        1000) *
       0.25;
     expect(u.gbSeconds.arm64).toBeCloseTo(gbs, 3);
     expect(line(bill, 'lambdaArmGbSeconds').usd).toBeCloseTo((gbs - 400_000) * 0.0000133334, 4);
@@ -148,7 +156,7 @@ describe('the seed profile, line by line', () => {
     // The consumer's 4 custom metrics and the 2 alarms (dead letters, consumer failures): inside the 10 free of each
     expect(line(bill, 'customMetrics')).toMatchObject({ usage: 4, usd: 0 });
     expect(line(bill, 'alarms')).toMatchObject({ usage: 2, usd: 0 });
-    expect(bill.totalUsd).toBeCloseTo(1152.41, 1);
+    expect(bill.totalUsd).toBeCloseTo(1148.47, 1);
     expect(bill.usdPerMillionVotes).toBeCloseTo(bill.totalUsd / 15, 6);
   });
 });
