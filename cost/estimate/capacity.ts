@@ -41,6 +41,8 @@ export type CapacityProfile = Pick<
 export interface CapacityContext {
   account: Account;
   profile: CapacityProfile;
+  /** The design's CloudFront is priced on a flat-rate plan, which has no per-distribution request quota. */
+  flatRatePlan?: boolean;
 }
 
 /** One stage a request passes, at the peak. */
@@ -306,8 +308,12 @@ const hottestResultsAtFunction = (stack: StackConfig, peak: Peak) =>
       ? 0
       : peak.hottestPoll.resultsRequestsPerSecond;
 
-/** CloudFront: the site's pages, and with results=cloudfront every API request and results request too. */
-function distributionStage(stack: StackConfig, peak: Peak): Stage[] {
+/**
+ * CloudFront: the site's pages, and with results=cloudfront every API request and results request too; no
+ * quota on a flat-rate plan (CLOUDFRONT_FLAT_RATE_RULES).
+ */
+function distributionStage(stack: StackConfig, peak: Peak, context: CapacityContext): Stage[] {
+  if (context.flatRatePlan) return [];
   const { routes } = peak;
   const throughIt = stack.apiThroughCloudFront ? routes.pollReads + routes.votes + routes.creates + routes.results : 0;
   return [quotaStage('cloudFrontRequestsPerSecond', routes.pages + throughIt)];
@@ -331,7 +337,7 @@ function quotaStage(id: QuotaId, load: number, name: string = QUOTAS[id].name): 
 /** Every stage of a design at the peak. */
 export function stagesOf(stack: StackConfig, peak: Peak, units: UnitCosts, context: CapacityContext): Stage[] {
   return [
-    ...distributionStage(stack, peak),
+    ...distributionStage(stack, peak, context),
     ...apiStages(stack, peak, context.profile),
     ...lambdaStages(stack, peak, units, context),
     ...queueStages(stack, peak, units),

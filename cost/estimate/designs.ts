@@ -120,8 +120,10 @@ export function designCapacity(
   units: UnitCosts,
   context: CapacityContext,
 ): Capacity {
+  // A flat-rate plan, where it is what the bill prices, lifts CloudFront's per-distribution quota.
+  const flatRatePlan = design.bill.cloudFront?.plan !== undefined;
   return design.deploy
-    ? capacityOf(deployed ?? design.stack, peak, units, context)
+    ? capacityOf(deployed ?? design.stack, peak, units, { ...context, flatRatePlan })
     : { ...NOT_BUILT, sizedStack: design.stack };
 }
 

@@ -16,6 +16,7 @@ import {
 } from './rates';
 import type { FunctionConfig, StackConfig } from './stack-config';
 import { coldStartShare } from './cold-starts';
+import { type CloudFrontPricing, priceCloudFront } from './flat-rate';
 import {
   type FunctionRole,
   batchCycleMs,
@@ -574,6 +575,8 @@ export interface Bill {
   /** Undefined in a month with no votes: a price per vote there is none of. */
   usdPerMillionVotes?: number;
   usage: MonthlyUsage;
+  /** A month with CloudFront: a flat-rate plan or pay as you go, the cheaper, and why (cost/estimate/flat-rate.ts). */
+  cloudFront?: CloudFrontPricing;
 }
 
 export interface BillOptions {
@@ -651,6 +654,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('s3Gets', usage.s3Gets),
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
+  const cloudFront = withFlatRatePlan(lines, usage, options, (id) => line(id, 1));
   const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
   const creditsUsd = options.newAccount ? Math.min(totalUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
   return {
@@ -660,7 +664,35 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     votes: usage.votes,
     usdPerMillionVotes: perMillion(totalUsd, usage.votes),
     usage,
+    cloudFront,
   };
+}
+
+/** CloudFront's lines a flat-rate plan includes: its requests, its transfer to viewers and its Functions. */
+const IN_FLAT_RATE_PLAN: PriceId[] = ['cloudFrontRequests', 'cloudFrontTransfer', 'cloudFrontFunctions'];
+
+/**
+ * Where a flat-rate plan costs less than CloudFront's pay-as-you-go lines, those lines are billed $0 ("in the
+ * plan") and the plan's month is added (`planLine`); the choice and why, either way. Changes `lines` in place.
+ */
+function withFlatRatePlan(
+  lines: BillLine[],
+  usage: MonthlyUsage,
+  options: BillOptions,
+  planLine: (id: PriceId) => BillLine,
+): CloudFrontPricing | undefined {
+  if (!(usage.cloudFrontRequests > 0)) return undefined;
+  const included = lines.filter((l) => IN_FLAT_RATE_PLAN.includes(l.priceId));
+  const month = {
+    requests: usage.cloudFrontRequests,
+    transferGb: usage.cloudFrontGb,
+    paygUsd: included.reduce((sum, l) => sum + l.usd, 0),
+  };
+  const pricing = priceCloudFront(month, options.newAccount === true);
+  if (!pricing.plan) return pricing;
+  for (const l of included) Object.assign(l, { usd: 0, unitPrice: `in the ${pricing.plan.name} plan` });
+  lines.push(planLine(pricing.plan.id));
+  return pricing;
 }
 
 /** Dollars per million of `count`; undefined where there are none to divide by (or too few to make a number of). */

@@ -78,6 +78,55 @@ export const NEW_ACCOUNT_CREDITS = {
   checked: '2026-11-25',
 } as const;
 
+/** CloudFront's flat-rate plans (2025-11-18): where they are read, and when. */
+const FLAT_RATE_SOURCE =
+  'AWS CloudFront Developer Guide "CloudFront flat-rate pricing plans"; AWS Networking & Content Delivery Blog ' +
+  '2025-11-18; CloudFront "Quotas"';
+
+/**
+ * CloudFront's flat-rate plans: a month's fee for an allowance of requests and transfer, with WAF, DDoS
+ * protection, a Route 53 hosted zone, CloudFront Functions and logs included (cost/estimate/flat-rate.ts prices
+ * the cheaper of a plan and pay as you go).
+ */
+export const CLOUDFRONT_FLAT_RATE_PLANS = [
+  { id: 'cloudFrontPlanFree', name: 'Free', usd: 0, requests: 1e6, transferGb: 100 },
+  { id: 'cloudFrontPlanPro', name: 'Pro', usd: 15, requests: 10e6, transferGb: 50 * TB },
+  { id: 'cloudFrontPlanBusiness', name: 'Business', usd: 200, requests: 125e6, transferGb: 50 * TB },
+  { id: 'cloudFrontPlanPremium', name: 'Premium', usd: 1000, requests: 500e6, transferGb: 50 * TB },
+] as const;
+
+/** The rules a plan comes with, as the report's working says them. */
+export const CLOUDFRONT_FLAT_RATE_RULES = {
+  counts: 'every request that passes WAF counts against the allowance, cached or not',
+  overage:
+    'no overage charge: a month up to 3x the allowance has no effect; sustained excess, judged over 2-3 months, ' +
+    'and AWS "may adjust how we deliver your traffic"',
+  quota: 'the 250,000 requests/s and 150 Gbps per-distribution quotas do not apply',
+  eligible: 'not for accounts on the AWS Free Tier (Free plan): with --new-account no plan is priced',
+  source: FLAT_RATE_SOURCE,
+  checked: '2026-11-26',
+} as const;
+
+const sizeText = (gb: number) => (gb >= TB ? `${gb / TB} TB` : `${gb} GB`);
+
+/** Each plan as a price of the sheet: a month's fee, with its allowance in its name. */
+function flatRatePlanPrices() {
+  return Object.fromEntries(
+    CLOUDFRONT_FLAT_RATE_PLANS.map((plan) => [
+      plan.id,
+      {
+        service: 'CloudFront',
+        item: `flat-rate plan ${plan.name} (${plan.requests / 1e6} M requests, ${sizeText(plan.transferGb)})`,
+        unit: 'plan-month',
+        per: 1,
+        tiers: [{ price: plan.usd }],
+        source: FLAT_RATE_SOURCE,
+        checked: '2026-11-26',
+      } satisfies Price,
+    ]),
+  ) as Record<(typeof CLOUDFRONT_FLAT_RATE_PLANS)[number]['id'], Price>;
+}
+
 /** Every price the bill uses, by id: its tiers, its free tier, its source and when it was checked. */
 export const PRICES = {
   httpApiRequests: {
@@ -282,6 +331,7 @@ export const PRICES = {
     source: 'aws.amazon.com/cloudfront/pricing (pay as you go; always-free tier)',
     checked: CHECKED,
   },
+  ...flatRatePlanPrices(),
   cloudFrontFunctions: {
     service: 'CloudFront',
     item: 'Functions invocations',

@@ -21,6 +21,8 @@ import { batchCycleMs, type FunctionRole } from '../usage/unit-costs';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
 import {
+  CLOUDFRONT_FLAT_RATE_PLANS,
+  CLOUDFRONT_FLAT_RATE_RULES,
   NEW_ACCOUNT_CREDITS,
   PRICE_SHEET_CHECKED,
   PRICE_SHEET_REGION,
@@ -615,6 +617,32 @@ function cloudFrontPollReads(report: CostReport): string[] {
   ];
 }
 
+/**
+ * Each design's CloudFront (the page's, and with results=cloudfront the API's): a flat-rate plan or pay as you
+ * go, the cheaper, and why, with the plans' rules once. The recommended design's and the CloudFront design's.
+ */
+function cloudFrontPlanLines(report: CostReport): string[] {
+  const designs = [report.recommended, ...report.designs.filter((d) => d.stack.results === 'cloudfront')];
+  const lines = [...new Map(designs.map((d) => [d.id, d])).values()].flatMap((d) => {
+    const cf = d.bill.cloudFront;
+    if (!cf) return [];
+    const month = `${quantity(cf.requests)} requests and ${quantity(cf.transferGb)} GB a month`;
+    return [
+      cf.plan
+        ? `${d.name}: CloudFront on the flat-rate ${cf.plan.name} plan, ${usd(cf.plan.usd)} a month for ${month}, ` +
+          `where pay as you go costs ${usd(cf.paygUsd)}: ${cf.why}; so no CloudFront request quota to raise.`
+        : `${d.name}: CloudFront pay as you go, ${usd(cf.paygUsd)} a month for ${month}: ${cf.why}.`,
+    ];
+  });
+  if (lines.length === 0) return [];
+  const rules = CLOUDFRONT_FLAT_RATE_RULES;
+  return [
+    ...lines,
+    `Flat-rate plans (${CLOUDFRONT_FLAT_RATE_PLANS.map((p) => `${p.name} $${p.usd}`).join(', ')}): ${rules.counts}; ` +
+      `${rules.overage}; ${rules.quota}; ${rules.eligible} (${rules.source}; checked ${rules.checked}).`,
+  ];
+}
+
 /** The report for a terminal: prose wrapped at 100 columns, tables narrow enough to fit beside it. */
 export function renderText(report: CostReport): string {
   const { bill } = report;
@@ -644,6 +672,7 @@ export function renderText(report: CostReport): string {
   for (const d of report.designs.filter((d) => d.deploy && !d.capacity.carries))
     out.push(wrap(`  - ${d.name}: ${toCarry(d)}`, 100, '    '));
   prose(...cloudFrontPollReads(report));
+  prose(...cloudFrontPlanLines(report));
   out.push('');
   prose(...opening(report));
   out.push('');
@@ -815,7 +844,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     mdAlign(capacityHead, []),
     ...capacityRows(report).map(mdRow),
     '',
-    ...cloudFrontPollReads(report).flatMap((l) => [l, '']),
+    ...[...cloudFrontPollReads(report), ...cloudFrontPlanLines(report)].flatMap((l) => [l, '']),
     '## The answer',
     '',
     ...opening(report).map(boldLead),
