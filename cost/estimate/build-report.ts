@@ -12,6 +12,7 @@ import {
 } from './designs';
 import type { CloudWatchBill } from './cloudwatch';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
+import { type ConsumerRamp, consumerRamp } from './consumer-ramp';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { percent, quantity } from './format';
 import { averagePollVotesPerSecond, estimate, perMillion, type Bill, type BillOptions } from './model';
@@ -67,6 +68,11 @@ export interface CostReport {
   voteRates: Record<'average' | 'hottest', VoteRates & { votesPerSecond: number }>;
   /** The account the verdicts are for: --new-account means a new account's quotas too. */
   account: Account;
+  /**
+   * The recommended deployment's vote consumer from idle to the peak (cost/estimate/consumer-ramp.ts); none where
+   * the event source's first batches carry it.
+   */
+  consumerRamp?: ConsumerRamp;
   floor: ReturnType<typeof awsFloor>;
   /** The function-URL design's worst case: a flood at its concurrency cap. */
   flood?: FloodCeiling;
@@ -180,6 +186,7 @@ export function buildReport(input: ReportInput): CostReport {
       hottest: ratesAt(peak.hottestPoll.votesPerSecond, chosen.recommended.stack, units),
     },
     account,
+    consumerRamp: consumerRamp(chosen.recommended.stack, peak, units),
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
     vps: vpsOptions(profile, bill, vpsCapacity),

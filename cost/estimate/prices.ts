@@ -311,6 +311,17 @@ export const PRICES = {
     checked: CHECKED,
     assumption: 'custom metric prices and their 10 free metrics are not in the research notes',
   },
+  eventPollerHours: {
+    service: 'Lambda',
+    item: 'SQS event poller hours (provisioned mode)',
+    unit: 'EPU-hour',
+    per: 1,
+    tiers: [{ price: 0.00925 }],
+    source:
+      'aws.amazon.com/lambda/pricing (provisioned mode for event source mappings: per Event Poller Unit hour, per ' +
+      'second, 1-minute minimum; at least 2 pollers); AWS News Blog 2025-11-14',
+    checked: '2026-11-26',
+  },
   xrayTraces: {
     service: 'X-Ray',
     item: 'traces recorded',

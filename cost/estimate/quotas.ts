@@ -47,6 +47,8 @@ const SQS_QUOTAS = 'AWS docs "Amazon SQS message quotas" (SQSDeveloperGuide/quot
 const SQS_PARTITIONS =
   'AWS docs "High throughput for FIFO queues: partitions and data distribution" (high-throughput-fifo.html)';
 const ESM_SQS = 'AWS docs "Configuring scaling behavior for SQS event source mappings" (services-sqs-scaling.html)';
+/** The event source's scaling facts, read 2026-11-26 (docs/sources.md). */
+const ESM_CHECKED = '2026-11-26';
 const DYNAMO_WARM = 'AWS docs "Understanding DynamoDB warm throughput" (warm-throughput-scenarios.html)';
 /** How a table's warm reads and writes are raised: the owner's setting, charged, not a Service Quotas request. */
 const WARM_THROUGHPUT = {
@@ -167,6 +169,56 @@ export const QUOTAS = {
     source: 'AWS docs "Lambda parameters for Amazon SQS event source mappings" (services-sqs-parameters.html)',
     checked: CHECKED,
     note: 'no batching window on FIFO queues',
+  },
+  esmInitialConcurrency: {
+    name: 'SQS event source, concurrent batches from idle',
+    value: 5,
+    unit: 'concurrent batches',
+    scope: 'event source',
+    raise: { how: 'fixed' },
+    source: ESM_SQS,
+    checked: ESM_CHECKED,
+    note: 'when messages arrive, Lambda starts processing five batches at a time',
+  },
+  esmScalingPerMinute: {
+    name: 'SQS event source scaling rate',
+    value: 300,
+    unit: 'concurrent batches a minute',
+    scope: 'event source',
+    raise: { how: 'setting', setting: 'provisioned mode (ProvisionedPollerConfig; charged per event poller hour)' },
+    source: ESM_SQS,
+    checked: ESM_CHECKED,
+    note: 'while messages remain, Lambda adds up to 300 concurrent batches a minute (on-demand mode)',
+  },
+  esmMaxConcurrency: {
+    name: 'SQS event source concurrent batches',
+    value: 1_000,
+    unit: 'concurrent batches',
+    scope: 'event source',
+    raise: { how: 'setting', setting: 'provisioned mode (ProvisionedPollerConfig; charged per event poller hour)' },
+    source: ESM_SQS,
+    checked: ESM_CHECKED,
+    note: 'on-demand mode; a FIFO queue is further bounded by its message groups, one batch in flight each',
+  },
+  esmProvisionedScalingPerMinute: {
+    name: 'SQS event source scaling rate, provisioned mode',
+    value: 1_000,
+    unit: 'concurrent invocations a minute',
+    scope: 'event source',
+    raise: { how: 'fixed' },
+    source: `${ESM_SQS}; AWS News Blog 2025-11-14 (provisioned mode for SQS event source mappings)`,
+    checked: ESM_CHECKED,
+    note: '3x the on-demand rate, from the minimum pollers kept (at least 2)',
+  },
+  esmPollerConcurrency: {
+    name: 'SQS event poller concurrent invocations',
+    value: 10,
+    unit: 'concurrent invocations per poller',
+    scope: 'event source',
+    raise: { how: 'fixed' },
+    source: 'AWS docs "Lambda parameters for Amazon SQS event source mappings" (ProvisionedPollerConfig)',
+    checked: ESM_CHECKED,
+    note: 'each poller handles up to 1 MB/s and 10 concurrent invokes; 2 to 200 kept, up to 2,000',
   },
   dynamoItemWriteUnits: {
     name: 'DynamoDB writes per partition key',

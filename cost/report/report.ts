@@ -15,6 +15,7 @@ import { renderChart } from './chart';
 import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
+import type { RampOutcome } from '../estimate/consumer-ramp';
 import { escapeHtml, percent, percentFine, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/model';
 import { batchCycleMs, type FunctionRole } from '../usage/unit-costs';
@@ -422,6 +423,33 @@ function recommendation(report: CostReport): string[] {
             'callers get 429s meanwhile (the page retries a vote with its key; results keep their last answer).',
         ]
       : []),
+    ...consumerRampLine(report),
+  ];
+}
+
+/** How a ramp meets the peak: when, the backlog, how far results lag. */
+const rampText = (r: RampOutcome) =>
+  `${r.reachSeconds > 0 ? `there after ${scaleUp(r.reachSeconds)}` : 'there at once'}; ` +
+  (r.backlogPeak > 0
+    ? `up to ${quantity(r.backlogPeak)} votes wait in the queue (each still counted once)` +
+      (r.drainedSeconds === undefined ? ', not drained within the hour' : `, drained after ${r.drainedSeconds} s`) +
+      `, and results lag by up to ${Math.ceil(r.maxLagSeconds)} s`
+    : 'no votes wait');
+
+/** The vote consumer's ramp to the peak: on demand as deployed, and in provisioned mode with its cost. */
+function consumerRampLine({ consumerRamp: ramp }: CostReport): string[] {
+  if (!ramp) return [];
+  const { peak, onDemand, provisionedMin: min, provisionedReady: ready } = ramp;
+  return [
+    `The vote consumer (the SQS event source) needs ${quantity(peak.neededConcurrency)} batches at once for ` +
+      `${quantity(peak.votesPerSecond)} votes/s. On demand (as deployed) it starts at ` +
+      `${QUOTAS.esmInitialConcurrency.value} and adds ${QUOTAS.esmScalingPerMinute.value} a minute: ` +
+      `${rampText(onDemand)}. Provisioned mode adds ${quantity(QUOTAS.esmProvisionedScalingPerMinute.value)} a ` +
+      'minute: at ' +
+      `its ${min.pollers} pollers (${usd(min.usdPerMonth)} a month) ${rampText(min)}; ${ready.pollers} pollers ` +
+      `kept from before the peak meet it at once, ${usd(ready.usdPerHour)} an hour (${usd(ready.usdPerMonth)} a ` +
+      'month kept all month). The stack has no flag for it: AWS does not say that provisioned mode takes a FIFO ' +
+      `queue (${QUOTAS.esmScalingPerMinute.source}; checked ${QUOTAS.esmScalingPerMinute.checked}).`,
   ];
 }
 
