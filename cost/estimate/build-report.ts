@@ -24,6 +24,7 @@ import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
 import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
 import { whatIfs, type WhatIf } from './what-ifs';
+import { type ManagedInstancesWhatIf, managedInstancesWhatIfs } from './managed-instances';
 
 export interface DesignRow extends PricedDesign {
   /** Undefined in a month with no requests. */
@@ -82,6 +83,8 @@ export interface CostReport {
   /** Break-even of this stack with each VPS tier. */
   breakEven: BreakEven[];
   whatIfs: WhatIf[];
+  /** The function-URL design's functions on Lambda Managed Instances, priced against its own bill (a what-if). */
+  managedInstances?: { design: string; baselineUsd: number; whatIfs: ManagedInstancesWhatIf[] };
   assumptions: string[];
   measured?: { label: string; votes: number; apiRequests: number };
   /** What a deployed stack measured (--from-cloudwatch), beside this profile's estimate: the profile fitted to it. */
@@ -135,6 +138,19 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         : []),
     ]),
   ];
+}
+
+/** The what-if on the function-URL design, where the designs include it. */
+function managedInstancesOf(designs: DesignRow[], input: ReportInput): CostReport['managedInstances'] {
+  const design = designs.find((d) => d.id === 'function-url');
+  if (!design) return undefined;
+  const { profile, units, options, vpsCapacity } = input;
+  const micros = vpsCapacity.measurement.cpu.microsPerRequest.plain;
+  return {
+    design: design.name,
+    baselineUsd: design.bill.totalUsd,
+    whatIfs: managedInstancesWhatIfs(profile, design.stack, units, options, micros, design.bill),
+  };
 }
 
 const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
@@ -198,6 +214,7 @@ export function buildReport(input: ReportInput): CostReport {
         breakEven(tier, profile, stack, vpsCapacity, units, options),
     ),
     whatIfs: whatIfs(profile, stack, units, options, bill),
+    managedInstances: managedInstancesOf(designs, input),
     assumptions,
   };
 }

@@ -400,6 +400,7 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
       alarms: zero,
       dashboards: zero,
       customMetrics: zero,
+      managedInstanceHours: zero,
     },
   };
 }

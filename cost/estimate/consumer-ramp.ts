@@ -100,7 +100,7 @@ export function rampFromIdle(peak: ConsumerPeak, mode: ScalingMode): RampOutcome
   return { reachSeconds, backlogPeak, drainedSeconds: backlogPeak > 0 ? drainedSeconds : 0, maxLagSeconds };
 }
 
-/** The consumer's ramp to a profile's peak on a stack, on demand and in provisioned mode; none where it starts there. */
+/** The consumer's ramp to a profile's peak, on demand and in provisioned mode. */
 export interface ConsumerRamp {
   peak: ConsumerPeak;
   onDemand: RampOutcome;
@@ -110,6 +110,7 @@ export interface ConsumerRamp {
   provisionedReady: { pollers: number; usdPerHour: number; usdPerMonth: number };
 }
 
+/** The consumer's ramp to the peak on a stack; none where the event source's first batches keep up. */
 export function consumerRamp(stack: StackConfig, peak: Peak, units: UnitCosts): ConsumerRamp | undefined {
   const cycleMs = batchCycleMs(units);
   const batchSize = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));

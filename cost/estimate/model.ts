@@ -97,6 +97,8 @@ export interface MonthlyUsage {
   alarms: number;
   dashboards: number;
   customMetrics: number;
+  /** Instance hours of Lambda Managed Instances (a what-if: StackConfig managedInstances). */
+  managedInstanceHours: number;
 }
 
 /** The month's volumes, in the profile's terms: what every share of the usage is counted from. */
@@ -450,7 +452,9 @@ function lambdaUsage(
   for (const item of work) {
     const fn = stack.functions[item.role];
     const seconds = (item.invocations * (item.billedMs + coldShares[item.role] * units.initMs)) / 1000;
-    gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
+    // On Managed Instances a function bills its instances' hours, not its GB-seconds (and starts no cold INIT).
+    if (!stack.managedInstances?.roles.includes(item.role))
+      gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
     const bytes = item.invocations * logBytesPerInvocation(item.role, fn, units);
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
@@ -532,6 +536,7 @@ export function monthlyUsage(
     alarms: stack.alarms,
     dashboards: stack.dashboards,
     customMetrics: Object.values(stack.functions).reduce((sum, fn) => sum + fn.customMetrics, 0),
+    managedInstanceHours: (stack.managedInstances?.instances ?? 0) * (SECONDS_PER_MONTH / 3600),
   };
 }
 
@@ -652,6 +657,8 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('cloudFrontTransfer', usage.cloudFrontGb),
     line('cloudFrontOriginTransfer', usage.cloudFrontOriginGb),
     line('s3Gets', usage.s3Gets),
+    line('managedInstanceHours', usage.managedInstanceHours),
+    line('managedInstanceFee', usage.managedInstanceHours),
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
   const cloudFront = withFlatRatePlan(lines, usage, options, (id) => line(id, 1));

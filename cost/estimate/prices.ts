@@ -311,6 +311,26 @@ export const PRICES = {
     checked: CHECKED,
     assumption: 'custom metric prices and their 10 free metrics are not in the research notes',
   },
+  managedInstanceHours: {
+    service: 'Lambda',
+    item: 'Managed Instances m7g.xlarge (4 vCPU, 16 GB) instance hours',
+    unit: 'instance-hour',
+    per: 1,
+    tiers: [{ price: 0.1632 }],
+    source:
+      "aws.amazon.com/lambda/pricing (Lambda Managed Instances: the EC2 On-Demand price of the instances; AWS's " +
+      'own example: m7g.xlarge at $0.1632 an hour)',
+    checked: '2026-11-26',
+  },
+  managedInstanceFee: {
+    service: 'Lambda',
+    item: 'Managed Instances management fee (15% of the instance price)',
+    unit: 'instance-hour',
+    per: 1,
+    tiers: [{ price: 0.1632 * 0.15 }],
+    source: 'aws.amazon.com/lambda/pricing (a compute management fee of 15% of the On-Demand instance price)',
+    checked: '2026-11-26',
+  },
   eventPollerHours: {
     service: 'Lambda',
     item: 'SQS event poller hours (provisioned mode)',

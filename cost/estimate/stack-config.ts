@@ -61,6 +61,11 @@ export interface StackConfig {
   alarms: number;
   /** CloudWatch dashboards (the cost dashboard on AWS). */
   dashboards: number;
+  /**
+   * A what-if, not deployed: these functions on Lambda Managed Instances (cost/estimate/managed-instances.ts),
+   * billed per instance hour instead of per GB-second.
+   */
+  managedInstances?: { roles: FunctionRole[]; instances: number };
   /** Message groups and counter items per poll, and the stage's throttle: what a hot poll meets. */
   votePath: Omit<VotePath, 'hotPollVotesPerSecond'>;
 }

@@ -16,6 +16,7 @@ import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
 import type { RampOutcome } from '../estimate/consumer-ramp';
+import { MANAGED_INSTANCES, type ManagedInstancesWhatIf } from '../estimate/managed-instances';
 import { escapeHtml, percent, percentFine, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/model';
 import { batchCycleMs, type FunctionRole } from '../usage/unit-costs';
@@ -427,6 +428,34 @@ function recommendation(report: CostReport): string[] {
   ];
 }
 
+/** The function-URL design's functions on Lambda Managed Instances: each scenario's month, and when it is cheaper. */
+function managedInstancesLines({ managedInstances: mi, vpsCapacity }: CostReport): string[] {
+  if (!mi) return [];
+  const fleet = MANAGED_INSTANCES;
+  const instancesUsd = (w: ManagedInstancesWhatIf) =>
+    w.bill.lines
+      .filter((l) => l.priceId === 'managedInstanceHours' || l.priceId === 'managedInstanceFee')
+      .reduce((sum, l) => sum + l.usd, 0);
+  const scenarios = mi.whatIfs.map(
+    (w) =>
+      `${w.name}: ${w.instances} x ${fleet.instanceType} kept all month (the peak needs ${w.peakVcpus.toFixed(2)} ` +
+      `vCPUs; at least ${fleet.minInstances}), ${usd(w.bill.totalUsd)} a month (${signedUsd(w.deltaUsd)}: ` +
+      `${usd(instancesUsd(w))} of instances for ${usd(instancesUsd(w) - w.deltaUsd)} of GB-seconds saved)`,
+  );
+  const cheaper = mi.whatIfs.filter((w) => w.deltaUsd < 0);
+  return [
+    `What if ${mi.design} (${usd(mi.baselineUsd)} a month) ran on Lambda Managed Instances (per instance hour, ` +
+      `plus 15%, plus $0.20 per million requests; no GB-seconds): ${scenarios.join('; ')}. ` +
+      (cheaper.length > 0
+        ? `Cheaper for this profile: ${cheaper.map((w) => w.name).join('; ')}.`
+        : `Never cheaper for this profile: it pays off only where the moved functions bill more GB-seconds ` +
+          `than the instances cost, ${usd(instancesUsd(mi.whatIfs[0]))} a month at AWS's floor of ` +
+          `${fleet.minInstances}.`) +
+      ` Sized at this app's CPU a request (npm run bench:vps, ${vpsCapacity.measurement.date}: its own work, not ` +
+      `the AWS SDK's calls, so a floor); ${fleet.notPriced} (${fleet.source}; checked ${fleet.checked}).`,
+  ];
+}
+
 /** How a ramp meets the peak: when, the backlog, how far results lag. */
 const rampText = (r: RampOutcome) =>
   `${r.reachSeconds > 0 ? `there after ${scaleUp(r.reachSeconds)}` : 'there at once'}; ` +
@@ -754,6 +783,7 @@ export function renderText(report: CostReport): string {
       [1, 2],
     ),
   );
+  prose(...managedInstancesLines(report));
   out.push('');
   prose(...headline(report));
   out.push('');
@@ -805,6 +835,7 @@ function markdownBill(report: CostReport): string[] {
       mdRow([w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '−'}${usd(Math.abs(w.deltaUsd))}`]),
     ),
     '',
+    ...managedInstancesLines(report).flatMap((l) => [l, '']),
   ];
 }
 
