@@ -13,7 +13,6 @@ import { derivePeak } from '../cost/usage/peaks';
 import { PROFILES } from '../cost/usage/profiles';
 import { benchClient } from './bench-client';
 import { consumerTotals } from './metering';
-import { startLocalRuntime } from './runtime';
 
 parseCommandLine({
   command: 'npm run bench:batching --',
@@ -23,6 +22,8 @@ parseCommandLine({
   options: {},
   details: ['It prints measured beside predicted figures; nothing is asserted (these machines are shared).'],
 });
+// Loaded once the command line is read: the emulators take seconds, which --help need not wait.
+const { startLocalRuntime } = await import('./runtime');
 
 const runtime = await startLocalRuntime({
   rateLimits: false,

@@ -8,7 +8,6 @@
  */
 import { parseCommandLine } from '../bin/command-line';
 import { benchClient } from './bench-client';
-import { startLocalRuntime } from './runtime';
 
 parseCommandLine({
   command: 'npm run bench:votes --',
@@ -21,6 +20,8 @@ parseCommandLine({
       '(these machines are shared: compare runs, not absolutes).',
   ],
 });
+// Loaded once the command line is read: the emulators take seconds, which --help need not wait.
+const { startLocalRuntime } = await import('./runtime');
 
 const VOTES = 1000;
 const VOTERS = 50;

@@ -31,7 +31,7 @@ const stack = {
 };
 
 describe("the vote path's accounting, as the runtime meters it", () => {
-  it('a SendMessage a vote, a receive and a delete a batch, a counter write a batch: as the model charges', async () => {
+  it('a send a vote, a receive and a delete a batch, a counter write a batch: as the model charges', async () => {
     const client = api(runtime);
     const poll = await client.createPoll();
     const before = consumerTotals(runtime.usage());
