@@ -10,7 +10,7 @@ import { h, render, say, type Tone } from './dom';
 import { closingClock, TIME } from './times';
 
 /** The voter's own vote as the API acknowledged it, shown in the results until they include it. */
-export interface OwnVote {
+interface OwnVote {
   option: number;
   castAt: string;
 }
