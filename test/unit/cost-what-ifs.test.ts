@@ -67,6 +67,8 @@ describe('what-ifs', () => {
     'apiRequests',
     'clientRequests',
     'invocations.getResults',
+    // The cold-start share follows the results function's traffic.
+    'coldStartShares.getResults',
     'gbSeconds',
     'readUnits',
     'apiTransferGb',
@@ -78,7 +80,15 @@ describe('what-ifs', () => {
     ['1024 MB functions (same billed time)', ['gbSeconds']],
     [
       'no carpooling: batch size 1, one counter write per vote',
-      ['invocations.countVotes', 'gbSeconds', 'sqsRequests', 'writeUnits', 'logsGb', 'logsStoredGb'],
+      [
+        'invocations.countVotes',
+        'coldStartShares.countVotes',
+        'gbSeconds',
+        'sqsRequests',
+        'writeUnits',
+        'logsGb',
+        'logsStoredGb',
+      ],
     ],
     ['plain-text logs (START/END/REPORT lines kept)', ['logsGb', 'logsStoredGb']],
     ['X-Ray tracing on (default sampling)', ['xrayTraces']],
@@ -88,7 +98,9 @@ describe('what-ifs', () => {
   ])('%s leaves every other field of the usage unchanged', (name, mayChange) => {
     const flat = (usage: object, prefix = ''): Array<[string, unknown]> =>
       Object.entries(usage).flatMap(([key, value]) =>
-        key === 'invocations' ? flat(value, 'invocations.') : [[prefix + key, value] as [string, unknown]],
+        key === 'invocations' || key === 'coldStartShares'
+          ? flat(value, `${key}.`)
+          : [[prefix + key, value] as [string, unknown]],
       );
     const before = new Map(flat(baseline.usage));
     const changed = flat(named(name).bill.usage)
