@@ -23,7 +23,7 @@ import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, tieredCost } from '../../cost/estimate/model';
 import { SECONDS_PER_MONTH } from '../../cost/usage/traffic-profile';
 import { PRICES } from '../../cost/estimate/prices';
-import { renderMarkdown, renderText } from '../../cost/report/report';
+import { renderDetail, renderMarkdown } from '../../cost/report/working';
 import { buildReport } from '../../cost/estimate/build-report';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'cloudwatch');
@@ -147,7 +147,7 @@ describe('the measured month, from recorded answers', () => {
     }
     expect(cw.lines.find((l) => l.priceId === 'logsIngestion')?.notMeasured).toMatch(/not read from CloudWatch/);
     const report = buildReport(input);
-    const text = renderText(report);
+    const text = renderDetail(report);
     expect(text).toContain('Measured over 1 h, 2026-11-25T12:00Z to 2026-11-25T13:00Z, projected to a month');
     const row = text.split('\n').find((l) => l.startsWith('CloudFront HTTPS requests'))!;
     expect(row).toMatch(/not measured \(no datapoints\).*not measured/);
@@ -190,7 +190,7 @@ describe('the measured month, from recorded answers', () => {
       CloudFront: 'not in the stack',
       DynamoDB: 'no datapoints',
     });
-    const row = renderText(buildReport(input))
+    const row = renderDetail(buildReport(input))
       .split('\n')
       .find((l) => l.startsWith('DynamoDB on-demand write'))!;
     expect(row).toMatch(/not measured \(no datapoints\)\s+\$[\d.]+ per 1M WRU\s+not measured/);
@@ -214,7 +214,7 @@ describe('the measured month, from recorded answers', () => {
     };
     const input = await cloudWatchInput(options(), { ...recordedClients(), metrics }, NOW);
     expect(input.cloudWatch!.measurement.api?.routes).toEqual({ 'POST /api/poll/{id}/vote': 50_000 });
-    expect(renderText(buildReport(input))).toContain('API requests by route in the window: POST /api/poll/{id}/vote');
+    expect(renderDetail(buildReport(input))).toContain('API requests by route in the window: POST /api/poll/{id}/vote');
     // A REST API's metrics are named by the API's name, its routes by method and resource on its stage.
     const rest = metricQueries([
       { LogicalResourceId: 'ApiRestApi1', PhysicalResourceId: 'abc123', ResourceType: 'AWS::ApiGateway::RestApi' },
