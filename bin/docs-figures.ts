@@ -144,7 +144,11 @@ function presets(): string[] {
     return [
       `**${name}**: ${r.profile.description}`,
       '',
-      ...verdictLines(r).map((line) => `- ${line.trim()}`),
+      // The verdict as the command prints it.
+      '```text',
+      ...verdictLines(r),
+      '```',
+      '',
       `- ${peakLines(r)[0]}`,
       ...beforeThePeak(r).map((line) => `- ${line}`),
       '',
