@@ -8,7 +8,7 @@ import { chartData, drawChart, type ChartData } from '../chart';
 import { escapeHtml, usd } from '../../estimate/format';
 import { PROFILES } from '../../usage/profiles';
 import type { TrafficProfile } from '../../usage/traffic-profile';
-import { answerLines } from '../answer';
+import { answerLines, verdictLines } from '../answer';
 import { capacityRows, designRows, vpsRows } from '../report';
 import { reportBodyHtml } from '../working';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
@@ -44,9 +44,13 @@ const lines = (texts: string[]) => texts.map((t) => `<p>${escapeHtml(t)}</p>`).j
 
 function renderAnswer(report: CostReport): void {
   // What npm run cost prints: the verdict first, each side on the busiest second, and the verdict again.
-  const [verdict, ...rest] = answerLines(report, []).filter((line) => line.trim());
+  const [verdict, ...own] = verdictLines(report);
+  const rest = answerLines(report, []).slice(own.length + 1);
+  const items = own.map((line) => `<li>${escapeHtml(line.trim())}</li>`).join('');
+  // The verdict, its figures in a list under it, then the rest as sentences.
   $('answer-text').innerHTML =
-    `<p class="verdict"><b>${escapeHtml(verdict)}</b></p>${lines(rest.map((line) => line.trim()))}`;
+    `<p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
+    lines(rest.filter((line) => line.trim()).map((line) => line.trim()));
 }
 
 /**
