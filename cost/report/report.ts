@@ -106,7 +106,7 @@ export function cloudWatchNotes(cw: CloudWatchBill): string[] {
     ...routeLine(cw),
     `Estimate: profile "${cw.profile.name}", the profile that best fits the measured mix` +
       (cw.profileFile ? ` (written to ${cw.profileFile}: ${cw.reproduce} reproduces it)` : '') +
-      '; the report below is its estimate.',
+      "; every estimate in this report is that profile's.",
   ];
 }
 

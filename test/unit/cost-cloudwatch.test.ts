@@ -23,7 +23,10 @@ import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, tieredCost } from '../../cost/estimate/model';
 import { SECONDS_PER_MONTH } from '../../cost/usage/traffic-profile';
 import { PRICES } from '../../cost/estimate/prices';
-import { renderDetail, renderMarkdown } from '../../cost/report/working';
+import { renderAnswer, renderDetail, renderMarkdown } from '../../cost/report/working';
+import { verdictLines } from '../../cost/report/answer';
+import { usd } from '../../cost/estimate/format';
+import { unwrapped } from '../support/cost';
 import { buildReport } from '../../cost/estimate/build-report';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'cloudwatch');
@@ -157,6 +160,15 @@ describe('the measured month, from recorded answers', () => {
     );
     // report.json carries it.
     expect(JSON.parse(JSON.stringify(report)).cloudWatch.lines).toHaveLength(cw.lines.length);
+    // The answer npm run cost prints: the fitted profile's verdict first and last, the measured month in a line.
+    const answer = renderAnswer(report, ['Reports: …']).split('\n');
+    expect(answer.length).toBeLessThanOrEqual(30);
+    expect(answer[0]).toBe(verdictLines(report)[0]);
+    expect(unwrapped(answer.join('\n'))).toMatch(
+      /^Measured by CloudWatch \(stack ServerlessPoll, aws, measured over 1 h/m,
+    );
+    expect(unwrapped(answer.join('\n'))).toContain(`): ${usd(cw.measuredUsd)} a month on the lines it measures`);
+    expect(unwrapped(answer.join('\n')).split('\n').at(-1)).toMatch(/^In short: /);
   });
 
   it('tells a service the stack lacks from one that had no datapoints', async () => {
