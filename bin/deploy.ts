@@ -7,7 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { credentialSource, noCredentialsMessage } from './aws-credentials';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from './command-line';
+import {
+  badContextPair,
+  CommandFailure,
+  contextOption,
+  parseCommandLine,
+  runCommand,
+  UsageError,
+} from './command-line';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
@@ -17,14 +24,9 @@ export const DEPLOY_COMMAND = {
     'Deploys the stack to AWS (cdk deploy, the pinned CDK CLI), writing its addresses to cdk-outputs.json; ' +
     'first checks, without a request, that AWS credentials are configured.',
   options: {
-    context: {
-      type: 'string',
-      short: 'c',
-      multiple: true,
-      value: '<key=value>',
-      description:
-        'CDK context, as with cdk (e.g. -c results=function-url, the flags npm run cost names); may be repeated',
-    },
+    context: contextOption(
+      'CDK context, as with cdk (e.g. -c results=function-url, the flags npm run cost names); may be repeated',
+    ),
   },
   details: [
     'The flags: docs/deploy.md "Flags". Credentials: aws configure, or aws sso login with AWS_PROFILE;',
@@ -36,7 +38,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { values } = parseCommandLine(DEPLOY_COMMAND);
   const context = values.context ?? [];
   await runCommand(DEPLOY_COMMAND, () => {
-    const bad = context.find((pair) => !/^[\w:.-]+=.*$/.test(pair));
+    const bad = badContextPair(context);
     if (bad !== undefined) throw new UsageError(`-c takes key=value (got ${JSON.stringify(bad)})`);
     if (!credentialSource()) throw new CommandFailure(noCredentialsMessage());
   });
