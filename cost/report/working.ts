@@ -294,7 +294,7 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     if ('heading' in block) out.push(`## ${block.heading}`, '');
     else if ('verdict' in block) {
       const [first, ...rest] = block.verdict;
-      out.push(`**${first}**`, '', ...rest.map((line) => `- ${line.trim()}`), '');
+      out.push(`**${first}**`, '', ...rest.map((line) => `- ${line.trim().replace(/ {2,}/g, ' ')}`), '');
     } else if ('prose' in block) out.push(...block.prose.flatMap((line) => [line, '']));
     else if ('list' in block) out.push(...block.list.map((line) => `- ${boldLead(line)}`), '');
     else if ('markdown' in block)
