@@ -9,7 +9,7 @@ import { isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { percent, quantity, usd, votesLabel } from '../estimate/format';
 import { QUOTAS } from '../estimate/quotas';
-import { VPS_MAX_UTILISATION } from '../estimate/vps';
+import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 
 /** A second total without the always-free allowances is shown where they take more than this share off. */
@@ -182,6 +182,20 @@ function stageCapLine(capacity: Capacity): string[] {
   ];
 }
 
+/** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
+export function observedLine(observed: ObservedLoad, designRps: number): string {
+  const verdict =
+    observed.ratePerSecond >= designRps
+      ? `at least this profile's design rate of ${quantity(designRps)} req/s`
+      : `a floor, below this profile's design rate of ${quantity(designRps)} req/s: ` +
+        "a load test runs at its scenario's rate, so this says nothing of the box's maximum; " +
+        'npm run bench:vps on the box measures that (pass its file to --vps-from to size from it)';
+  return (
+    `Your VPS (${observed.url}, ${observed.scenario}, ${observed.source}): ` +
+    `served ${quantity(observed.ratePerSecond)} req/s at p99 ${observed.p99Ms} ms, ${verdict}.`
+  );
+}
+
 /** Where per-operation usage was measured (--from). */
 export const measuredUsage = ({ label, votes, apiRequests }: NonNullable<CostReport['measured']>) =>
   `Per-operation usage measured by ${label} (${votes} votes, ${apiRequests} API requests)`;
@@ -215,6 +229,7 @@ export function answerLines(report: CostReport, where: string[]): string[] {
     `The busiest second, ${quantity(report.peak.requestsPerSecond)} requests/s:`,
     `  ${awsCarries(report)}`,
     `  ${vpsCarries(report)}.`,
+    ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
     ...beforeThePeak(report),
     `Your own domain adds: ${dns.text}.`,
     ...(credits > 0 ? [`A new account's sign-up credits take ${usd(credits)} off its first month only.`] : []),

@@ -9,7 +9,7 @@ import {
   POLL_READ_CACHE_SECONDS,
   RESULTS_CACHE_SECONDS,
 } from '../../config/app-config';
-import { beforeThePeak, raisesText, scaleUp, stageLoad, stageShare } from './answer';
+import { beforeThePeak, observedLine, raisesText, scaleUp, stageLoad, stageShare } from './answer';
 import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Stage } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
 import type { CloudWatchBill } from '../estimate/cloudwatch';
@@ -26,7 +26,6 @@ import {
   requestsOf,
   SHARED_VCPU,
   VPS_MAX_UTILISATION,
-  type ObservedLoad,
   type RequestMix,
 } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
@@ -404,20 +403,6 @@ function idleLines(idle: Bill): string {
   if (idle.lines.length === 0) return 'nothing is billed without requests';
   const cost = (l: BillLine) => (l.usd === 0 ? ', inside the free tier' : `, ${usd(l.usd)}`);
   return idle.lines.map((l) => `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${cost(l)}`).join('; ');
-}
-
-/** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
-export function observedLine(observed: ObservedLoad, designRps: number): string {
-  const verdict =
-    observed.ratePerSecond >= designRps
-      ? `at least this profile's design rate of ${quantity(designRps)} req/s`
-      : `a floor, below this profile's design rate of ${quantity(designRps)} req/s: ` +
-        "a load test runs at its scenario's rate, so this says nothing of the box's maximum; " +
-        'npm run bench:vps on the box measures that (pass its file to --vps-from to size from it)';
-  return (
-    `Your VPS (${observed.url}, ${observed.scenario}, ${observed.source}): ` +
-    `served ${quantity(observed.ratePerSecond)} req/s at p99 ${observed.p99Ms} ms, ${verdict}.`
-  );
 }
 
 /** A VPS row in words: its month, what reaches it at the peak, and what its vCPUs serve of that. */

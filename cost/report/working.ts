@@ -5,7 +5,7 @@
  * break-even, a domain's DNS, the what-ifs, the assumptions, and the verdict again. One list of blocks,
  * written for a terminal (`npm run cost -- --detail`) and as Markdown (report.md, the explorer's full report).
  */
-import { answerLines, breakEvenText, closingSentence, measuredUsage, verdictLines } from './answer';
+import { answerLines, breakEvenText, closingSentence, measuredUsage, observedLine, verdictLines } from './answer';
 import { renderChart } from './chart';
 import { VPS_DNS, domainDns } from '../estimate/dns';
 import { escapeHtml, percent, usd } from '../estimate/format';
@@ -37,7 +37,6 @@ import {
   markdownQuotas,
   mdAlign,
   mdRow,
-  observedLine,
   peakLines,
   perMillionVotes,
   recommendation,

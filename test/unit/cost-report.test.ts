@@ -270,7 +270,9 @@ describe('the VPS side of the report', () => {
   });
 
   it('sets a load test of a VPS beside the profile as a floor, never as its capacity', () => {
-    const load = unwrapped(renderDetail(costReport({ 'vps-from': 'test/fixtures/vps-load-run' })));
+    const withLoad = costReport({ 'vps-from': 'test/fixtures/vps-load-run' });
+    const load = unwrapped(renderDetail(withLoad));
+    expect(unwrapped(renderAnswer(withLoad, WHERE))).toMatch(/^Your VPS \(http:\/\/203\.0\.113\.7:3081, .*a floor, /m);
     expect(load).toMatch(/^On a VPS: \$6\.00 a month on DO \$6/m);
     expect(load).toMatch(
       joined(
