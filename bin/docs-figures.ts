@@ -17,15 +17,9 @@ import { tieredCost } from '../cost/estimate/model';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { PRICES } from '../cost/estimate/prices';
 import { PROFILES, profileFieldLines } from '../cost/usage/profiles';
-import {
-  capacityHead,
-  capacityRows,
-  designHead,
-  designRows,
-  opening,
-  peakLines,
-  renderMarkdown,
-} from '../cost/report/report';
+import { beforeThePeak, closingSentence, verdictLines } from '../cost/report/answer';
+import { capacityHead, capacityRows, designHead, designRows, peakLines, voteRateWorking } from '../cost/report/report';
+import { renderMarkdown } from '../cost/report/working';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
 import { BASELINE_VPS, type RouteRate } from '../cost/estimate/vps';
 import { votePathFor, withApiRateLimit } from '../cost/estimate/vote-path';
@@ -96,7 +90,7 @@ function readmeAnswer(): string[] {
   const r = report('seed');
   const textbook = r.designs.find((d) => d.id === DEFAULT_DESIGN)!;
   const best = r.recommended;
-  const vps = [...r.vps].filter((v) => v.carries).sort((a, b) => a.totalUsd - b.totalUsd)[0];
+  const vps = r.answer.vpsCarries ? r.answer.vps : undefined;
   const seedVps = r.vps.find((v) => v.tier === BASELINE_VPS && !v.cdn)!;
   const { usage } = r.bill;
   return [
@@ -123,11 +117,7 @@ function readmeAnswer(): string[] {
     '',
     `Of the ${quantity(usage.clientRequests)} requests browsers send in that month, ` +
       `${quantity(usage.resultsRequests)} (${percent(usage.resultsRequests / usage.clientRequests)}) are pages ` +
-      'asking for fresh results. ' +
-      (best.breakEven.votes
-        ? `Below ${votesLabel(best.breakEven.votes)} a month the cheapest AWS set-up costs less than the ` +
-          `seed's ${usd(BASELINE_VPS.monthlyUsd)} VPS.`
-        : ''),
+      `asking for fresh results. ${closingSentence(r).replace(/^In short: /, '')}`,
     '',
     provenance('seed'),
   ];
@@ -137,10 +127,9 @@ function readmeAnswer(): string[] {
 function seedDesigns(): string[] {
   const r = report('seed');
   return [
-    ...peakLines(r).map((line) => `- ${line}`),
+    ...[...peakLines(r), voteRateWorking(r)].map((line) => `- ${line}`),
     '',
-    // The report's arrow marks the stack it bills: here the default design, as on a clone without cdk.out/.
-    ...mdTable(['AWS design (← the default)', ...designHead.slice(1)], designRows(r)),
+    ...mdTable(designHead, designRows(r)),
     '',
     ...mdTable(capacityHead, capacityRows(r)),
     '',
@@ -155,8 +144,13 @@ function presets(): string[] {
     return [
       `**${name}**: ${r.profile.description}`,
       '',
+      // The verdict as the command prints it.
+      '```text',
+      ...verdictLines(r),
+      '```',
+      '',
       `- ${peakLines(r)[0]}`,
-      ...opening(r).map((line) => `- ${line}`),
+      ...beforeThePeak(r).map((line) => `- ${line}`),
       '',
       provenance(name),
       '',

@@ -37,6 +37,23 @@ export interface DesignRow extends PricedDesign {
   capacity: Capacity;
 }
 
+/**
+ * The answer to the question the report is for, in one place (the text, the explorer and the docs say it
+ * from these figures): the recommended design beside the cheapest VPS box that carries the peak, which
+ * costs less, and the one break-even, between those two.
+ */
+export interface Answer {
+  /** The cheapest VPS row that carries the peak; where none does, the nearest (`vpsCarries` false). */
+  vps: VpsCost;
+  vpsCarries: boolean;
+  /** The side that costs less a month among those that carry the peak; `neither` when no side carries it. */
+  cheaper: 'aws' | 'vps' | 'neither';
+  /** How much less a month, where both sides carry the peak. */
+  savingUsd?: number;
+  /** Where the recommended design's bill crosses that box's month; none quoted where the box does not carry. */
+  breakEven: BreakEven;
+}
+
 export interface CostReport {
   profile: TrafficProfile;
   /** The stack the bill is for: what cdk.out/ (or --template) holds, else the default design. */
@@ -80,6 +97,7 @@ export interface CostReport {
   vpsCapacity: VpsCapacity;
   vps: VpsCost[];
   designRps: number;
+  answer: Answer;
   /** Break-even of this stack with each VPS tier. */
   breakEven: BreakEven[];
   whatIfs: WhatIf[];
@@ -153,6 +171,34 @@ function managedInstancesOf(designs: DesignRow[], input: ReportInput): CostRepor
   };
 }
 
+/** The answer: the recommended design against the cheapest box that carries the peak (cost/estimate/compare.ts). */
+function answerOf(input: ReportInput, recommended: DesignRow & { carries: boolean }, vps: VpsCost[]): Answer {
+  const byMonth = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd);
+  const carrying = byMonth(vps.filter((v) => v.carries))[0];
+  const box = carrying ?? [...vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
+  const aws = recommended.bill.totalUsd;
+  const both = Boolean(carrying) && recommended.carries;
+  const cheaper = both
+    ? aws <= box.totalUsd
+      ? 'aws'
+      : 'vps'
+    : carrying
+      ? 'vps'
+      : recommended.carries
+        ? 'aws'
+        : 'neither';
+  const { profile, vpsCapacity, units, options } = input;
+  return {
+    vps: box,
+    vpsCarries: Boolean(carrying),
+    cheaper,
+    ...(both && { savingUsd: Math.abs(aws - box.totalUsd) }),
+    breakEven: carrying
+      ? breakEven(box.tier, profile, recommended.stack, vpsCapacity, units, options, box.cdn?.plan)
+      : { tier: box.tier, ...(box.cdn && { cdn: box.cdn.plan }) },
+  };
+}
+
 const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
   votesPerSecond,
   ...voteRates(votesPerSecond, stack, batchCycleMs(units), units),
@@ -188,6 +234,7 @@ export function buildReport(input: ReportInput): CostReport {
     .sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
   const chosen = recommend(designs);
   const assumptions = assumptionsOf(input, bill);
+  const vps = vpsOptions(profile, bill, vpsCapacity);
   return {
     ...input,
     design: design?.id,
@@ -205,8 +252,9 @@ export function buildReport(input: ReportInput): CostReport {
     consumerRamp: consumerRamp(chosen.recommended.stack, peak, units),
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
-    vps: vpsOptions(profile, bill, vpsCapacity),
+    vps,
     designRps: designRps(profile),
+    answer: answerOf(input, chosen.recommended, vps),
     // The baseline's is the row's of the design this stack is, when it is one: searched once.
     breakEven: VPS_TIERS.map(
       (tier) =>

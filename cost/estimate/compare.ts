@@ -120,7 +120,7 @@ const gbOf = (mix: RequestMix, profile: TrafficProfile) =>
   (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
 
 /** Whether one box of `tier` carries this load at the peak, and by how much it falls short if not. */
-function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
+function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity, fronted: boolean) {
   const box = boxCapacity(tier, capacity, origin);
   const loadRps = requestsOf(origin);
   const needs = loadRps / (box.requestsPerSecond * VPS_MAX_UTILISATION);
@@ -129,7 +129,9 @@ function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
   const ceiling = primaryCeiling(tier, capacity, origin) * VPS_MAX_UTILISATION;
   const beyondAnyBox =
     loadRps > ceiling
-      ? `; no box of any size carries it: the primary that owns the log serves at most ` +
+      ? // Alone: a CDN in front may still make a box carry it (its own row says).
+        `; no box of any size carries it${fronted ? '' : ' without a CDN'}: ` +
+        'the primary that owns the log serves at most ' +
         `${Math.round(ceiling).toLocaleString('en-US')} req/s of this mix on its one vCPU`
       : '';
   const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})${beyondAnyBox}`;
@@ -147,7 +149,7 @@ export function vpsCost(
   capacity: VpsCapacity,
   cdn?: CdnPlan,
 ): VpsCost {
-  const size = sizeFor(tier, cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity);
+  const size = sizeFor(tier, cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity, Boolean(cdn));
   const transferGb = gbOf(cdn ? originOfMonth(profile, bill) : vpsMix(bill), profile);
   const overageUsd = Math.max(0, transferGb - tier.includedTransferGb) * tier.overageUsdPerGb;
   const cdnBill = cdn && cdnMonth(cdn, gbOf(vpsMix(bill), profile), requestsOf(vpsMix(bill)));
@@ -205,6 +207,8 @@ export function volumeScale(target: number, votes: number): number {
 
 export interface BreakEven {
   tier: VpsTier;
+  /** The CDN in front of the box, when the break-even is with a fronted box. */
+  cdn?: CdnPlan;
   /** Monthly votes at which serverless costs as much as this VPS setup; undefined if not within 1e3..1e11 votes. */
   votes?: number;
   usd?: number;
@@ -236,13 +240,15 @@ export function breakEven(
   capacity: VpsCapacity,
   units?: UnitCosts,
   options?: BillOptions,
+  cdn?: CdnPlan,
 ): BreakEven {
+  const box = cdn ? { tier, cdn } : { tier };
   const baseVotes = profile.pollsPerDay * DAYS_PER_MONTH * profile.votesPerPoll;
-  if (volumeScale(1, baseVotes) === 0) return { tier };
+  if (volumeScale(1, baseVotes) === 0) return box;
   const at = (votes: number): Point => {
     const scaled = scaleProfile(profile, volumeScale(votes, baseVotes));
     const bill = estimate(scaled, stack, units, options);
-    const vps = vpsCost(tier, scaled, bill, capacity);
+    const vps = vpsCost(tier, scaled, bill, capacity, cdn);
     return { votes, diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
   };
   const volumes = Array.from(
@@ -253,11 +259,11 @@ export function breakEven(
   let low: Point | undefined;
   for (const [i, volume] of volumes.entries()) {
     const high = at(volume);
-    if (!high.carries) return pastCarrying(tier, at, low, high, volumes.slice(i + 1));
-    if (high.diff >= 0) return found(tier, low ? solve(at, low, high) : high);
+    if (!high.carries) return pastCarrying(box, at, low, high, volumes.slice(i + 1));
+    if (high.diff >= 0) return found(box, low ? solve(at, low, high) : high);
     low = high;
   }
-  return { tier };
+  return box;
 }
 
 /**
@@ -265,7 +271,7 @@ export function breakEven(
  * the crossing before the edge, if the bills cross there; else whether they cross at all.
  */
 function pastCarrying(
-  tier: VpsTier,
+  box: Pick<BreakEven, 'tier' | 'cdn'>,
   at: (votes: number) => Point,
   low: Point | undefined,
   high: Point,
@@ -273,13 +279,17 @@ function pastCarrying(
 ): BreakEven {
   if (low) {
     const edge = lastCarried(at, low, high);
-    if (edge.diff >= 0) return found(tier, solve(at, low, edge));
+    if (edge.diff >= 0) return found(box, solve(at, low, edge));
   }
   const crosses = high.diff >= 0 || later.some((votes) => at(votes).diff >= 0);
-  return crosses ? { tier, notCarried: true } : { tier };
+  return crosses ? { ...box, notCarried: true } : box;
 }
 
-const found = (tier: VpsTier, at: Point): BreakEven => ({ tier, votes: at.votes, usd: at.usd });
+const found = (box: Pick<BreakEven, 'tier' | 'cdn'>, at: Point): BreakEven => ({
+  ...box,
+  votes: at.votes,
+  usd: at.usd,
+});
 
 /** The two bills at a monthly volume: serverless's less the VPS's, and whether the VPS carries its peak. */
 type Point = { votes: number; diff: number; usd: number; carries: boolean };

@@ -181,7 +181,8 @@ describe('the same month on a VPS', () => {
     const ceiling = Math.round((1e6 / microsOf(tvPeak.routes, 10)) * VPS_MAX_UTILISATION);
     expect(ceiling).toBeLessThan(tvPeak.requestsPerSecond);
     expect(row.why).toBe(
-      `needs ${needs.toFixed(1)}x the box (1 vCPU); no box of any size carries it: the primary that owns ` +
+      `needs ${needs.toFixed(1)}x the box (1 vCPU); no box of any size carries it without a CDN: ` +
+        'the primary that owns ' +
         `the log serves at most ${ceiling.toLocaleString('en-US')} req/s of this mix on its one vCPU`,
     );
     expect(row.totalUsd).toBe(VPS_TIERS[0].monthlyUsd + row.overageUsd);
@@ -256,7 +257,7 @@ describe('which VPS rows carry the presets, at the committed measurement', () =>
     for (const v of tv.filter((row) => !row.cdn)) {
       expect(v.carries).toBe(false);
       expect(v.why).toMatch(
-        /^needs \d+\.\dx the box \((\d vCPUs?|the primary's one vCPU)\); no box of any size carries it: the primary/,
+        /^needs \d+\.\dx the box \((\d vCPUs?|the primary's one vCPU)\); no box of any size carries it without a CDN: /,
       );
     }
     const origin = originAtPeak(PROFILES['tv-show']);

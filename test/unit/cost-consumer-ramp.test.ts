@@ -15,7 +15,7 @@ import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES } from '../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { costReport, designStack, unwrapped } from '../support/cost';
-import { renderText } from '../../cost/report/report';
+import { renderDetail } from '../../cost/report/working';
 
 // 10,000 votes/s, full batches of 10 every 40 ms: 250 votes/s a batch in flight, so 40 at once keep up.
 const peak = { votesPerSecond: 10_000, neededConcurrency: 40, groupsOpen: 67, batchSize: 10, cycleMs: 40 };
@@ -65,7 +65,7 @@ describe('in the verdict', () => {
     expect(ramp.peak.neededConcurrency).toBeCloseTo(199.2, 6);
     expect(ramp.onDemand.reachSeconds).toBe(39);
     expect(ramp.provisionedReady.pollers).toBe(20);
-    expect(unwrapped(renderText(night))).toContain(
+    expect(unwrapped(renderDetail(night))).toContain(
       'The vote consumer (the SQS event source) needs 199 batches at once for 49,800 votes/s. On demand (as ' +
         'deployed) it starts at 5 and adds 300 a minute: there after 39 s;',
     );

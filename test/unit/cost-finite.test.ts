@@ -12,7 +12,7 @@ import { DAYS_PER_MONTH, type TrafficProfile } from '../../cost/usage/traffic-pr
 import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
 import { derivePeak } from '../../cost/usage/peaks';
 import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, validateProfile } from '../../cost/usage/profiles';
-import { renderMarkdown, renderText, reportBodyHtml } from '../../cost/report/report';
+import { renderAnswer, renderDetail, renderMarkdown, reportBodyHtml } from '../../cost/report/working';
 import { buildReport } from '../../cost/estimate/build-report';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
@@ -96,7 +96,8 @@ describe('every profile the validator accepts', () => {
             for (const line of bill.lines) expect(line.usd, line.item).toBeGreaterThanOrEqual(0);
           }
           const shown = [
-            renderText(report),
+            renderAnswer(report, []),
+            renderDetail(report),
             renderMarkdown(report, 'chart.svg'),
             reportBodyHtml(report),
             renderChart(report),

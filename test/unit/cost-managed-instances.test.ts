@@ -12,7 +12,7 @@ import { VPS_MAX_UTILISATION } from '../../cost/estimate/vps';
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES } from '../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
-import { renderText } from '../../cost/report/report';
+import { renderDetail } from '../../cost/report/working';
 import { billLine as line, costReport, designStack, unwrapped } from '../support/cost';
 
 const stack = designStack({ results: 'function-url' });
@@ -52,7 +52,7 @@ describe('Lambda Managed Instances', () => {
   it('shows for the seed and the club, with its total and whether it is ever cheaper', () => {
     for (const profile of ['seed', 'club']) {
       const report = costReport({ profile });
-      const text = unwrapped(renderText(report));
+      const text = unwrapped(renderDetail(report));
       const [results] = report.managedInstances!.whatIfs;
       expect(text).toContain(`results function on Lambda Managed Instances: 3 x m7g.xlarge kept all month`);
       expect(text).toContain(`${usd(results.bill.totalUsd)} a month (+`);
