@@ -7,7 +7,8 @@
 import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
 import { isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
-import { percent, quantity, usd, votesLabel } from '../estimate/format';
+import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
+import { percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
 import { QUOTAS } from '../estimate/quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
@@ -150,7 +151,8 @@ export function beforeThePeak(report: CostReport): string[] {
     ...(quotas.length > 0
       ? [
           `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
-            (noneWithout ? ' No design carries it without a quota raise.' : ''),
+            (noneWithout ? ' No design carries it without a quota raise.' : '') +
+            cloudFrontQuotaNote(r, quotas),
         ]
       : []),
     ...warmUps.map(
@@ -207,6 +209,45 @@ export function consumerRampLine({ consumerRamp: ramp }: CostReport): string[] {
       `kept from before the peak meet it at once, ${usd(ready.usdPerHour)} an hour (${usd(ready.usdPerMonth)} a ` +
       'month kept all month). The stack has no flag for it: AWS does not say that provisioned mode takes a FIFO ' +
       `queue (${QUOTAS.esmScalingPerMinute.source}; checked ${QUOTAS.esmScalingPerMinute.checked}).`,
+  ];
+}
+
+/**
+ * Where the recommendation asks for more CloudFront requests a second, why no flat-rate plan (which has no such
+ * quota) is priced instead: the month is more than the largest plan allows, or pay as you go costs less.
+ */
+function cloudFrontQuotaNote(r: DesignRow, quotas: { quota: string }[]): string {
+  const cf = r.bill.cloudFront;
+  if (!cf || !quotas.some((q) => q.quota === QUOTAS.cloudFrontRequestsPerSecond.name)) return '';
+  return cf.covering
+    ? ` CloudFront is priced pay as you go: ${cf.why}, where a plan would have no such quota.`
+    : ` No CloudFront flat-rate plan (no such quota) covers ${quantity(cf.requests)} requests a month.`;
+}
+
+/**
+ * What AWS's newer prices say of the recommended design, where they matter to it: the share of invocations that
+ * start cold where it is above AWS's "under 1%" (sparse traffic), and Lambda Managed Instances for the
+ * function-URL design (the working has both in full).
+ */
+function awsSince2025(report: CostReport): string[] {
+  const { recommended: r, managedInstances: mi } = report;
+  const cold = coldStartShareOfAll(r.bill.usage.invocations, r.bill.usage.coldStartShares);
+  const [results] = mi?.whatIfs ?? [];
+  return [
+    ...(cold >= AWS_COLD_START_SHARE.below
+      ? [
+          `Cold starts: ${percentFine(cold)} of its invocations start cold (traffic this sparse leaves environments ` +
+            `idle past ${ENVIRONMENT_IDLE_LIFETIME.seconds / 60} minutes), each billing its INIT; AWS: under ` +
+            `${percent(AWS_COLD_START_SHARE.below)} in production.`,
+        ]
+      : []),
+    ...(results && r.id === 'function-url'
+      ? [
+          `With its results function on Lambda Managed Instances (${results.instances} instances; AWS keeps ` +
+            `at least 3) it would cost ${usd(results.bill.totalUsd)} a month: ${usd(Math.abs(results.deltaUsd))} ` +
+            `${results.deltaUsd < 0 ? 'less' : 'more'}.`,
+        ]
+      : []),
   ];
 }
 
@@ -272,6 +313,7 @@ export function answerLines(report: CostReport, where: string[]): string[] {
     `  ${vpsCarries(report)}.`,
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
     ...beforeThePeak(report),
+    ...awsSince2025(report),
     `Your own domain adds: ${dns.text}.`,
     ...(credits > 0 ? [`A new account's sign-up credits take ${usd(credits)} off its first month only.`] : []),
     '',

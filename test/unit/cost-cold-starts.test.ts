@@ -13,7 +13,8 @@ import { estimate } from '../../cost/estimate/model';
 import { PROFILES } from '../../cost/usage/profiles';
 import { DAYS_PER_MONTH, SECONDS_PER_MONTH } from '../../cost/usage/traffic-profile';
 import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
-import { designStack } from '../support/cost';
+import { costReport, designStack, unwrapped } from '../support/cost';
+import { renderAnswer } from '../../cost/report/working';
 
 const month = (pollsPerDay: number) => ({
   pollsPerMonth: pollsPerDay * DAYS_PER_MONTH,
@@ -66,6 +67,10 @@ describe('the presets', () => {
     expect(share('seed')).toBeLessThan(AWS_COLD_START_SHARE.below);
     expect(share('tv-show')).toBeLessThan(AWS_COLD_START_SHARE.below);
     expect(share('club')).toBeGreaterThan(100 * share('seed'));
+    // The short answer says so where it is above AWS's figure: the club's, not the seed's.
+    const answer = (profile: string) => unwrapped(renderAnswer(costReport({ profile }), []));
+    expect(answer('club')).toMatch(/Cold starts: 1\.1% of its invocations start cold/);
+    expect(answer('seed')).not.toContain('Cold starts:');
   });
 
   it('moves the bill: each cold start adds its INIT to the GB-seconds', () => {

@@ -12,7 +12,7 @@ import { VPS_MAX_UTILISATION } from '../../cost/estimate/vps';
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES } from '../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../cost/usage/unit-costs';
-import { renderDetail } from '../../cost/report/working';
+import { renderAnswer, renderDetail } from '../../cost/report/working';
 import { billLine as line, costReport, designStack, unwrapped } from '../support/cost';
 
 const stack = designStack({ results: 'function-url' });
@@ -57,6 +57,11 @@ describe('Lambda Managed Instances', () => {
       expect(text).toContain(`results function on Lambda Managed Instances: 3 x m7g.xlarge kept all month`);
       expect(text).toContain(`${usd(results.bill.totalUsd)} a month (+`);
       expect(text).toContain('Never cheaper for this profile');
+      // The short answer says it too, in a line.
+      expect(unwrapped(renderAnswer(report, []))).toContain(
+        `With its results function on Lambda Managed Instances (3 instances; AWS keeps at least 3) it would cost ` +
+          `${usd(results.bill.totalUsd)} a month: ${usd(results.deltaUsd)} more.`,
+      );
     }
   });
 });

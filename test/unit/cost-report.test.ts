@@ -165,7 +165,11 @@ describe('the full working (--detail)', () => {
     expect(tvText).toMatch(
       /^- Before the peak, ask AWS for \(Service Quotas; docs\/cost\.md "Quotas"\): CloudFront requests per distrib/m,
     );
-    expect(tvText).toMatch(/No design carries it without a quota raise\.$/m);
+    // And why the CloudFront raise stands: no flat-rate plan, which has no such quota, covers the month.
+    expect(tvText).toContain(
+      'No design carries it without a quota raise. No CloudFront flat-rate plan (no such quota) covers 624 M ' +
+        'requests a month.\n',
+    );
     // A requests/s row under a concurrency quota says the requests a second the raise gives, not the quota.
     const row = tvText.split('\n').find((l) => l.startsWith('Lambda requests a second'))!;
     const concurrency = tv.recommended.capacity.carriesWith!.quotaRaises.find(
