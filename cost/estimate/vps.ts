@@ -16,6 +16,32 @@ export interface RouteRate {
   errors: number;
 }
 
+/**
+ * The ways a box terminates TLS that npm run bench:vps measures, each in front of one process and of two
+ * workers; docs/vps.md deploys DEPLOYED_TLS.
+ */
+export const TLS_SETUPS = {
+  caddy: 'Caddy as docs/vps.md deployed it until 2026-11 (reverse_proxy, its default idle upstream connections)',
+  caddyKeepAlive: "Caddy with keepalive_idle_conns_per_host at the bench's connection count",
+  nginx: "nginx with upstream keepalive at the bench's connection count",
+  node: "the edition's own TLS: node:https in each process that serves HTTP (--tls-cert, --tls-key)",
+} as const;
+export type TlsSetup = keyof typeof TLS_SETUPS;
+
+/**
+ * What docs/vps.md deploys and the model prices a box with: the set-up that cost the least CPU a request
+ * in the run of 2026-11-26 (cost/estimate/vps-capacity.json; docs/vps.md gives the figures).
+ */
+export const DEPLOYED_TLS: TlsSetup = 'node';
+
+/** µs of CPU a request in one set-up: each route, one process and two workers, and a bare server's beside them. */
+export interface SetupMicros {
+  oneProcess: RouteMicros;
+  workers: RouteMicros;
+  /** A bare node:http server answering a fixed JSON body, run the same way (same workers, same TLS). */
+  bare: { oneProcess: number; workers: number };
+}
+
 /** What npm run bench:vps writes: this app's own capacity, with the machine and command that measured it. */
 export interface VpsMeasurement {
   what: string;
@@ -33,12 +59,12 @@ export interface VpsMeasurement {
    */
   cpu: {
     what: string;
-    /** µs of CPU a request, by route and set-up: one process or two workers (and primary), plain or behind TLS. */
-    microsPerRequest: Record<'plain' | 'workersPlain' | 'tls' | 'workersTls', RouteMicros>;
-    /** With workers behind TLS, the CPU a request spent in the primary alone (it owns the log: one core's ceiling). */
+    /** Plain HTTP. */
+    plain: SetupMicros;
+    /** Each TLS set-up, with what ran it; null: not measured in this run (--tls). */
+    tls: Record<TlsSetup, (SetupMicros & { via: string }) | null>;
+    /** With workers, the CPU a request spent in the primary alone (it owns the log: one vCPU's ceiling). */
     primaryMicrosPerRequest: RouteMicros;
-    /** How TLS was terminated. */
-    tlsVia: string;
   };
 }
 
@@ -55,17 +81,28 @@ export interface VcpuShare {
   assumption: string;
 }
 
-/** A Basic Droplet's vCPU: shared with other Droplets on its host. */
+/** A Basic Droplet's (or a Hetzner CX's) vCPU: shared with other machines on its host. */
 export const SHARED_VCPU: VcpuShare = {
   kind: 'shared vCPU',
-  factor: 1,
+  factor: 0.5,
   source:
     'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ (shared CPU: the hyperthread may be ' +
     'shared with other Droplets, which "could receive fractions of hyperthreads" when their neighbours are busy)',
-  checked: '2026-11-25',
+  checked: '2026-11-26',
   assumption:
-    'a shared vCPU counted as a whole one: DigitalOcean states no share, and bench:vps measured on a VM’s vCPU, ' +
-    'itself shared; the CPU its neighbours steal at the peak comes out of the headroom',
+    'a shared vCPU counted as half a dedicated one: no provider states a share, and a peak is when neighbours ' +
+    'may be busy too; half is a stated assumption, not a measurement (set SHARED_VCPU.factor to yours)',
+};
+
+/** A CPU-Optimized Droplet's, a Hetzner CCX's or a dedicated server's vCPU: a hyperthread of its own. */
+export const DEDICATED_VCPU: VcpuShare = {
+  kind: 'dedicated vCPU',
+  factor: 1,
+  source:
+    'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ ("Dedicated CPU Droplets have ' +
+    'guaranteed access to the full hyperthread at all times")',
+  checked: '2026-11-26',
+  assumption: 'a dedicated vCPU counted as one, the vCPU bench:vps measured on',
 };
 
 export interface VpsTier {
@@ -97,8 +134,65 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   checked: '2026-11',
 });
 
+/** A CPU-Optimized Droplet: dedicated vCPUs at $21 a vCPU a month (c-2 $42). */
+const cpuOptimized = (vcpu: number): VpsTier => ({
+  name: `DO CPU-Optimized c-${vcpu} (${vcpu} dedicated vCPU)`,
+  provider: 'DigitalOcean',
+  monthlyUsd: 21 * vcpu,
+  vcpu,
+  vcpuShare: DEDICATED_VCPU,
+  memoryGb: 2 * vcpu,
+  includedTransferGb: 4000,
+  overageUsdPerGb: 0.01,
+  priceSource:
+    'DigitalOcean CPU-Optimized droplets (docs/sources.md): c-2 $42 a month; larger sizes at the same $21 a vCPU ' +
+    '(assumption *: the size list scales linearly); transfer allowance assumed 4 TB',
+  checked: '2026-11-26',
+});
+
+/**
+ * Hetzner prices in euros, converted at this rate: EUR 1 = USD 1.16, an assumption (about the 2025-26 level;
+ * not a quoted rate), checked 2026-11-26. Change it to price with today's.
+ */
+export const USD_PER_EUR = 1.16;
+/** Hetzner's gross prices include 19% German VAT; the tiers use the net price, as DigitalOcean's are quoted. */
+const GERMAN_VAT = 1.19;
+/** Hetzner Cloud raised prices on 2026-04-01: the CCX63 from EUR 343.30 to 359.40 gross; the others taken as alike. */
+const HETZNER_2026_04 = 359.4 / 343.3;
+
+/** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04. */
+const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
+  name: `Hetzner ${name} (${vcpu} dedicated vCPU)`,
+  provider: 'Hetzner',
+  monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * USD_PER_EUR),
+  vcpu,
+  vcpuShare: DEDICATED_VCPU,
+  memoryGb,
+  includedTransferGb: 20_000,
+  overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+  priceSource:
+    `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
+    `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}), at USD ${USD_PER_EUR} a euro *; ` +
+    '20 TB included in EU locations, EUR 1 a TB over',
+  checked: '2026-11-26',
+});
+
+const round2 = (usd: number) => Math.round(usd * 100) / 100;
+
 /** The VPS tiers the report prices the month on, cheapest first. */
 export const VPS_TIERS: VpsTier[] = [
+  {
+    name: 'Hetzner CX23 (2 vCPU, 4 GB)',
+    provider: 'Hetzner',
+    monthlyUsd: round2(3.99 * USD_PER_EUR),
+    vcpu: 2,
+    vcpuShare: SHARED_VCPU,
+    memoryGb: 4,
+    includedTransferGb: 20_000,
+    overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+    priceSource: `Hetzner Cloud CX23 (docs/sources.md): EUR 3.99 net after 2026-04, at USD ${USD_PER_EUR} a euro *`,
+    checked: '2026-11-26',
+  },
   droplet(6, 1, 1, 1),
   droplet(12, 1, 2, 2),
   {
@@ -114,8 +208,29 @@ export const VPS_TIERS: VpsTier[] = [
     checked: '2026-11',
   },
   droplet(24, 2, 4, 4),
+  cpuOptimized(2),
   droplet(48, 4, 8, 5),
-];
+  ccx('CCX33', 8, 32, 57.7),
+  {
+    name: 'Hetzner AX52 (16 dedicated threads, 64 GB)',
+    provider: 'Hetzner',
+    monthlyUsd: round2(59 * USD_PER_EUR),
+    vcpu: 16,
+    vcpuShare: DEDICATED_VCPU,
+    memoryGb: 64,
+    // Unmetered: a petabyte a month stands for it (a finite figure, so that the report's JSON keeps it).
+    includedTransferGb: 1e6,
+    overageUsdPerGb: 0,
+    priceSource:
+      `Hetzner dedicated server AX52, 8 cores / 16 threads (docs/sources.md): about EUR 59 a month net, ` +
+      `2026-08, at USD ${USD_PER_EUR} a euro *; its one-off setup fee not counted; traffic unmetered`,
+    checked: '2026-11-26',
+  },
+  ccx('CCX43', 16, 64, 114.82),
+  cpuOptimized(8),
+  ccx('CCX53', 32, 128, 229.06),
+  ccx('CCX63', 48, 192, 343.3),
+].sort((a, b) => a.monthlyUsd - b.monthlyUsd);
 
 /** The seed's headline comparison: the $15 box. */
 export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
@@ -129,16 +244,44 @@ export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
  */
 export const VPS_MAX_UTILISATION = 1 / RAISE_HEADROOM;
 
-/** Other programs' published figures: shown beside this app's own, never used to size it. */
+/**
+ * The seed documents' published figures, with their conditions: shown beside this app's own, never
+ * used to size it (another program, another machine, other durability).
+ */
 export const CAPACITY_REFERENCES = [
   {
-    name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk',
-    requestsPerSecond: 5800,
+    name: 'GO Poll (Go + Redis), DigitalOcean $5 droplet, 1 vCPU 1.8 GHz',
+    requestsPerSecond: 5_800,
+    monthlyUsd: 5,
+    conditions: 'votes; plain HTTP, Redis AOF every second, wrk with 10,000-20,000 connections, 2018',
     source: 'docs/sources.md, GO Poll',
   },
   {
-    name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)',
+    name: 'GO Poll (Go + Redis), DigitalOcean $15 droplet, 3 vCPU',
+    requestsPerSecond: 12_000,
+    monthlyUsd: 15,
+    conditions: 'votes; plain HTTP, Redis AOF every second, wrk with 10,000-15,000 connections, 2018',
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'GO Poll (Go + Redis), DigitalOcean $80 droplet, 6 vCPU',
+    requestsPerSecond: 68_630,
+    monthlyUsd: 80,
+    conditions:
+      'votes, its best of three runs (30,500 in the other two); plain HTTP, Redis AOF every second, wrk with ' +
+      '70,000 connections, 2018',
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'the seed platform’s Node server, one process, 2x Xeon E5-2450 v2 (32 threads)',
     requestsPerSecond: 18_671,
+    conditions: 'options route (live counts); plain HTTP on localhost, in Docker, autocannon -c 100 -d 10',
+    source: 'docs/sources.md, the seed',
+  },
+  {
+    name: 'the seed platform’s Rust/axum server, 8 threads, the same Xeons',
+    requestsPerSecond: 140_000,
+    conditions: 'in memory (no Redis, nothing on disk); plain HTTP on localhost, autocannon',
     source: 'docs/sources.md, the seed',
   },
 ] as const;
@@ -191,6 +334,38 @@ export function microsOfMix(micros: RouteMicros, mix: RequestMix): number {
   );
 }
 
+/**
+ * The TLS figures a box is priced with: the deployed set-up's if the run measured it, else another
+ * measured one, else none (a --tls off run: plain HTTP, TLS not counted); `says` tells which.
+ */
+export interface PricedTls {
+  setup?: TlsSetup;
+  oneProcess: RouteMicros;
+  workers: RouteMicros;
+  says: string;
+}
+
+export function pricedTls(measurement: VpsMeasurement): PricedTls {
+  const { tls, plain } = measurement.cpu;
+  const measured = (Object.keys(TLS_SETUPS) as TlsSetup[]).filter((name) => tls[name]);
+  const setup = measured.includes(DEPLOYED_TLS) ? DEPLOYED_TLS : measured[0];
+  if (!setup)
+    return {
+      ...plain,
+      says: 'without TLS: this run measured none (npm run bench:vps -- --tls off), so TLS costs are not counted',
+    };
+  const figures = tls[setup]!;
+  return {
+    setup,
+    oneProcess: figures.oneProcess,
+    workers: figures.workers,
+    says:
+      setup === DEPLOYED_TLS
+        ? `behind TLS as docs/vps.md deploys it (${figures.via})`
+        : `behind TLS by ${figures.via} (this run did not measure the deployed set-up, ${TLS_SETUPS[DEPLOYED_TLS]})`,
+  };
+}
+
 /** What one box serves of a mix, a second, and what bounds it. */
 export interface BoxCapacity {
   /** HTTP workers (npm run vps -- --workers auto: one per vCPU, and the primary); 0: one process, on one vCPU. */
@@ -199,37 +374,41 @@ export interface BoxCapacity {
   microsPerRequest: number;
   /** With workers, the primary's own CPU a request: one core's worth of it is a ceiling whatever the vCPUs. */
   primaryMicrosPerRequest?: number;
-  /** min(what the vCPUs serve, what the primary's one vCPU serves). */
+  /** What the box's vCPUs serve of the mix (each counted at its share). */
+  coresRequestsPerSecond: number;
+  /** With workers, what this edition's writer (the primary that owns the log) serves on its one vCPU. */
+  writerRequestsPerSecond?: number;
+  /** min(what the vCPUs serve, what the writer serves). */
   requestsPerSecond: number;
-  binds: 'cores' | 'primary';
+  /** cores: the box's limit; writer: this edition's, whatever the box. */
+  binds: 'cores' | 'writer';
 }
 
 /**
- * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS: its vCPUs
- * (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers and a
- * primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
- */
-/**
  * What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of
- * any size carries more (the edition does not shard).
+ * any size carries more (the edition does not shard). A limit of this edition, not of the box.
  */
-export const primaryCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
+export const writerCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
   (tier.vcpuShare.factor * 1e6) / microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
 
+/**
+ * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls):
+ * its vCPUs (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers
+ * and a primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
+ */
 export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
-  const { microsPerRequest, primaryMicrosPerRequest } = capacity.measurement.cpu;
-  const share = tier.vcpuShare.factor;
+  const tls = pricedTls(capacity.measurement);
   const workers = tier.vcpu >= 2 ? tier.vcpu : 0;
-  const micros = microsOfMix(workers ? microsPerRequest.workersTls : microsPerRequest.tls, mix);
-  const cores = (tier.vcpu * share * 1e6) / micros;
-  if (!workers) return { workers, microsPerRequest: micros, requestsPerSecond: cores, binds: 'cores' };
-  const primaryMicros = microsOfMix(primaryMicrosPerRequest, mix);
-  const primary = primaryCeiling(tier, capacity, mix);
+  const micros = microsOfMix(workers ? tls.workers : tls.oneProcess, mix);
+  const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
+  const base = { workers, microsPerRequest: micros, coresRequestsPerSecond: cores };
+  if (!workers) return { ...base, requestsPerSecond: cores, binds: 'cores' };
+  const writer = writerCeiling(tier, capacity, mix);
   return {
-    workers,
-    microsPerRequest: micros,
-    primaryMicrosPerRequest: primaryMicros,
-    requestsPerSecond: Math.min(cores, primary),
-    binds: primary < cores ? 'primary' : 'cores',
+    ...base,
+    primaryMicrosPerRequest: microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix),
+    writerRequestsPerSecond: writer,
+    requestsPerSecond: Math.min(cores, writer),
+    binds: writer < cores ? 'writer' : 'cores',
   };
 }

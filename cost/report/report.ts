@@ -29,7 +29,9 @@ import {
 import {
   BASELINE_VPS,
   CAPACITY_REFERENCES,
+  DEDICATED_VCPU,
   microsOfMix,
+  pricedTls,
   requestsOf,
   SHARED_VCPU,
   VPS_MAX_UTILISATION,
@@ -180,11 +182,12 @@ const routesText = (mix: RequestMix) =>
  */
 function vpsWorking(report: CostReport): string[] {
   const { cpu } = report.vpsCapacity.measurement;
+  const tls = pricedTls(report.vpsCapacity.measurement);
   const alone = report.vps.find((v) => !v.cdn)!;
   const fronted = report.vps.find((v) => v.cdn);
   const micros = (mix: RequestMix) =>
-    `${quantity(microsOfMix(cpu.microsPerRequest.tls, mix))} µs a request on one process, ` +
-    `${quantity(microsOfMix(cpu.microsPerRequest.workersTls, mix))} with workers, ` +
+    `${quantity(microsOfMix(tls.oneProcess, mix))} µs a request on one process, ` +
+    `${quantity(microsOfMix(tls.workers, mix))} with workers, ` +
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
@@ -194,22 +197,33 @@ function vpsWorking(report: CostReport): string[] {
         ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +
           `${POLL_READ_CACHE_SECONDS} s, results once per ${RESULTS_CACHE_SECONDS} s): ${routesText(fronted.origin)}.`
         : '.'),
-    `The CPU a request of that mix costs behind TLS (${cpu.tlsVia}), alone: ${micros(alone.origin)}` +
+    `The CPU a request of that mix costs ${tls.says}, alone: ${micros(alone.origin)}` +
       (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
-      ` A box serves min(vCPUs × ${SHARED_VCPU.factor} (${SHARED_VCPU.kind}) × 1e6 / µs, ` +
-      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary; ` +
-      "a request's µs with workers as measured with 2, taken as the same with more), and carries " +
-      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). ` +
-      `CPU figures: ${cpu.what}.`,
+      ` A box serves min(vCPUs × share × 1e6 / µs, share × 1e6 / the primary's µs) req/s, a ` +
+      `${SHARED_VCPU.kind} counted at ${SHARED_VCPU.factor} and a ${DEDICATED_VCPU.kind} at ` +
+      `${DEDICATED_VCPU.factor} (one process on one vCPU: no primary; a request's µs with workers as measured ` +
+      'with 2, taken as the same with more), and carries ' +
+      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). The first ` +
+      "term is the box's limit; the second, the writer's, is this edition's, whatever the box (\"(writer)\" in " +
+      `the table). CPU figures: ${cpu.what}.`,
   ];
 }
+/** The seed documents' own figures beside the rows: their program, their machine, their conditions. */
+export const referenceHead = ['Their figure (not this app; not used for sizing)', 'req/s', 'Monthly', 'Conditions'];
+export const referenceRows = () =>
+  CAPACITY_REFERENCES.map((ref) => [
+    ref.name,
+    quantity(ref.requestsPerSecond),
+    'monthlyUsd' in ref ? usd(ref.monthlyUsd) : '—',
+    `${ref.conditions} (${ref.source})`,
+  ]);
 /** Each VPS row; in a terminal (`narrow`) the verdict is short and the prose under the table says why. */
 export const vpsRows = (report: CostReport, narrow = false) =>
   report.vps.map((v) => [
     v.name,
     processesOf(v),
     `${quantity(v.loadRps)} (${percent(v.utilisation)})`,
-    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'primary' ? ' (primary)' : ''}`,
+    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'writer' ? ' (writer)' : ''}`,
     v.carries ? 'yes' : narrow ? `no: ${v.needs.toFixed(1)}x` : `no: ${v.why}`,
     `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
       (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
@@ -478,21 +492,34 @@ function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
     `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
-    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)} behind TLS ` +
-    `(the CPU a request costs, npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
-    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: it ${v.why}`)
+    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}, ` +
+    `${pricedTls(measured).says} (the CPU a request costs, npm run bench:vps on ${measured.date}, ` +
+    `${measured.machine.model}), ` +
+    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: ${v.why}`)
   );
 }
 
-/** The VPS answer: the cheapest box that carries the peak, or plainly that none does, and the nearest. */
+/**
+ * The VPS answer: the cheapest box that carries the peak; else the cheapest whose vCPUs would, held back
+ * by this edition's writer (the edition's limit, said so); else plainly that no box on the list does,
+ * the largest falling short on its cores.
+ */
 function vpsLine(report: CostReport): string {
   const carrying = cheapestCarryingVps(report);
   if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
-  const nearest = [...report.vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
+  const aws = report.recommended.carries ? 'the AWS edition does' : 'nor does any AWS design';
+  const cores = cheapest(report.vps.filter((v) => v.coresCarry));
+  if (cores)
+    return (
+      `On a VPS: a box has the cores for this peak of ${quantity(report.designRps)} req/s, but this edition ` +
+      `does not carry it (${aws}). ${vpsSentence(report, cores)}.`
+    );
+  const largest = [...report.vps].sort(
+    (a, b) => b.box.coresRequestsPerSecond / b.loadRps - a.box.coresRequestsPerSecond / a.loadRps,
+  )[0];
   return (
-    `On a VPS: no single box carries this peak of ${quantity(report.designRps)} req/s` +
-    (report.recommended.carries ? ': the AWS edition does. ' : ', nor does any AWS design. ') +
-    `The nearest: ${vpsSentence(report, nearest)}.`
+    `On a VPS: no single box on the list carries this peak of ${quantity(report.designRps)} req/s on its cores` +
+    ` (${aws}). The nearest: ${vpsSentence(report, largest)}.`
   );
 }
 
@@ -523,7 +550,7 @@ function headline(report: CostReport): string[] {
     `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` + `(${perMillionVotes(bill)}).`,
     baseline.carries
       ? `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month (one box for ${quantity(report.designRps)} req/s).`
-      : `${BASELINE_VPS.name} does not carry this profile's peak: it ${baseline.why}.`,
+      : `${BASELINE_VPS.name} does not carry this profile's peak: ${baseline.why}.`,
     even.votes
       ? `Break-even of this stack with it: ${votesLabel(even.votes)} a month (${usd(even.usd!)}); ` +
         'below that, serverless costs less.'
@@ -569,11 +596,6 @@ const capacityLines = (report: CostReport) => {
         `CDN in front of the VPS edition: ${plan.name}, $${plan.monthlyUsd} a month, $${plan.usdPerGb} per GB, ` +
         `$${plan.usdPerMillionRequests} per million requests, at least ${usd(plan.minimumMonthlyUsd)} a month ` +
         `(${plan.priceSource}; checked ${plan.checked}${plan.assumption ? '; assumption *' : ''}).`,
-    ),
-    ...CAPACITY_REFERENCES.map(
-      (ref) =>
-        `Reference, another program (not used for sizing): ${ref.name}: ` +
-        `${quantity(ref.requestsPerSecond)} req/s (${ref.source}).`,
     ),
   ];
 };
@@ -668,6 +690,15 @@ export function renderText(report: CostReport): string {
   const right = columns.map((c, i) => ([2, 3, 5, 6, 8].includes(c) ? i : -1)).filter((i) => i >= 0);
   out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), right));
   for (const line of vpsWorking(report)) prose(line);
+  out.push('');
+  out.push(
+    table(
+      referenceHead.slice(0, 3),
+      referenceRows().map((r) => r.slice(0, 3)),
+      [1, 2],
+    ),
+  );
+  prose(...CAPACITY_REFERENCES.map((ref) => `${ref.name}: ${ref.conditions} (${ref.source}).`));
   out.push('');
   out.push(
     table(
@@ -831,6 +862,10 @@ export function renderMarkdown(report: CostReport, chartFile: string): string {
     ...vpsRows(report).map(mdRow),
     '',
     ...vpsWorking(report).map((l) => `- ${l}`),
+    '',
+    mdRow(referenceHead),
+    mdAlign(referenceHead, [1, 2]),
+    ...referenceRows().map(mdRow),
     '',
     ...capacityLines(report).map((l) => `- ${l}`),
     '',
