@@ -31,6 +31,7 @@ export interface Measured {
 const ROUTES: RouteName[] = ['options', 'page', 'vote', 'results'];
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const number = (n: number) => Math.round(n).toLocaleString('en-US');
+const signed = (n: number) => `${Math.round(n) >= 0 ? '+' : ''}${number(n)}`;
 
 /** A set-up's figure for a route: the options route's rounds averaged. */
 const byRoute = (m: Measured, route: RouteName | 'bare', figure: (r: Run) => number) =>
@@ -71,7 +72,7 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
       console.log(
         row(
           x.setup.label,
-          columns.map((r) => `+${number(micros(x, r) - micros(plainOf(x), r))}`),
+          columns.map((r) => signed(micros(x, r) - micros(plainOf(x), r))),
         ),
       );
   }

@@ -176,10 +176,13 @@ type RouteName = keyof VpsMeasurement['routes'];
 const SETUPS: Setup[] = [
   { key: 'plain', label: 'one process', workers: 1 },
   { key: 'workersPlain', label: '2 workers', workers: 2 },
-  ...chosen.flatMap((tls): Setup[] => [
-    { key: `${tls}`, label: `one process, ${tls}`, workers: 1, tls },
-    { key: `${tls}Workers`, label: `2 workers, ${tls}`, workers: 2, tls },
-  ]),
+  ...chosen.flatMap((tls): Setup[] => {
+    const flag = Object.keys(TLS_FLAGS).find((name) => TLS_FLAGS[name] === tls);
+    return [
+      { key: `${tls}`, label: `one process, ${flag}`, workers: 1, tls },
+      { key: `${tls}Workers`, label: `2 workers, ${flag}`, workers: 2, tls },
+    ];
+  }),
 ];
 const ROUTES: Record<RouteName, { path: string; method?: string; body?: string }> = {
   options: { path: '/api/poll/ID/options' },
@@ -203,6 +206,9 @@ function freePort(): Promise<number> {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'vps-bench-'));
+/** The bare server as a file: node:cluster forks its workers from the script the primary runs. */
+const bareScript = join(home, 'bare.cjs');
+writeFileSync(bareScript, BARE_SERVER);
 const started: ChildProcess[] = [];
 let cert: CertFiles | undefined;
 
@@ -252,7 +258,7 @@ async function measure(setup: Setup, rounds: number): Promise<Measured> {
     ...(own ? ['--tls-cert', own.cert, '--tls-key', own.key] : []),
   ]);
   started.push(app.child);
-  const bare = await startServer(process.execPath, ['-e', BARE_SERVER], {
+  const bare = await startServer(process.execPath, [bareScript], {
     ...process.env,
     BARE_WORKERS: String(setup.workers),
     BARE_SCHEME: own ? 'https' : 'http',

@@ -136,7 +136,7 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
 
 /** A CPU-Optimized Droplet: dedicated vCPUs at $21 a vCPU a month (c-2 $42). */
 const cpuOptimized = (vcpu: number): VpsTier => ({
-  name: `DO CPU-Optimized c-${vcpu} (${vcpu} dedicated vCPU)`,
+  name: `DO CPU-Opt. c-${vcpu} (${vcpu} dedicated)`,
   provider: 'DigitalOcean',
   monthlyUsd: 21 * vcpu,
   vcpu,
@@ -162,7 +162,7 @@ const HETZNER_2026_04 = 359.4 / 343.3;
 
 /** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04. */
 const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
-  name: `Hetzner ${name} (${vcpu} dedicated vCPU)`,
+  name: `Hetzner ${name} (${vcpu} dedicated)`,
   provider: 'Hetzner',
   monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * USD_PER_EUR),
   vcpu,
@@ -182,7 +182,7 @@ const round2 = (usd: number) => Math.round(usd * 100) / 100;
 /** The VPS tiers the report prices the month on, cheapest first. */
 export const VPS_TIERS: VpsTier[] = [
   {
-    name: 'Hetzner CX23 (2 vCPU, 4 GB)',
+    name: 'Hetzner CX23 (2 vCPU)',
     provider: 'Hetzner',
     monthlyUsd: round2(3.99 * USD_PER_EUR),
     vcpu: 2,
@@ -212,7 +212,7 @@ export const VPS_TIERS: VpsTier[] = [
   droplet(48, 4, 8, 5),
   ccx('CCX33', 8, 32, 57.7),
   {
-    name: 'Hetzner AX52 (16 dedicated threads, 64 GB)',
+    name: 'Hetzner AX52 (16 threads)',
     provider: 'Hetzner',
     monthlyUsd: round2(59 * USD_PER_EUR),
     vcpu: 16,

@@ -150,7 +150,7 @@ export const designRows = (report: CostReport, flagsOnly = false) =>
 export const vpsHead = [
   'VPS (the VPS edition, one box)',
   'Processes',
-  'Origin req/s at peak',
+  'At peak, req/s',
   'Capacity, req/s',
   'Carries?',
   'Transfer',
