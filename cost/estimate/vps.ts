@@ -159,12 +159,17 @@ export const USD_PER_EUR = 1.16;
 const GERMAN_VAT = 1.19;
 /** Hetzner Cloud raised prices on 2026-04-01: the CCX63 from EUR 343.30 to 359.40 gross; the others taken as alike. */
 const HETZNER_2026_04 = 359.4 / 343.3;
+/**
+ * And again on 2026-06-15 (a third-party note, docs/sources.md): the CCX13 from EUR 15.99 to 42.99 net,
+ * "the dedicated-CPU line went up over 200%"; the other CCX sizes taken as alike.
+ */
+const HETZNER_CCX_2026_06 = 42.99 / 15.99;
 
-/** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04. */
+/** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04 and both raises. */
 const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
   name: `Hetzner ${name} (${vcpu} dedicated)`,
   provider: 'Hetzner',
-  monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * USD_PER_EUR),
+  monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06 * USD_PER_EUR),
   vcpu,
   vcpuShare: DEDICATED_VCPU,
   memoryGb,
@@ -172,8 +177,9 @@ const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04
   overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
   priceSource:
     `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
-    `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}), at USD ${USD_PER_EUR} a euro *; ` +
-    '20 TB included in EU locations, EUR 1 a TB over',
+    `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}) and as the CCX13 was on 2026-06-15 ` +
+    `(x${HETZNER_CCX_2026_06.toFixed(2)}) *, at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations, ` +
+    'EUR 1 a TB over',
   checked: '2026-11-26',
 });
 
@@ -184,13 +190,15 @@ export const VPS_TIERS: VpsTier[] = [
   {
     name: 'Hetzner CX23 (2 vCPU)',
     provider: 'Hetzner',
-    monthlyUsd: round2(3.99 * USD_PER_EUR),
+    monthlyUsd: round2(5.49 * USD_PER_EUR),
     vcpu: 2,
     vcpuShare: SHARED_VCPU,
     memoryGb: 4,
     includedTransferGb: 20_000,
     overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
-    priceSource: `Hetzner Cloud CX23 (docs/sources.md): EUR 3.99 net after 2026-04, at USD ${USD_PER_EUR} a euro *`,
+    priceSource:
+      `Hetzner Cloud CX23 (docs/sources.md): EUR 5.49 net since 2026-06-15 (3.99 from 2026-04), ` +
+      `at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations`,
     checked: '2026-11-26',
   },
   droplet(6, 1, 1, 1),
@@ -228,8 +236,6 @@ export const VPS_TIERS: VpsTier[] = [
   },
   ccx('CCX43', 16, 64, 114.82),
   cpuOptimized(8),
-  ccx('CCX53', 32, 128, 229.06),
-  ccx('CCX63', 48, 192, 343.3),
 ].sort((a, b) => a.monthlyUsd - b.monthlyUsd);
 
 /** The seed's headline comparison: the $15 box. */
