@@ -305,12 +305,14 @@ function vpsCapacity(): string[] {
   const { plain, primaryMicrosPerRequest: primary, tls } = m.cpu;
   const times = (bare: number, route: number) => `${(bare / route).toFixed(2)}x`;
   const routes = Object.entries(m.routes) as Array<[keyof typeof primary, RouteRate]>;
+  const measuredVia = (Object.keys(TLS_SETUPS) as TlsSetup[]).flatMap((name) => tls[name]?.via ?? []);
   const tlsRows = (Object.keys(TLS_SETUPS) as TlsSetup[]).map((name) => {
     const figures = tls[name];
     const label = `${TLS_SETUPS[name]}${name === DEPLOYED_TLS ? ' **(deployed)**' : ''}`;
     if (!figures) return [label, ...routes.map(() => 'not measured'), 'not measured'];
+    const signed = (n: number) => `${n >= 0 ? '+' : ''}${quantity(n)}`;
     const added = (one: number, plainOne: number, two: number, plainTwo: number) =>
-      `+${quantity(one - plainOne)} / +${quantity(two - plainTwo)}`;
+      `${signed(one - plainOne)} / ${signed(two - plainTwo)}`;
     return [
       label,
       ...routes.map(([r]) => added(figures.oneProcess[r], plain.oneProcess[r], figures.workers[r], plain.workers[r])),
@@ -356,7 +358,7 @@ function vpsCapacity(): string[] {
         ]
       : []),
     `CPU a request: ${m.cpu.what}. x bare: this edition's requests per CPU-second over the bare server's. ` +
-      `TLS: ${(Object.keys(TLS_SETUPS) as TlsSetup[]).flatMap((name) => tls[name]?.via ?? []).join('; ') || 'not measured'}.`,
+      `TLS: ${measuredVia.join('; ') || 'not measured'}.`,
     '',
     `*From ${source}: \`npm run bench:vps\` on ${m.date}, ${m.machine.cpus} cores of ${m.machine.model}, ` +
       `Node ${m.machine.node}, \`${m.command}\`.*`,

@@ -40,27 +40,30 @@ export function makeCertificate(home: string): CertFiles {
 export const BARE_SERVER = `
 const cluster = require('node:cluster');
 const workers = Number(process.env.BARE_WORKERS || 1);
+const scheme = process.env.BARE_SCHEME;
 if (workers > 1 && cluster.isPrimary) {
   let listening = 0;
   cluster.on('listening', (worker, address) => {
-    if (++listening === workers) console.log('listening on ' + process.env.BARE_SCHEME + '://127.0.0.1:' + address.port);
+    if (++listening === workers) console.log('listening on ' + scheme + '://127.0.0.1:' + address.port);
   });
   for (let i = 0; i < workers; i++) cluster.fork();
 } else {
   const body = JSON.stringify({ id: 'x'.repeat(21), options: ['Option A', 'Option B', 'Option C'] });
+  const read = require('node:fs').readFileSync;
   const tls = process.env.BARE_CERT
-    ? { cert: require('node:fs').readFileSync(process.env.BARE_CERT), key: require('node:fs').readFileSync(process.env.BARE_KEY) }
+    ? { cert: read(process.env.BARE_CERT), key: read(process.env.BARE_KEY) }
     : undefined;
   const handler = (req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      const length = Buffer.byteLength(body);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
       res.end(body);
     });
   };
   const server = tls ? require('node:https').createServer(tls, handler) : require('node:http').createServer(handler);
   server.listen(0, '127.0.0.1', function () {
-    if (workers === 1) console.log('listening on ' + process.env.BARE_SCHEME + '://127.0.0.1:' + this.address().port);
+    if (workers === 1) console.log('listening on ' + scheme + '://127.0.0.1:' + this.address().port);
   });
 }`;
 

@@ -248,7 +248,7 @@ async function run(
   return { result, micros, primaryMicros };
 }
 
-/** One set-up from start to stop: every route and the bare server, and the check that each acknowledged vote counted. */
+/** One set-up from start to stop: every route and the bare server, and that each acknowledged vote counted. */
 async function measure(setup: Setup, rounds: number): Promise<Measured> {
   const dataDir = mkdtempSync(join(home, `${setup.key}-`));
   const own = setup.tls === 'node' ? cert! : undefined;

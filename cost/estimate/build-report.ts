@@ -121,7 +121,8 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
       ...[SHARED_VCPU, DEDICATED_VCPU].map(
         (share) =>
-          `VPS vCPUs: a ${share.kind}, counted at ${share.factor} of the vCPU bench:vps measured: ${share.assumption} ` +
+          `VPS vCPUs: a ${share.kind}, counted at ${share.factor} of the vCPU bench:vps measured: ` +
+          `${share.assumption} ` +
           `(${share.source}; checked ${share.checked})`,
       ),
       `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and DigitalOcean CPU-Optimized sizes past c-2 at ` +

@@ -367,7 +367,7 @@ export function pricedTls(measurement: VpsMeasurement): PricedTls {
     workers: figures.workers,
     says:
       setup === DEPLOYED_TLS
-        ? `behind TLS as docs/vps.md deploys it (${figures.via})`
+        ? `behind TLS as docs/vps.md deploys it, ${figures.via}`
         : `behind TLS by ${figures.via} (this run did not measure the deployed set-up, ${TLS_SETUPS[DEPLOYED_TLS]})`,
   };
 }

@@ -508,7 +508,8 @@ function vpsLine(report: CostReport): string {
   const carrying = cheapestCarryingVps(report);
   if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
   const aws = report.recommended.carries ? 'the AWS edition does' : 'nor does any AWS design';
-  const cores = cheapest(report.vps.filter((v) => v.coresCarry));
+  // Of the cheapest boxes whose cores carry it, the one nearest to carrying (behind a CDN, if one is).
+  const cores = report.vps.filter((v) => v.coresCarry).sort((a, b) => a.totalUsd - b.totalUsd || a.needs - b.needs)[0];
   if (cores)
     return (
       `On a VPS: a box has the cores for this peak of ${quantity(report.designRps)} req/s, but this edition ` +
