@@ -408,11 +408,14 @@ export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMi
   const micros = microsOfMix(workers ? tls.workers : tls.oneProcess, mix);
   const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
   const base = { workers, microsPerRequest: micros, coresRequestsPerSecond: cores };
-  if (!workers) return { ...base, requestsPerSecond: cores, binds: 'cores' };
+  const primaryMicros = microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
+  // One process has no writer apart; a primary whose share was below the clock's tick sets no measured ceiling.
+  if (!workers || primaryMicros <= 0)
+    return { ...base, ...(workers ? { primaryMicrosPerRequest: 0 } : {}), requestsPerSecond: cores, binds: 'cores' };
   const writer = writerCeiling(tier, capacity, mix);
   return {
     ...base,
-    primaryMicrosPerRequest: microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix),
+    primaryMicrosPerRequest: primaryMicros,
     writerRequestsPerSecond: writer,
     requestsPerSecond: Math.min(cores, writer),
     binds: writer < cores ? 'writer' : 'cores',

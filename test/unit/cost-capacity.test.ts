@@ -184,7 +184,7 @@ describe('what the newcomer found', () => {
     expect(baseline.carries).toBe(false);
     for (const d of tv.designs) expect([d.breakEven.notCarried, d.breakEven.votes]).toEqual([true, undefined]);
     const text = renderText(tv).replace(/\n +/g, ' ');
-    expect(text).toMatch(/does not carry this profile's peak: it needs \d+\.\dx the box \(/);
+    expect(text).toMatch(/does not carry this profile's peak: needs \d+\.\dx the box's 3 shared vCPUs/);
     expect(text).toContain('No break-even with it: where the bills would cross, it does not carry the peak.');
   });
 
