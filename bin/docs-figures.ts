@@ -27,7 +27,8 @@ import {
   renderMarkdown,
 } from '../cost/report/report';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
-import { BASELINE_VPS, DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
+import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
+import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { votePathFor, withApiRateLimit } from '../cost/estimate/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure, parseCommandLine, runCommand } from './command-line';

@@ -21,15 +21,8 @@ import { NEW_ACCOUNT_CREDITS } from './prices';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
-import {
-  BASELINE_VPS,
-  DEDICATED_VCPU,
-  SHARED_VCPU,
-  USD_PER_EUR,
-  VPS_MAX_UTILISATION,
-  VPS_TIERS,
-  type VpsCapacity,
-} from './vps';
+import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
+import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 
 export interface DesignRow extends PricedDesign {
@@ -126,7 +119,7 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
           `(${share.source}; checked ${share.checked})`,
       ),
       `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and DigitalOcean CPU-Optimized sizes past c-2 at ` +
-        "c-2's $21 a vCPU: assumptions, each said in its tier's source (cost/estimate/vps.ts)",
+        "c-2's $21 a vCPU: assumptions, each said in its tier's source (cost/estimate/vps-tiers.ts)",
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount

@@ -10,16 +10,14 @@ import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';
 import type { StackConfig } from './stack-config';
 import {
-  BASELINE_VPS,
   boxCapacity,
   requestsOf,
   VPS_MAX_UTILISATION,
-  VPS_TIERS,
   type BoxCapacity,
   type RequestMix,
   type VpsCapacity,
-  type VpsTier,
 } from './vps';
+import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps-tiers';
 
 /**
  * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry

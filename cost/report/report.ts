@@ -27,17 +27,14 @@ import {
   PRICES,
 } from '../estimate/prices';
 import {
-  BASELINE_VPS,
-  CAPACITY_REFERENCES,
-  DEDICATED_VCPU,
   microsOfMix,
   pricedTls,
   requestsOf,
-  SHARED_VCPU,
   VPS_MAX_UTILISATION,
   type ObservedLoad,
   type RequestMix,
 } from '../estimate/vps';
+import { BASELINE_VPS, CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */

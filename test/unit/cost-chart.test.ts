@@ -10,7 +10,7 @@ import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/estimate/designs'
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import { buildReport } from '../../cost/estimate/build-report';
-import { VPS_TIERS } from '../../cost/estimate/vps';
+import { VPS_TIERS } from '../../cost/estimate/vps-tiers';
 import { costReport, httpTemplateFile } from '../support/cost';
 
 interface Text {

@@ -19,19 +19,15 @@ import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/estimate/model';
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import {
-  BASELINE_VPS,
   boxCapacity,
-  DEDICATED_VCPU,
   DEPLOYED_TLS,
   pricedTls,
-  SHARED_VCPU,
   VPS_MAX_UTILISATION,
-  VPS_TIERS,
   type SetupMicros,
   type VpsCapacity,
   type VpsMeasurement,
-  type VpsTier,
 } from '../../cost/estimate/vps';
+import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, VPS_TIERS, type VpsTier } from '../../cost/estimate/vps-tiers';
 import { designStack } from '../support/cost';
 
 const stack = designStack();

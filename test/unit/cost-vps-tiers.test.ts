@@ -6,16 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { originAtPeak } from '../../cost/estimate/compare';
-import {
-  boxCapacity,
-  DEDICATED_VCPU,
-  requestsOf,
-  SHARED_VCPU,
-  USD_PER_EUR,
-  VPS_MAX_UTILISATION,
-  VPS_TIERS,
-  type VpsCapacity,
-} from '../../cost/estimate/vps';
+import { boxCapacity, requestsOf, VPS_MAX_UTILISATION, type VpsCapacity } from '../../cost/estimate/vps';
+import { DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from '../../cost/estimate/vps-tiers';
 import { PROFILES } from '../../cost/usage/profiles';
 
 const committed: VpsCapacity = {
