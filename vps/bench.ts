@@ -9,14 +9,10 @@
  * processes' /proc), which the load generator on the same cores does not inflate. Writes the figures
  * to a file the cost model reads (--vps-from).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import {
@@ -29,8 +25,8 @@ import {
 } from '../cost/estimate/vps';
 import { BARE_SERVER, makeCertificate, missing, TERMINATORS, type CertFiles } from './bench-tls';
 import { printSummary, type Measured, type Run, type Setup } from './bench-summary';
+import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Bare and options runs alternate this many times on one process: a shared machine's drift hits both alike. */
 const ROUNDS = 3;
 /** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
@@ -82,39 +78,6 @@ const SPEC = {
   ],
 } as const;
 
-/** Starts a server process and resolves with the URL it prints. */
-function startServer(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /on (https?:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolveStart({ url, child, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => done());
-    child.kill('SIGINT');
-  });
-}
-
 const rate = (result: Result, path: string, method = 'GET'): RouteRate => ({
   method,
   path,
@@ -146,32 +109,6 @@ await runCommand(SPEC, () => {
     throw new CommandFailure(`${lacking.join('; ')}. Or leave it out: --tls <the others>, or --tls off.`);
 });
 
-/** The server's own CPU time: its processes and all their descendants, from /proc (Linux). */
-const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-function cpuSeconds(roots: number[], alone = false): number {
-  const stats = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        // The fields after the command name (which may hold spaces): state, ppid, ... utime (14th), stime (15th).
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
-      } catch {
-        return []; // gone meanwhile
-      }
-    });
-  const tree = new Set(roots);
-  for (let grew = !alone; grew; ) {
-    grew = false;
-    for (const s of stats)
-      if (tree.has(s.ppid) && !tree.has(s.pid)) {
-        tree.add(s.pid);
-        grew = true;
-      }
-  }
-  return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ticks, 0) / TICKS_PER_SECOND;
-}
-
 type RouteName = keyof VpsMeasurement['routes'];
 const SETUPS: Setup[] = [
   { key: 'plain', label: 'one process', workers: 1 },
@@ -195,15 +132,6 @@ const headersOf = (route: { method?: string }) => ({
   'accept-encoding': 'gzip',
   ...(route.method ? { 'content-type': 'application/json' } : {}),
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 const home = mkdtempSync(join(tmpdir(), 'vps-bench-'));
 /** The bare server as a file: node:cluster forks its workers from the script the primary runs. */
@@ -333,25 +261,6 @@ async function measure(setup: Setup, rounds: number): Promise<Measured> {
     app.output(),
   );
   return { setup, pairs, runs, counted, flushLine };
-}
-
-/** A JSON request (a POST with `body`), over the bench's self-signed certificate where it is https. */
-function call(url: string, body?: unknown): Promise<unknown> {
-  const sent = body === undefined ? undefined : JSON.stringify(body);
-  const options = {
-    method: sent ? 'POST' : 'GET',
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
-    rejectUnauthorized: false,
-  };
-  return new Promise((resolveCall, reject) => {
-    const req = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, options, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolveCall(JSON.parse(text)));
-    });
-    req.on('error', reject);
-    req.end(sent);
-  });
 }
 
 const mean = (list: number[]) => Math.round(list.reduce((a, b) => a + b, 0) / list.length);
