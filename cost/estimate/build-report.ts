@@ -118,8 +118,9 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
           `${share.assumption} ` +
           `(${share.source}; checked ${share.checked})`,
       ),
-      `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and DigitalOcean CPU-Optimized sizes past c-2 at ` +
-        "c-2's $21 a vCPU: assumptions, each said in its tier's source (cost/estimate/vps-tiers.ts)",
+      `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and Hetzner's 2026-06 raise applied to every CCX ` +
+        "size as a third-party note gives it for the CCX13: assumptions, each said in its tier's source " +
+        '(cost/estimate/vps-tiers.ts)',
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount

@@ -67,22 +67,6 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   checked: '2026-11',
 });
 
-/** A CPU-Optimized Droplet: dedicated vCPUs at $21 a vCPU a month (c-2 $42). */
-const cpuOptimized = (vcpu: number): VpsTier => ({
-  name: `DO CPU-Opt. c-${vcpu} (${vcpu} dedicated)`,
-  provider: 'DigitalOcean',
-  monthlyUsd: 21 * vcpu,
-  vcpu,
-  vcpuShare: DEDICATED_VCPU,
-  memoryGb: 2 * vcpu,
-  includedTransferGb: 4000,
-  overageUsdPerGb: 0.01,
-  priceSource:
-    'DigitalOcean CPU-Optimized droplets (docs/sources.md): c-2 $42 a month; larger sizes at the same $21 a vCPU ' +
-    '(assumption *: the size list scales linearly); transfer allowance assumed 4 TB',
-  checked: '2026-11-26',
-});
-
 /**
  * Hetzner prices in euros, converted at this rate: EUR 1 = USD 1.16, an assumption (about the 2025-26 level;
  * not a quoted rate), checked 2026-11-26. Change it to price with today's.
@@ -149,7 +133,19 @@ export const VPS_TIERS: VpsTier[] = [
     checked: '2026-11',
   },
   droplet(24, 2, 4, 4),
-  cpuOptimized(2),
+  {
+    name: 'DO CPU-Opt. c-2 (2 dedicated)',
+    provider: 'DigitalOcean',
+    monthlyUsd: 42,
+    vcpu: 2,
+    vcpuShare: DEDICATED_VCPU,
+    memoryGb: 4,
+    includedTransferGb: 4000,
+    overageUsdPerGb: 0.01,
+    priceSource:
+      'DigitalOcean CPU-Optimized droplet c-2 (docs/sources.md): about $42 a month; transfer allowance assumed 4 TB *',
+    checked: '2026-11-26',
+  },
   droplet(48, 4, 8, 5),
   ccx('CCX33', 8, 32, 57.7),
   {
@@ -167,8 +163,6 @@ export const VPS_TIERS: VpsTier[] = [
       `2026-08, at USD ${USD_PER_EUR} a euro *; its one-off setup fee not counted; traffic unmetered`,
     checked: '2026-11-26',
   },
-  ccx('CCX43', 16, 64, 114.82),
-  cpuOptimized(8),
 ].sort((a, b) => a.monthlyUsd - b.monthlyUsd);
 
 /** The seed's headline comparison: the $15 box. */
