@@ -219,8 +219,10 @@ export function loadVpsCapacity(from: string | undefined): VpsCapacity {
   try {
     const measurement = JSON.parse(readFileSync(source, 'utf8')) as VpsMeasurement;
     if (!measurement.routes?.options?.requestsPerSecond) throw new Error('it has no routes.options.requestsPerSecond');
-    if (!measurement.cpu?.microsPerRequest?.workersTls)
-      throw new Error('it has no cpu.microsPerRequest (the CPU a request costs: run npm run bench:vps again)');
+    if (!measurement.cpu?.plain?.workers || !measurement.cpu.tls)
+      throw new Error(
+        'it has no cpu.plain and cpu.tls (the CPU a request costs by set-up: run npm run bench:vps again)',
+      );
     return { measurement, source: source.replace(`${ROOT}/`, '') };
   } catch (error) {
     throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`, {

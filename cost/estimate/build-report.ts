@@ -22,7 +22,8 @@ import { NEW_ACCOUNT_CREDITS } from './prices';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
-import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
+import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
+import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 import { type ManagedInstancesWhatIf, managedInstancesWhatIfs } from './managed-instances';
 
@@ -138,8 +139,15 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
       `VPS sizing: one box carries at most ${percent(VPS_MAX_UTILISATION)} of its capacity at the design rate, ` +
         "the profile's busiest second (derived from its fields: cost/usage/peaks.ts): 1 / the AWS side's quota " +
         `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
-      `VPS vCPUs: ${SHARED_VCPU.kind}, counted at ${SHARED_VCPU.factor} of a vCPU: ${SHARED_VCPU.assumption} ` +
-        `(${SHARED_VCPU.source}; checked ${SHARED_VCPU.checked})`,
+      ...[SHARED_VCPU, DEDICATED_VCPU].map(
+        (share) =>
+          `VPS vCPUs: a ${share.kind}, counted at ${share.factor} of the vCPU bench:vps measured: ` +
+          `${share.assumption} ` +
+          `(${share.source}; checked ${share.checked})`,
+      ),
+      `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and Hetzner's 2026-06 raise applied to every CCX ` +
+        "size as a third-party note gives it for the CCX13: assumptions, each said in its tier's source " +
+        '(cost/estimate/vps-tiers.ts)',
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
@@ -163,7 +171,7 @@ function managedInstancesOf(designs: DesignRow[], input: ReportInput): CostRepor
   const design = designs.find((d) => d.id === 'function-url');
   if (!design) return undefined;
   const { profile, units, options, vpsCapacity } = input;
-  const micros = vpsCapacity.measurement.cpu.microsPerRequest.plain;
+  const micros = vpsCapacity.measurement.cpu.plain.oneProcess;
   return {
     design: design.name,
     baselineUsd: design.bill.totalUsd,

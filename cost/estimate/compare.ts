@@ -17,17 +17,14 @@ import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';
 import type { StackConfig } from './stack-config';
 import {
-  BASELINE_VPS,
   boxCapacity,
-  primaryCeiling,
   requestsOf,
   VPS_MAX_UTILISATION,
-  VPS_TIERS,
   type BoxCapacity,
   type RequestMix,
   type VpsCapacity,
-  type VpsTier,
 } from './vps';
+import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps-tiers';
 
 /**
  * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry
@@ -47,6 +44,8 @@ export interface VpsCost {
   box: BoxCapacity;
   /** The box carries the peak at VPS_MAX_UTILISATION at most. */
   carries: boolean;
+  /** Its vCPUs would: what stops it, if anything, is this edition's writer, not the box. */
+  coresCarry: boolean;
   /** The box's load at the peak over what it carries (above 1: it does not carry). */
   needs: number;
   /** Why it does not carry the peak; null when it does. */
@@ -119,23 +118,39 @@ function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
 const gbOf = (mix: RequestMix, profile: TrafficProfile) =>
   (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
 
-/** Whether one box of `tier` carries this load at the peak, and by how much it falls short if not. */
-function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity, fronted: boolean) {
+/**
+ * Whether one box of `tier` carries this load at the peak, and by how much it falls short if not: on
+ * its vCPUs (the box's limit) or on this edition's writer (the edition's limit, whatever the box).
+ */
+function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
   const box = boxCapacity(tier, capacity, origin);
   const loadRps = requestsOf(origin);
   const needs = loadRps / (box.requestsPerSecond * VPS_MAX_UTILISATION);
   const carries = needs <= 1;
-  const bound = box.binds === 'primary' ? "the primary's one vCPU" : `${tier.vcpu} vCPU${tier.vcpu > 1 ? 's' : ''}`;
-  const ceiling = primaryCeiling(tier, capacity, origin) * VPS_MAX_UTILISATION;
-  const beyondAnyBox =
-    loadRps > ceiling
-      ? // Alone: a CDN in front may still make a box carry it (its own row says).
-        `; no box of any size carries it${fronted ? '' : ' without a CDN'}: ` +
-        'the primary that owns the log serves at most ' +
-        `${Math.round(ceiling).toLocaleString('en-US')} req/s of this mix on its one vCPU`
+  const coresNeed = loadRps / (box.coresRequestsPerSecond * VPS_MAX_UTILISATION);
+  const vcpus = `${tier.vcpu} ${tier.vcpuShare.kind}${tier.vcpu > 1 ? 's' : ''}`;
+  const writer = box.writerRequestsPerSecond ?? Number.POSITIVE_INFINITY;
+  const editionLimit =
+    loadRps > writer * VPS_MAX_UTILISATION
+      ? `this edition's writer (the primary that owns the log, on its one vCPU) serves at most ` +
+        `${Math.round(writer * VPS_MAX_UTILISATION).toLocaleString('en-US')} req/s of this mix: the edition's limit, ` +
+        'not the box’s'
       : '';
-  const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})${beyondAnyBox}`;
-  return { origin, loadRps, box, carries, needs, why, utilisation: loadRps / box.requestsPerSecond };
+  const why = carries
+    ? null
+    : coresNeed > 1
+      ? `needs ${coresNeed.toFixed(1)}x the box's ${vcpus}${editionLimit ? `; and ${editionLimit}` : ''}`
+      : `its ${vcpus} would carry it (${Math.round(coresNeed * 100)}% loaded), but ${editionLimit}`;
+  return {
+    origin,
+    loadRps,
+    box,
+    carries,
+    coresCarry: coresNeed <= 1,
+    needs,
+    why,
+    utilisation: loadRps / box.requestsPerSecond,
+  };
 }
 
 /**
@@ -149,7 +164,7 @@ export function vpsCost(
   capacity: VpsCapacity,
   cdn?: CdnPlan,
 ): VpsCost {
-  const size = sizeFor(tier, cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity, Boolean(cdn));
+  const size = sizeFor(tier, cdn ? originAtPeak(profile) : mixOf(derivePeak(profile).routes), capacity);
   const transferGb = gbOf(cdn ? originOfMonth(profile, bill) : vpsMix(bill), profile);
   const overageUsd = Math.max(0, transferGb - tier.includedTransferGb) * tier.overageUsdPerGb;
   const cdnBill = cdn && cdnMonth(cdn, gbOf(vpsMix(bill), profile), requestsOf(vpsMix(bill)));
@@ -173,18 +188,26 @@ function cdnMonth(plan: CdnPlan, gb: number, requests: number) {
 }
 
 /**
- * The tiers put behind each CDN plan: the cheapest, the seed's $15 box, and the most vCPUs (what
- * reaches the box behind a CDN is mostly votes, whose CPU its cores share).
+ * The tiers put behind each CDN plan for a profile: the cheapest, the seed's $15 box, and the cheapest
+ * whose vCPUs carry what reaches it behind a CDN (mostly votes, whose CPU its cores share), or the
+ * largest if none does.
  */
-export const CDN_FRONTED_TIERS: VpsTier[] = [
-  ...new Set([VPS_TIERS[0], BASELINE_VPS, VPS_TIERS.reduce((most, tier) => (tier.vcpu > most.vcpu ? tier : most))]),
-];
+export function cdnFrontedTiers(profile: TrafficProfile, capacity: VpsCapacity): VpsTier[] {
+  const origin = originAtPeak(profile);
+  const sized = VPS_TIERS.find((tier) => sizeFor(tier, origin, capacity).coresCarry);
+  const largest = VPS_TIERS.reduce((most, tier) =>
+    tier.vcpu * tier.vcpuShare.factor > most.vcpu * most.vcpuShare.factor ? tier : most,
+  );
+  return [...new Set([VPS_TIERS[0], BASELINE_VPS, sized ?? largest])];
+}
 
 /** Every VPS option the report prices: each tier alone, then the fronted tiers behind each CDN plan. */
 export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {
   return [
     ...VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, capacity)),
-    ...CDN_FRONTED_TIERS.flatMap((tier) => CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan))),
+    ...cdnFrontedTiers(profile, capacity).flatMap((tier) =>
+      CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan)),
+    ),
   ];
 }
 

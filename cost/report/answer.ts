@@ -49,8 +49,18 @@ const awsMonth = (d: DesignRow) => {
   return `${usd(d.bill.totalUsd)} a month${note}`;
 };
 
+/**
+ * Why no VPS row carries the peak: the boxes' cores (the VPS's limit) or, where a box has the cores for it,
+ * this edition's writer (the edition's limit, not the VPS's).
+ */
+const noBox = ({ vps }: CostReport): string =>
+  vps.some((v) => v.coresCarry)
+    ? "this edition's writer, not the box, keeps one VPS box short of"
+    : 'no single VPS box carries';
+
 /** Which side costs less, in words. */
-function cheaperText({ answer }: CostReport): string {
+function cheaperText(report: CostReport): string {
+  const { answer } = report;
   switch (answer.cheaper) {
     case 'vps':
       return answer.savingUsd === undefined
@@ -58,7 +68,7 @@ function cheaperText({ answer }: CostReport): string {
         : `the VPS is cheaper, by ${usd(answer.savingUsd)} a month`;
     case 'aws':
       return answer.savingUsd === undefined
-        ? 'AWS, since no single VPS box carries its busiest second'
+        ? `AWS, since ${noBox(report)} its busiest second`
         : `AWS is cheaper, by ${usd(answer.savingUsd)} a month`;
     default:
       return 'neither side carries its busiest second';
@@ -66,9 +76,10 @@ function cheaperText({ answer }: CostReport): string {
 }
 
 /** The one break-even: the recommended design against the verdict's box (`that box`, or named). */
-export function breakEvenText({ answer }: CostReport, against = 'that box'): string {
+export function breakEvenText(report: CostReport, against = 'that box'): string {
+  const { answer } = report;
   const even = answer.breakEven;
-  if (!answer.vpsCarries) return 'No break-even: no single VPS box carries this peak.';
+  if (!answer.vpsCarries) return `No break-even: ${noBox(report)} this peak.`;
   if (even.votes)
     return answer.cheaper === 'vps'
       ? `AWS is the cheaper one only below ${votesLabel(even.votes)} a month, against ${against}.`
@@ -88,7 +99,7 @@ export function verdictLines(report: CostReport): string[] {
     `       ${r.deploy ?? 'not deployable'}`,
     answer.vpsCarries
       ? `  VPS  ${usd(box.totalUsd)} a month: ${box.name}`
-      : `  VPS  no single box carries the peak; the nearest: ${box.name}, ${usd(box.totalUsd)}`,
+      : `  VPS  ${noBox(report).replace(' VPS box', ' box')} the peak; the nearest: ${box.name}, ${usd(box.totalUsd)}`,
     `  ${breakEvenText(report)}`,
   ];
 }
@@ -104,7 +115,7 @@ export function closingSentence(report: CostReport): string {
     return `In short: ${vps} costs ${usd(answer.savingUsd)} a month less than ${aws}${even}.`;
   if (answer.cheaper === 'aws' && answer.savingUsd !== undefined)
     return `In short: ${aws} costs ${usd(answer.savingUsd)} less than ${vps}${even}.`;
-  if (answer.cheaper === 'aws') return `In short: ${aws}; no single VPS box carries this peak.`;
+  if (answer.cheaper === 'aws') return `In short: ${aws}; ${noBox(report)} this peak.`;
   if (answer.cheaper === 'vps') return `In short: ${vps}; no AWS design carries this peak.`;
   return `In short: neither side carries this peak; the nearest are ${aws} and ${vps}.`;
 }

@@ -14,7 +14,7 @@ import { derivePeak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { CostReport } from '../estimate/build-report';
 import type { StackConfig } from '../estimate/stack-config';
-import { VPS_TIERS, type VpsTier } from '../estimate/vps';
+import { VPS_TIERS, type VpsTier } from '../estimate/vps-tiers';
 
 /** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
 const DESIGN_STYLES: Record<string, { color: string; dash: string }> = {

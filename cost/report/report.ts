@@ -28,14 +28,8 @@ import {
   PRICES,
   type Price,
 } from '../estimate/prices';
-import {
-  CAPACITY_REFERENCES,
-  microsOfMix,
-  requestsOf,
-  SHARED_VCPU,
-  VPS_MAX_UTILISATION,
-  type RequestMix,
-} from '../estimate/vps';
+import { microsOfMix, pricedTls, requestsOf, VPS_MAX_UTILISATION, type RequestMix } from '../estimate/vps';
+import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
@@ -174,11 +168,12 @@ const routesText = (mix: RequestMix) =>
  */
 export function vpsWorking(report: CostReport): string[] {
   const { cpu } = report.vpsCapacity.measurement;
+  const tls = pricedTls(report.vpsCapacity.measurement);
   const alone = report.vps.find((v) => !v.cdn)!;
   const fronted = report.vps.find((v) => v.cdn);
   const micros = (mix: RequestMix) =>
-    `${quantity(microsOfMix(cpu.microsPerRequest.tls, mix))} µs a request on one process, ` +
-    `${quantity(microsOfMix(cpu.microsPerRequest.workersTls, mix))} with workers, ` +
+    `${quantity(microsOfMix(tls.oneProcess, mix))} µs a request on one process, ` +
+    `${quantity(microsOfMix(tls.workers, mix))} with workers, ` +
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
@@ -188,15 +183,26 @@ export function vpsWorking(report: CostReport): string[] {
         ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +
           `${POLL_READ_CACHE_SECONDS} s, results once per ${RESULTS_CACHE_SECONDS} s): ${routesText(fronted.origin)}.`
         : '.'),
-    `The CPU a request of that mix costs behind TLS (${cpu.tlsVia}), alone: ${micros(alone.origin)}` +
+    `The CPU a request of that mix costs ${tls.says}, alone: ${micros(alone.origin)}` +
       (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
-      ` A box serves min(vCPUs × ${SHARED_VCPU.factor} (${SHARED_VCPU.kind}) × 1e6 / µs, ` +
-      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary; ` +
-      "a request's µs with workers as measured with 2, taken as the same with more), and carries " +
-      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). ` +
-      `CPU figures: ${cpu.what}.`,
+      ` A box serves min(vCPUs × share × 1e6 / µs, share × 1e6 / the primary's µs) req/s, a ` +
+      `${SHARED_VCPU.kind} counted at ${SHARED_VCPU.factor} and a ${DEDICATED_VCPU.kind} at ` +
+      `${DEDICATED_VCPU.factor} (one process on one vCPU: no primary; a request's µs with workers as measured ` +
+      'with 2, taken as the same with more), and carries ' +
+      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). The first ` +
+      "term is the box's limit; the second, the writer's, is this edition's, whatever the box (\"(writer)\" in " +
+      `the table). CPU figures: ${cpu.what}.`,
   ];
 }
+/** The seed documents' own figures beside the rows: their program, their machine, their conditions. */
+export const referenceHead = ['Their figure (not this app; not used for sizing)', 'req/s', 'Monthly', 'Conditions'];
+export const referenceRows = () =>
+  CAPACITY_REFERENCES.map((ref) => [
+    ref.name,
+    quantity(ref.requestsPerSecond),
+    'monthlyUsd' in ref ? usd(ref.monthlyUsd) : '—',
+    `${ref.conditions} (${ref.source})`,
+  ]);
 /**
  * Each VPS row: its load, its capacity and one ratio of the two (the verdict's); the prose under the table
  * says why a row does not carry.
@@ -206,7 +212,7 @@ export const vpsRows = (report: CostReport) =>
     v.name,
     processesOf(v),
     quantity(v.loadRps),
-    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'primary' ? ' (primary)' : ''}`,
+    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'writer' ? ' (writer)' : ''}`,
     `${v.carries ? 'yes' : 'no'} (${percent(v.utilisation)})`,
     `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
       (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
@@ -418,20 +424,35 @@ function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
     `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
-    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)} behind TLS ` +
-    `(the CPU a request costs, npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
-    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: it ${v.why}`)
+    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}, ` +
+    `${pricedTls(measured).says} (the CPU a request costs, npm run bench:vps on ${measured.date}, ` +
+    `${measured.machine.model}), ` +
+    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: ${v.why}`)
   );
 }
 
-/** The VPS answer: the cheapest box that carries the peak, or plainly that none does, and the nearest. */
+/**
+ * The VPS answer: the cheapest box that carries the peak; else the cheapest whose vCPUs would, held back
+ * by this edition's writer (the edition's limit, said so); else plainly that no box on the list does,
+ * the largest falling short on its cores.
+ */
 export function vpsLine(report: CostReport): string {
   const { vps, vpsCarries } = report.answer;
   if (vpsCarries) return `On a VPS: ${vpsSentence(report, vps)}.`;
+  const aws = report.recommended.carries ? 'the AWS edition does' : 'nor does any AWS design';
+  // Of the cheapest boxes whose cores carry it, the one nearest to carrying (behind a CDN, if one is).
+  const cores = report.vps.filter((v) => v.coresCarry).sort((a, b) => a.totalUsd - b.totalUsd || a.needs - b.needs)[0];
+  if (cores)
+    return (
+      `On a VPS: a box has the cores for this peak of ${quantity(report.designRps)} req/s, but this edition ` +
+      `does not carry it (${aws}). ${vpsSentence(report, cores)}.`
+    );
+  const largest = [...report.vps].sort(
+    (a, b) => b.box.coresRequestsPerSecond / b.loadRps - a.box.coresRequestsPerSecond / a.loadRps,
+  )[0];
   return (
-    `On a VPS: no single box carries this peak of ${quantity(report.designRps)} req/s` +
-    (report.recommended.carries ? ': the AWS edition does. ' : ', nor does any AWS design. ') +
-    `The nearest: ${vpsSentence(report, vps)}.`
+    `On a VPS: no single box on the list carries this peak of ${quantity(report.designRps)} req/s on its cores` +
+    ` (${aws}). The nearest: ${vpsSentence(report, largest)}.`
   );
 }
 
@@ -514,11 +535,6 @@ export const capacityLines = (report: CostReport) => {
         `CDN in front of the VPS edition: ${plan.name}, $${plan.monthlyUsd} a month, $${plan.usdPerGb} per GB, ` +
         `$${plan.usdPerMillionRequests} per million requests, at least ${usd(plan.minimumMonthlyUsd)} a month ` +
         `(${plan.priceSource}; checked ${plan.checked}${plan.assumption ? '; assumption *' : ''}).`,
-    ),
-    ...CAPACITY_REFERENCES.map(
-      (ref) =>
-        `Reference, another program (not used for sizing): ${ref.name}: ` +
-        `${quantity(ref.requestsPerSecond)} req/s (${ref.source}).`,
     ),
   ];
 };

@@ -20,6 +20,7 @@ import { escapeHtml, percent, usd } from '../estimate/format';
 import type { Bill } from '../estimate/model';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../estimate/prices';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
+import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
 import {
   billRows,
@@ -50,6 +51,8 @@ import {
   peakLines,
   perMillionVotes,
   recommendation,
+  referenceHead,
+  referenceRows,
   stageHead,
   stageRows,
   table,
@@ -207,8 +210,20 @@ function blocks(report: CostReport, where: string[] = []): Block[] {
       },
     },
     // A row that does not carry says why: how far it is, and what bounds it.
-    { list: report.vps.filter((v) => !v.carries).map((v) => `${v.name} does not carry it: it ${v.why}.`) },
+    { list: report.vps.filter((v) => !v.carries).map((v) => `${v.name} does not carry it: ${v.why}.`) },
     { list: vpsWorking(report) },
+    // The seed documents' own figures, for scale: their programs, machines and conditions, not this app's.
+    {
+      table: {
+        head: referenceHead,
+        rows: referenceRows(),
+        right: [1, 2],
+        textHead: referenceHead.slice(0, 3),
+        textRows: referenceRows().map((row) => row.slice(0, 3)),
+        textRight: [1, 2],
+      },
+    },
+    { text: CAPACITY_REFERENCES.map((ref) => `  ${ref.name}: ${ref.conditions} (${ref.source}).`) },
     {
       prose: [
         vpsLine(report),

@@ -186,7 +186,7 @@ describe('what the newcomer found', () => {
     for (const d of tv.designs) expect([d.breakEven.notCarried, d.breakEven.votes]).toEqual([true, undefined]);
     // The report quotes one break-even, with the box the verdict names, which carries the peak.
     const text = renderDetail(tv).replace(/\n +/g, ' ');
-    expect(text).toMatch(/Seed’s \$15 VPS \(3 vCPU\) does not carry it: it needs \d+\.\dx the box \(/);
+    expect(text).toMatch(/Seed’s \$15 VPS \(3 vCPU\) does not carry it: needs \d+\.\dx the box's 3 shared vCPUs/);
     expect(tv.answer.vpsCarries).toBe(true);
     expect(tv.answer.breakEven.votes).toBeGreaterThan(0);
     expect(text).toContain(`The one break-even, ${tv.recommended.name} against ${tv.answer.vps.name}: `);

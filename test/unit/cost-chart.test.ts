@@ -10,7 +10,7 @@ import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/estimate/designs'
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import { buildReport } from '../../cost/estimate/build-report';
-import { VPS_TIERS } from '../../cost/estimate/vps';
+import { VPS_TIERS } from '../../cost/estimate/vps-tiers';
 import { costReport, httpTemplateFile } from '../support/cost';
 
 interface Text {
@@ -138,7 +138,14 @@ describe('the chart', () => {
       expect.stringMatching(/^AWS: api: .*; carries no volume of the plot: API stage/),
     );
     expect(renderChart(tv)).toContain('api: carries no volume of the plot: API stage throttle');
-    expect(chart.facts.at(-1)).toMatch(/^No VPS tier carries the peak at any volume of the plot/);
+    // The chart's VPS fact agrees with the model: the tiers that carry the peak alone, or none.
+    const alone = tv.vps.filter((v) => !v.cdn && v.carries).map((v) => v.tier.name.replace(/ \(.*\)$/, ''));
+    expect(chart.facts.at(-1)).toMatch(
+      alone.length === 0
+        ? /^No VPS tier carries the peak at any volume of the plot/
+        : /^VPS tiers stop carrying where one box no longer does/,
+    );
+    for (const name of alone) expect(chart.facts.at(-1)).toContain(`${name} above`);
     expect(chart.facts.join(' ')).not.toContain('carries the whole plot');
   });
 });

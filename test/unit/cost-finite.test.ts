@@ -76,7 +76,8 @@ function nonFinite(value: unknown, path = '$', out: string[] = []): string[] {
 }
 
 describe('every profile the validator accepts', () => {
-  it('gets finite figures in every report, and no bill below $0', () => {
+  // 60 whole reports: ~8 s alone, a minute with the cores shared. The time limit is there for a hang, not a pace.
+  it('gets finite figures in every report, and no bill below $0', { timeout: 240_000 }, () => {
     const zero = { ...PROFILES.seed, pollsPerDay: 0, votesPerPoll: 0 };
     fc.assert(
       fc.property(profiles, (profile) => {
