@@ -5,13 +5,15 @@
  */
 import { PRICES } from './prices';
 
-/** The VPS side's DNS: the droplet's provider's name servers. */
+/** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {
-  name: "DigitalOcean's DNS",
+  name: "the box's provider's or the CDN's DNS",
   monthlyUsd: 0,
   source: 'docs.digitalocean.com/products/networking/dns (records on ns1-3.digitalocean.com; no price listed)',
   checked: '2026-11-26',
-  assumption: 'no charge: DigitalOcean prices no DNS item, and the research notes do not cover it',
+  assumption:
+    "no charge: DigitalOcean prices no DNS item, and Hetzner's and Cloudflare's free DNS are taken as alike " +
+    '(the research notes do not cover them)',
 } as const;
 
 /** A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. */
