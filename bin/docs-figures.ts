@@ -206,7 +206,7 @@ function idle(): string[] {
   ];
 }
 
-/** The sized stack the hot-poll runs use (as test/unit/aws-limits.test.ts): its flags, as npm start takes them. */
+/** The sized stack the hot-poll runs use (as test/unit/local/aws-limits.test.ts): its flags, for npm start. */
 const HOT_POLL_SIZED = { hotPollVotesPerSecond: 10_000, apiRateLimit: 20_000 } as const;
 
 /**
