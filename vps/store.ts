@@ -2,14 +2,13 @@
  * The VPS edition's data folder: replay the log into memory (whatever is intact), drop expired
  * polls, compact, and from then on make every change durable through the journal.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockFolder } from './folder-lock';
 import { Journal, readLog, writeLog } from './journal';
 import { isStateRecord, PollState } from './poll-state';
 
 export const LOG_FILE = 'polls.log';
-/** Who holds the data folder: the pid of the process that owns its log. */
-export const LOCK_FILE = 'polls.lock';
 
 export interface StoreOptions {
   dataDir: string;
@@ -63,37 +62,4 @@ export async function openStore({
       unlock();
     },
   };
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    return process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/**
- * One server a data folder: a second would rewrite the log at its start while the first goes on
- * appending to the file it replaced, and what the first acknowledged would be lost. A lock whose
- * process is gone (killed, the machine restarted) is taken over. Returns the release.
- */
-function lockFolder(dataDir: string): () => void {
-  const path = join(dataDir, LOCK_FILE);
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    if (holder > 0 && alive(holder))
-      throw new Error(
-        `${dataDir} is in use by another server of the VPS edition (pid ${holder}): ` +
-          'stop it, or give this one another --data-dir.',
-      );
-    rmSync(path, { force: true });
-  }
-  throw new Error(`Could not take ${join(dataDir, LOCK_FILE)}: another server keeps taking it.`);
 }
