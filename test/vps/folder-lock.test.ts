@@ -15,7 +15,14 @@ import { startProcess, VPS_CLI } from '../support/vps-process';
 const folders: string[] = [];
 const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  // A detached child leads a process group of its own (unshare and the server it forked): all of it goes.
+  for (const child of children.splice(0)) {
+    try {
+      process.kill(child.spawnargs[0] === 'unshare' ? -child.pid! : child.pid!, 'SIGKILL');
+    } catch {
+      // Gone already (the test killed it).
+    }
+  }
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function dataDir(): string {
