@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockFolder } from './folder-lock';
-import { Journal, readLog, writeLog } from './journal';
+import { Journal, readLog, writeLog, type FlushMode } from './journal';
 import { isStateRecord, PollState } from './poll-state';
 
 export const LOG_FILE = 'polls.log';
@@ -16,6 +16,8 @@ export interface StoreOptions {
   /** Compact when the log grows past this many bytes, or past 4x its last compacted size. */
   compactAtBytes?: number;
   onCompactionError?: (error: Error) => void;
+  /** How a flush waits for the disk (journal.ts): in the background (default), or inline (a box's writer). */
+  flushMode?: FlushMode;
 }
 
 export interface Store {
@@ -31,6 +33,7 @@ export async function openStore({
   clock = Date.now,
   compactAtBytes = 64 * 1024 * 1024,
   onCompactionError = () => undefined,
+  flushMode,
 }: StoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockFolder(dataDir);
@@ -41,11 +44,15 @@ export async function openStore({
   const expiredDropped = state.sweep(clock());
   // Start from a clean, compact log: torn lines and expired polls are gone from disk too.
   writeLog(path, state.snapshot());
-  const journal = await Journal.open(path, {
-    due: (size, compactedSize) => size > Math.max(compactAtBytes, 4 * compactedSize),
-    snapshot: () => state.snapshot(),
-    failed: onCompactionError,
-  }).catch((error: unknown) => {
+  const journal = await Journal.open(
+    path,
+    {
+      due: (size, compactedSize) => size > Math.max(compactAtBytes, 4 * compactedSize),
+      snapshot: () => state.snapshot(),
+      failed: onCompactionError,
+    },
+    flushMode,
+  ).catch((error: unknown) => {
     unlock();
     throw error;
   });
