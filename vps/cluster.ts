@@ -15,10 +15,9 @@ import {
   type HttpOptions,
   type HttpSide,
   type VpsOptions,
-  type VpsPorts,
   type VpsServer,
 } from './server';
-import { answerCalls, linkTo, linkToPrimary, remotePorts, WORKER_STDIO } from './state-channel';
+import { answerCalls, linkTo, linkToPrimary, remotePorts, WORKER_STDIO, type WriterPorts } from './state-channel';
 
 /** What a worker tells the primary, besides its calls. */
 type WorkerNews = { started: string } | { failed: string };
@@ -38,7 +37,7 @@ export interface VpsCluster extends VpsServer {
 export type ClusterLog = (line: string) => void;
 
 /** A forked worker and its start: its URL once it listens, or why it could not. */
-function forkWorker(ports: VpsPorts, report: ClusterLog): { worker: Worker; started: Promise<string> } {
+function forkWorker(ports: WriterPorts, report: ClusterLog): { worker: Worker; started: Promise<string> } {
   const worker = cluster.fork();
   answerCalls(linkTo(worker.process), ports);
   // A reply to a worker that died is dropped where it is sent; this hears anything else the channel says.

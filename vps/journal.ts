@@ -24,11 +24,22 @@ export interface Replayed<R> {
   skipped: number;
 }
 
-/** One line: 8 hex digits of CRC-32, a space, the record as JSON. */
-const encode = (record: unknown): string => {
+/** One line (without its newline): 8 hex digits of CRC-32, a space, the record as JSON. */
+export const encodeRecord = (record: unknown): string => {
   const json = JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}`;
 };
+
+/** A line's record, its checksum unchecked (encodeRecord made it in this program); undefined if not JSON. */
+export function recordOf(line: string): unknown {
+  try {
+    return JSON.parse(line.slice(9));
+  } catch {
+    return undefined;
+  }
+}
+
+const encode = (record: unknown): string => `${encodeRecord(record)}\n`;
 
 /** Reads a log: every intact record in order, and how many lines were not. */
 export function readLog<R>(path: string, isRecord: (value: unknown) => value is R): Replayed<R> {
@@ -141,11 +152,14 @@ export class Journal {
     return new Journal(path, handle, (await handle.stat()).size, compaction, mode);
   }
 
-  /** Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then). */
-  append(record: unknown, apply: () => void = () => undefined): Promise<void> {
+  /**
+   * Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then).
+   * `line`: the record as encodeRecord encodes it, when a worker did that already.
+   */
+  append(record: unknown, apply: () => void = () => undefined, line = encodeRecord(record)): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ line: encode(record), apply, resolve, reject });
+      this.pending.push({ line: `${line}\n`, apply, resolve, reject });
       if (this.mode === 'background') void this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;

@@ -8,12 +8,16 @@
  *
  * The calls go over a socket pair of their own (not node:cluster's IPC, whose every message is JSON
  * in an envelope, parsed and dispatched as an event): a call is a line, `<id> TAB <op> TAB <args as
- * JSON>`, an answer a line, `<id>` (nothing), `<id> TAB <JSON>` or `<id> TAB ! <error as JSON>`. The
- * lines of one turn of the event loop go as one write; the writer answers a flush's votes in one.
+ * JSON>`, an answer a line, `<id>` (nothing), `<id> TAB <JSON>` or `<id> TAB ! <error as JSON>`. A
+ * vote, the one call a vote makes (with rate limits on, a take before it), is `<id> TAB vote TAB <its
+ * log line>`: the worker encodes the line (JSON, CRC-32), the writer appends it as it came. The lines
+ * of one turn of the event loop go as one write; the writer answers a flush's votes in one.
  */
 import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { PollError } from '../lambdas/domain/errors';
+import { encodeRecord, recordOf } from './journal';
+import { isStateRecord, voteRecord, type PollState } from './poll-state';
 import type { RateLimitedRoute, VpsPorts } from './server';
 
 /** One end of the socket pair: the worker's in the primary, the primary's in a worker. Text, UTF-8. */
@@ -43,7 +47,7 @@ export const linkToPrimary = (): Socket =>
   new Socket({ fd: LINK_FD, readable: true, writable: true }).setEncoding('utf8');
 
 /** Each call a worker makes: the state's own methods, and a token from a route's rate limit. */
-type StateOp = 'putNewPoll' | 'getPoll' | 'getCounts' | 'claimVoter' | 'releaseVoter' | 'send';
+type StateOp = 'putNewPoll' | 'getPoll' | 'getCounts' | 'claimVoter' | 'releaseVoter';
 type Calls = Pick<VpsPorts['polls'], StateOp> & {
   take(route: RateLimitedRoute, key: string, nowMs: number): number | Promise<number>;
 };
@@ -118,25 +122,36 @@ const parse = (json: string): unknown => {
   }
 };
 
+/** What the writer answers from: the box's state and its rate limits. */
+export interface WriterPorts {
+  polls: PollState;
+  limits: VpsPorts['limits'];
+}
+
 /** In the primary: answers a worker's calls from the ports that hold the box's state. */
-export function answerCalls(worker: Link, { polls, limits }: VpsPorts): void {
+export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void {
   const handlers: Calls = {
     putNewPoll: (poll) => polls.putNewPoll(poll),
     getPoll: (id) => polls.getPoll(id),
     getCounts: (id) => polls.getCounts(id),
     claimVoter: (...args) => polls.claimVoter(...args),
     releaseVoter: (...args) => polls.releaseVoter(...args),
-    send: (vote, keyed) => polls.send(vote, keyed),
     take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
   };
   const reply = batched(worker);
   eachLine(worker, (line) => {
     const [call, op, json] = fields(line, 2);
-    const args = parse(json);
-    // Anything else is not a call of this program's workers: dropped, unanswered.
-    if (!/^\d+$/.test(call) || !Object.hasOwn(handlers, op) || !Array.isArray(args)) return;
+    if (!/^\d+$/.test(call)) return;
     const answered = (value: unknown) => reply(value === undefined ? call : `${call}\t${JSON.stringify(value)}`);
     const failed = (error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
+    if (op === 'vote') {
+      const record = recordOf(json);
+      if (isStateRecord(record) && record.k === 'vote') polls.sendRecord(record, json).then(answered, failed);
+      return;
+    }
+    const args = parse(json);
+    // Anything else is not a call of this program's workers: dropped, unanswered.
+    if (!Object.hasOwn(handlers, op) || !Array.isArray(args)) return;
     try {
       // JSON carries an argument left out (a vote without a ballot) as null: the ports take it as left out.
       const value = (handlers[op as Op] as (...a: unknown[]) => unknown)(...args.map((arg) => arg ?? undefined));
@@ -169,12 +184,15 @@ export function remotePorts(
     else call.resolve(answer === '' ? undefined : parse(answer));
     if (waiting.size === 0) drained?.();
   });
-  const call = <O extends Op>(op: O, ...args: Parameters<Calls[O]>): Promise<Awaited<ReturnType<Calls[O]>>> =>
+  /** A call, as its line says it after its id. */
+  const request = <T>(said: string): Promise<T> =>
     new Promise((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      send(`${id}\t${op}\t${JSON.stringify(args)}`);
+      send(`${id}\t${said}`);
     });
+  const call = <O extends Op>(op: O, ...args: Parameters<Calls[O]>) =>
+    request<Awaited<ReturnType<Calls[O]>>>(`${op}\t${JSON.stringify(args)}`);
   // Results asked for while a read of the same poll is out share it: under load many ask at once.
   const reading = new Map<string, ReturnType<Calls['getCounts']>>();
   const getCounts = (id: string) => {
@@ -190,7 +208,7 @@ export function remotePorts(
       getCounts,
       claimVoter: (...args) => call('claimVoter', ...args),
       releaseVoter: (...args) => call('releaseVoter', ...args),
-      send: (vote, keyed) => call('send', vote, keyed),
+      send: (vote, keyed = false) => request<void>(`vote\t${encodeRecord(voteRecord(vote, keyed))}`),
     },
     limits: limited ? { createPoll: take('createPoll'), castVote: take('castVote') } : {},
     idle: () => (waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),

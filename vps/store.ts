@@ -56,7 +56,7 @@ export async function openStore({
     unlock();
     throw error;
   });
-  state.persistWith((record, apply) => journal.append(record, apply));
+  state.persistWith((record, apply, line) => journal.append(record, apply, line));
   const sweeper = setInterval(() => state.sweep(clock()), 60_000);
   sweeper.unref();
   return {

@@ -8,8 +8,8 @@ import { EventEmitter, once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { PollError } from '../../lambdas/domain/errors';
 import { PollState } from '../../vps/poll-state';
-import { localLimits, type VpsPorts } from '../../vps/server';
-import { answerCalls, linkTo, remotePorts, WORKER_STDIO, type Link } from '../../vps/state-channel';
+import { localLimits } from '../../vps/server';
+import { answerCalls, linkTo, remotePorts, WORKER_STDIO, type Link, type WriterPorts } from '../../vps/state-channel';
 import { testPoll } from '../support/factories';
 
 /** Two ends of a link in memory; what one writes the other reads a turn later, cut in two as a socket may. */
@@ -26,7 +26,7 @@ function linkPair(): [Link & EventEmitter, Link & EventEmitter] {
 }
 
 /** A worker's ports answered by a primary holding `ports`, over an in-memory channel. */
-function connected(ports: VpsPorts) {
+function connected(ports: WriterPorts) {
   const [primarySide, workerSide] = linkPair();
   answerCalls(primarySide, ports);
   return { remote: remotePorts(workerSide, true), primarySide };
