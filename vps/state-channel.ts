@@ -139,14 +139,21 @@ export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void 
     take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
   };
   const reply = batched(worker);
+  const answer = (call: string, value: unknown) =>
+    reply(value === undefined ? call : `${call}\t${JSON.stringify(value)}`);
+  const refuse = (call: string, error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
+  // A line's callbacks are made inline, not as named functions: naming one made for each line costs a property
+  // write (tsx keeps names), and the writer's CPU a vote is the box's ceiling.
   eachLine(worker, (line) => {
     const [call, op, json] = fields(line, 2);
     if (!/^\d+$/.test(call)) return;
-    const answered = (value: unknown) => reply(value === undefined ? call : `${call}\t${JSON.stringify(value)}`);
-    const failed = (error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
     if (op === 'vote') {
       const record = recordOf(json);
-      if (isStateRecord(record) && record.k === 'vote') polls.sendRecord(record, json).then(answered, failed);
+      if (isStateRecord(record) && record.k === 'vote')
+        polls.sendRecord(record, json).then(
+          () => reply(call),
+          (error: unknown) => refuse(call, error),
+        );
       return;
     }
     const args = parse(json);
@@ -155,10 +162,14 @@ export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void 
     try {
       // JSON carries an argument left out (a vote without a ballot) as null: the ports take it as left out.
       const value = (handlers[op as Op] as (...a: unknown[]) => unknown)(...args.map((arg) => arg ?? undefined));
-      if (value instanceof Promise) value.then(answered, failed);
-      else answered(value);
+      if (value instanceof Promise)
+        value.then(
+          (settled: unknown) => answer(call, settled),
+          (error: unknown) => refuse(call, error),
+        );
+      else answer(call, value);
     } catch (error) {
-      failed(error);
+      refuse(call, error);
     }
   });
 }
