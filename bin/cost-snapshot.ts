@@ -6,7 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEPLOYABLE_DESIGNS } from '../cost/estimate/designs';
 import { readStackConfig } from '../cost/estimate/stack-config';
-import { synthesizeTemplate } from '../lib/app';
 import { parseCommandLine } from './command-line';
 
 parseCommandLine({
@@ -16,6 +15,8 @@ parseCommandLine({
     'as the cost model reads it.',
   options: {},
 });
+// Loaded once the command line is read: the CDK app takes seconds, which --help need not wait.
+const { synthesizeTemplate } = await import('../lib/app');
 
 const DESIGNS_FILE = fileURLToPath(new URL('../cost/estimate/designs.json', import.meta.url));
 const designs = Object.fromEntries(

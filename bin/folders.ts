@@ -5,7 +5,11 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CommandFailure } from '../config/errors';
+
+/** The repository's root: where the commands' default folders (.local-data/, .vps-data/) live. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Makes `path` and any missing parents; throws CommandFailure saying why when it cannot. */
 export function makeFolder(path: string): string {

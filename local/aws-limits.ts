@@ -9,6 +9,7 @@
  */
 import { quota } from '../cost/estimate/quotas';
 import type { StackConfig } from '../cost/estimate/stack-config';
+import { NamedError } from '../config/errors';
 
 /** Each bucket holds this many seconds of its rate: a burst small beside a run's saturated stretch. */
 export const BURST_SECONDS = 1;
@@ -25,7 +26,7 @@ export type LimitName =
   | 'dynamo-item-write'
   | 'dynamo-item-read';
 
-export class AwsLimitsError extends Error {
+export class AwsLimitsError extends NamedError {
   override readonly name = 'AwsLimitsError';
 }
 

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { makeFolder } from '../bin/folders';
+import { makeFolder, PROJECT_ROOT } from '../bin/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
@@ -21,10 +21,8 @@ import {
   parseApiRateLimit,
   parseHotPollVotesPerSecond,
 } from '../cost/estimate/vote-path';
-import { apiKindFrom, resultsFrom } from '../lib/app';
 import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';
-import { PROJECT_ROOT, startLocalRuntime } from './runtime';
 
 /** Powertools' log levels, which the handlers use. */
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
@@ -92,6 +90,9 @@ const SPEC = {
 } as const;
 
 const { values } = parseCommandLine(SPEC);
+// Loaded once the command line is read: the CDK app and the emulators take seconds, which --help need not wait.
+const { apiKindFrom, resultsFrom } = await import('../lib/app');
+const { startLocalRuntime } = await import('./runtime');
 
 function options() {
   const port = portFrom(values.port);

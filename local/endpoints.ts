@@ -4,6 +4,10 @@
  */
 import { EMULATED_REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 
+// The SDK's notice that its releases of 2027 will need Node 22 is no answer of the local runtime's (Node 20 is
+// supported): a newcomer's `npm start` on Node 20 would open with it.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /** An AWS SDK client configuration for one of the runtime's emulators. */
 export const emulatorClientConfig = (endpoint: string) => ({
   region: EMULATED_REGION,

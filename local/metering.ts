@@ -203,3 +203,18 @@ export class Meter {
     });
   }
 }
+
+/**
+ * The vote consumer's metered totals in a snapshot: its batches and how long they held their groups, the
+ * counters' write units, and the queues' billed requests less empty receives (what a batch and a vote cost).
+ */
+export function consumerTotals(usage: Usage) {
+  const consumer = Object.entries(usage.functions).find(([name]) => /countvotes/i.test(name))?.[1];
+  const queues = Object.values(usage.queues);
+  return {
+    batches: consumer?.invocations ?? 0,
+    heldMs: consumer?.batchHeldMs ?? 0,
+    writeUnits: Object.values(usage.tables).reduce((sum, t) => sum + (t.unitsByAction.UpdateItem ?? 0), 0),
+    sqsRequests: queues.reduce((sum, q) => sum + q.billedRequests - q.emptyReceives, 0),
+  };
+}

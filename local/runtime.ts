@@ -5,8 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../bin/folders';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   API_BASE_PATH,
@@ -43,8 +42,6 @@ import {
   type PhysicalIds,
   type Template,
 } from './template-model';
-
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LocalRuntimeOptions {
   apiKind?: ApiKind;

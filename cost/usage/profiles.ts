@@ -7,6 +7,7 @@
 import { POLL_LIMITS, RESULTS_REFRESH } from '../../config/app-config';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
+import { NamedError } from '../../config/errors';
 
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {
@@ -159,13 +160,14 @@ export const PROFILES: Record<string, TrafficProfile> = {
 };
 
 /** A profile that describes no month the model is meant for; `field` names the first bad field. */
-export class ProfileError extends Error {
+export class ProfileError extends NamedError {
+  override readonly name = 'ProfileError';
   constructor(
     readonly field: string,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
-    this.name = 'ProfileError';
+    super(message, options);
   }
 }
 

@@ -212,16 +212,22 @@ function declaredRoutes(kind: 'http' | 'rest'): string[] {
     return resources('AWS::ApiGatewayV2::Route', kind)
       .map(([, r]) => r.Properties.RouteKey)
       .sort();
-  const byId = new Map(resources('AWS::ApiGateway::Resource', kind));
+  return restMethods()
+    .filter((route) => !route.startsWith('OPTIONS ')) // CORS preflights, answered by API Gateway itself
+    .sort();
+}
+
+/** "METHOD /path" for every method of the REST API, its CORS preflights (OPTIONS) included. */
+function restMethods(): string[] {
+  const byId = new Map(resources('AWS::ApiGateway::Resource', 'rest'));
   const pathOf = (ref: any): string => {
     if (!ref?.Ref) return '';
     const resource = byId.get(ref.Ref)!;
     return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
   };
-  return resources('AWS::ApiGateway::Method', kind)
-    .filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS') // CORS preflights, answered by API Gateway itself
-    .map(([, m]) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId)}`)
-    .sort();
+  return resources('AWS::ApiGateway::Method', 'rest').map(
+    ([, m]) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId)}`,
+  );
 }
 
 describe('the API', () => {
@@ -398,7 +404,20 @@ describe('the site', () => {
     const options = resources('AWS::ApiGateway::Method', 'rest').filter(
       ([, m]) => m.Properties.HttpMethod === 'OPTIONS',
     );
-    expect(options.length).toBeGreaterThan(0);
+    // A preflight on every path a route of ours serves; CDK adds one to each resource above them too (the root,
+    // /api), which serve nothing: no other path has one.
+    const preflighted = restMethods()
+      .filter((route) => route.startsWith('OPTIONS '))
+      .map((route) => route.slice('OPTIONS '.length));
+    const routePaths = [...new Set(ROUTES.map((r) => r.path))];
+    expect(preflighted).toEqual(expect.arrayContaining(routePaths));
+    const above = preflighted.filter((path) => !routePaths.includes(path));
+    for (const path of above)
+      expect(
+        routePaths.some((route) => route.startsWith(`${path}/`)),
+        path,
+      ).toBe(true);
+    expect(options).toHaveLength(preflighted.length);
     for (const [, method] of options) {
       const headers = method.Properties.Integration.IntegrationResponses[0].ResponseParameters;
       expect(headers['method.response.header.Access-Control-Allow-Headers']).toBe("'content-type,idempotency-key'");

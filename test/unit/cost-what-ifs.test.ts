@@ -61,6 +61,43 @@ describe('what-ifs', () => {
     expect(noViewers.deltaUsd).toBeLessThan(0);
   });
 
+  // What each setting may move in the month's usage; every other field must be the baseline's to the unit.
+  const RESULTS_READS = [
+    'resultsRequests',
+    'apiRequests',
+    'clientRequests',
+    'invocations.getResults',
+    'gbSeconds',
+    'readUnits',
+    'apiTransferGb',
+  ];
+  it.each([
+    ['x86_64 instead of arm64', ['gbSeconds']],
+    ['128 MB functions (same billed time)', ['gbSeconds']],
+    ['512 MB functions (same billed time)', ['gbSeconds']],
+    ['1024 MB functions (same billed time)', ['gbSeconds']],
+    [
+      'no carpooling: batch size 1, one counter write per vote',
+      ['invocations.countVotes', 'gbSeconds', 'sqsRequests', 'writeUnits', 'logsGb', 'logsStoredGb'],
+    ],
+    ['plain-text logs (START/END/REPORT lines kept)', ['logsGb', 'logsStoredGb']],
+    ['X-Ray tracing on (default sampling)', ['xrayTraces']],
+    ['one vote per voter on', ['writeUnits', 'storageGb']],
+    ['viewers refresh every 5 s regardless (no back-off)', RESULTS_READS],
+    ['nobody watches live results (votes and page loads only)', RESULTS_READS],
+  ])('%s leaves every other field of the usage unchanged', (name, mayChange) => {
+    const flat = (usage: object, prefix = ''): Array<[string, unknown]> =>
+      Object.entries(usage).flatMap(([key, value]) =>
+        key === 'invocations' ? flat(value, 'invocations.') : [[prefix + key, value] as [string, unknown]],
+      );
+    const before = new Map(flat(baseline.usage));
+    const changed = flat(named(name).bill.usage)
+      .filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before.get(key)))
+      .map(([key]) => key);
+    expect(changed.length, name).toBeGreaterThan(0);
+    expect(changed.filter((key) => !mayChange.includes(key))).toEqual([]);
+  });
+
   it('offers only the memory sizes the stack does not have already, and flips one vote per voter', () => {
     const getResults = { ...stack.functions.getResults, memoryMb: 128 };
     const sizes = priced({ ...stack, functions: { ...stack.functions, getResults } })

@@ -2,11 +2,16 @@
  * The error bases (config/errors.ts): every error says which it is, even minified, and keeps
  * the error it replaces as its cause; a client's error body is its code and message, never the cause.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { CommandFailure, UsageError } from '../../config/errors';
+import { CommandFailure, NamedError, UsageError } from '../../config/errors';
+import { ProfileError } from '../../cost/usage/profiles';
 import { MeasuredRunError } from '../../cost/usage/measured';
 import { PollError } from '../../lambdas/domain/errors';
+import { BatchFailedError } from '../../lambdas/handlers/count-votes';
+import { AwsLimitsError } from '../../local/aws-limits';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
 import { answer } from '../../lambdas/handlers/http';
 import { apiRequest, NOW, testPoll } from '../support/factories';
@@ -14,14 +19,42 @@ import { FakePollStore, FakeVoteSink, MemoryLog } from '../support/fakes';
 
 const cause = new Error('ECONNREFUSED 10.0.0.7:443 (queue https://sqs.internal/123456789012/votes.fifo)');
 
+const ROOT = join(__dirname, '..', '..');
+
+/** Every error class the project's source declares (`class X extends ...Error`), by name. */
+function declaredErrorClasses(dir = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return ['node_modules', 'test', 'cdk.out', '.git'].includes(entry.name) || entry.name.startsWith('.')
+        ? []
+        : declaredErrorClasses(path);
+    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) return [];
+    return [...readFileSync(path, 'utf8').matchAll(/\bclass (\w+) extends (\w+)/g)]
+      .filter(([, , base]) => base.endsWith('Error'))
+      .map(([, name]) => `${name} (${relative(ROOT, path)})`);
+  });
+}
+
+const EVERY_ERROR: Array<[string, NamedError]> = [
+  ['UsageError', new UsageError('--port must be a number', { cause })],
+  ['CommandFailure', new CommandFailure('nothing answers', { cause })],
+  ['MeasuredRunError', new MeasuredRunError('the run queued no votes', { cause })],
+  ['PollError', new PollError('vote_not_queued', 'try again', { cause })],
+  ['ProfileError', new ProfileError('votesPerMonth', 'must be a number', { cause })],
+  ['AwsLimitsError', new AwsLimitsError('--aws-limits must be in (0, 1]', { cause })],
+  ['BatchFailedError', Object.assign(new BatchFailedError([{ messageId: 'm1', reason: 'throttled' }]), { cause })],
+];
+
 describe('every error of ours', () => {
-  it.each([
-    ['UsageError', new UsageError('--port must be a number', { cause })],
-    ['CommandFailure', new CommandFailure('nothing answers', { cause })],
-    ['MeasuredRunError', new MeasuredRunError('the run queued no votes', { cause })],
-    ['PollError', new PollError('vote_not_queued', 'try again', { cause })],
-  ])('%s says its name and keeps its cause', (name, error) => {
-    expect(error).toBeInstanceOf(Error);
+  it('is in this list: each class the source declares', () => {
+    const declared = declaredErrorClasses().map((entry) => entry.split(' ')[0]);
+    expect(declared.length).toBeGreaterThanOrEqual(EVERY_ERROR.length);
+    expect([...new Set(declared)].sort()).toEqual([...EVERY_ERROR.map(([name]) => name), 'NamedError'].sort());
+  });
+
+  it.each(EVERY_ERROR)('%s extends the named base, says its name and keeps its cause', (name, error) => {
+    expect(error).toBeInstanceOf(NamedError);
     expect(error.name).toBe(name);
     expect(String(error)).toMatch(new RegExp(`^${name}: `));
     expect(error.cause).toBe(cause);

@@ -1,0 +1,197 @@
+/**
+ * `/`: the form that creates a poll, then the poll's link to share. It checks the form with the server's
+ * own domain code before sending, so the form and the API can never disagree.
+ */
+import { POLL_LIMITS } from '../../config/app-config';
+import { PollError } from '../../lambdas/domain/errors';
+import { createPoll as validatePoll } from '../../lambdas/domain/poll';
+import type { Api, PublicPoll } from './api';
+import { h, render, say } from './dom';
+import { closingClock } from './times';
+
+/** How long a poll may stay open, as the form offers it; the longest is the API's limit. */
+const LIFETIMES: [minutes: number, label: string][] = [
+  [5, '5 minutes'],
+  [30, '30 minutes'],
+  [60, '1 hour'],
+  [24 * 60, '1 day'],
+  [POLL_LIMITS.maxLifetimeMinutes, '1 week'],
+];
+
+/** The form's labels, by the API's fields they stand for: a refusal names what its reader sees. */
+const LABELS = {
+  title: 'Question',
+  options: 'Options',
+  lifetimeMinutes: 'Open for',
+  oneVotePerVoter: 'One vote per voter',
+} as const;
+const optionLabel = (index: number) => `Option ${index + 1}`;
+/** The index in `options[1]`; undefined for another field. */
+const optionIndex = (field = '') => {
+  const match = /^options\[(\d+)\]$/.exec(field);
+  return match ? Number(match[1]) : undefined;
+};
+/** An API field as the form names it: `title` is "Question", `options[1]` is "Option 2". */
+function formLabel(field: string): string {
+  const index = optionIndex(field);
+  if (index !== undefined) return optionLabel(index);
+  return LABELS[field as keyof typeof LABELS] ?? field;
+}
+
+export function createPage(api: Api): void {
+  const optionList = h('ol', { className: 'option-inputs' });
+  const addButton = h('button', { type: 'button', className: 'secondary' }, '+ Add option');
+
+  const refreshOptionControls = () => {
+    const rows = optionList.children.length;
+    addButton.disabled = rows >= POLL_LIMITS.maxOptions;
+    for (const button of optionList.querySelectorAll<HTMLButtonElement>('button.remove'))
+      button.disabled = rows <= POLL_LIMITS.minOptions;
+    for (const [i, input] of optionList.querySelectorAll('input').entries())
+      input.setAttribute('aria-label', optionLabel(i));
+  };
+  const addOption = (focus: boolean) => {
+    const input = h('input', {
+      type: 'text',
+      name: 'option',
+      maxLength: POLL_LIMITS.optionMaxLength,
+      placeholder: 'Option',
+      required: true,
+    });
+    const remove = h('button', { type: 'button', className: 'remove secondary', title: 'Remove this option' }, '×');
+    const row = h('li', {}, input, remove);
+    remove.setAttribute('aria-label', 'Remove this option');
+    remove.onclick = () => {
+      row.remove();
+      refreshOptionControls();
+    };
+    optionList.append(row);
+    refreshOptionControls();
+    if (focus) input.focus();
+  };
+  addButton.onclick = () => addOption(true);
+
+  const title = h('input', {
+    type: 'text',
+    id: 'title',
+    name: 'title',
+    maxLength: POLL_LIMITS.titleMaxLength,
+    required: true,
+    autofocus: true,
+  });
+  const lifetime = h(
+    'select',
+    { id: 'lifetime', name: 'lifetime' },
+    ...LIFETIMES.map(([minutes, label]) =>
+      h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label),
+    ),
+  );
+  // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier)
+  // counts as one voter.
+  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
+  const oneVoteNote = h(
+    'p',
+    { className: 'hint', id: 'one-vote-note', hidden: true },
+    'A voter is a network address: people sharing one (a school, an office, some phone networks) ' +
+      'can vote only once between them.',
+  );
+  oneVote.setAttribute('aria-describedby', 'one-vote-note');
+  oneVote.onchange = () => {
+    oneVoteNote.hidden = !oneVote.checked;
+  };
+  const submit = h('button', { type: 'submit' }, 'Create poll');
+
+  const form = h(
+    'form',
+    { noValidate: true },
+    h('label', { htmlFor: 'title' }, LABELS.title),
+    title,
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, `${LABELS.options} (${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions})`),
+      optionList,
+      addButton,
+    ),
+    h(
+      'div',
+      { className: 'row' },
+      h('div', {}, h('label', { htmlFor: 'lifetime' }, LABELS.lifetimeMinutes), lifetime),
+      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, LABELS.oneVotePerVoter)),
+    ),
+    oneVoteNote,
+    submit,
+  );
+  for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
+
+  // A refused control is unmarked, and what was said of it cleared, as soon as it is changed.
+  form.oninput = (event) => {
+    const control = event.target as Element;
+    if (!control.hasAttribute('aria-invalid')) return;
+    control.removeAttribute('aria-invalid');
+    say('');
+  };
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const input = {
+      title: title.value,
+      options: [...optionList.querySelectorAll('input')].map((o) => o.value),
+      lifetimeMinutes: Number(lifetime.value),
+      oneVotePerVoter: oneVote.checked,
+    };
+    for (const control of form.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
+    try {
+      // The server's own rules, checked before a request is spent, in the form's words.
+      validatePoll(input, Date.now(), undefined, formLabel);
+    } catch (error) {
+      if (!(error instanceof PollError)) throw error;
+      const options = optionList.querySelectorAll('input');
+      const control = error.field === 'title' ? title : options[optionIndex(error.field) ?? options.length];
+      control?.setAttribute('aria-invalid', 'true');
+      control?.focus();
+      return say(error.message, 'error');
+    }
+    submit.disabled = true;
+    say('Creating your poll…');
+    const created = await api.createPoll(input);
+    submit.disabled = false;
+    if (!created.ok) return say(created.message, 'error');
+    say('');
+    // The poll's own address, so a reload (or the back button after voting) keeps the link.
+    history.pushState(null, '', `/poll/${created.data.id}`);
+    showShareLink(created.data);
+  };
+
+  render(h('h1', {}, 'Create a poll'), form);
+}
+
+/** The poll just created: its link to copy and share, and when it closes. */
+function showShareLink(poll: PublicPoll): void {
+  const link = new URL(`/poll/${poll.id}`, location.origin).href;
+  const field = h('input', { type: 'text', readOnly: true, value: link, id: 'share-link' });
+  const copy = h('button', { type: 'button' }, 'Copy link');
+  copy.onclick = async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      say('Link copied.', 'success');
+    } catch {
+      say('Select the link and copy it with your keyboard.', 'info');
+    }
+  };
+  const closes = h('p', { className: 'closes' });
+  render(
+    h('h1', { tabIndex: -1 }, 'Your poll is ready'),
+    h('p', { className: 'lead' }, poll.title),
+    closes,
+    h('label', { htmlFor: 'share-link' }, 'Share this link'),
+    h('div', { className: 'share' }, field, copy),
+    h(
+      'p',
+      { className: 'actions' },
+      h('a', { href: link, className: 'button' }, 'Open the poll'),
+      h('a', { href: '/' }, 'Create another'),
+    ),
+  );
+  closingClock(closes, poll);
+}
