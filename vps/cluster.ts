@@ -1,8 +1,9 @@
 /**
- * The VPS edition on every core (`npm run vps -- --workers <n>`): a primary process owns the log and
- * the state, as the one process does; n workers (node:cluster, the port shared) serve HTTP with the
- * same handlers and reach that state over IPC (./state-channel.ts). A worker that dies is replaced at
- * once; if the primary dies, the workers exit, and the box's supervisor (systemd, Docker) restarts it.
+ * The VPS edition on every core (`npm run vps -- --workers <n>`): a primary process, the box's writer,
+ * owns the log and the state, as the one process does; n workers (node:cluster, the port shared) serve
+ * HTTP with the same handlers and reach that state over a socket pair each (./state-channel.ts). A
+ * worker that dies is replaced at once; if the primary dies, the workers exit, and the box's
+ * supervisor (systemd, Docker) restarts it.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';

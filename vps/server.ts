@@ -2,8 +2,8 @@
  * The VPS edition: the same API (routes, handlers, validation, error shape, rate limits) and
  * the same site as the serverless edition, served from one box as the seed platform runs on its
  * VPS. The handlers are lambdas/handlers/, built from in-process ports (./poll-state.ts) instead
- * of DynamoDB and SQS, or from the primary's through IPC (./state-channel.ts) in a worker; this
- * file is only the node:http adapter around them.
+ * of DynamoDB and SQS, or from the primary's through a socket pair (./state-channel.ts) in a
+ * worker; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainServer, listen, originOf } from '../bin/server-shell';
