@@ -53,7 +53,9 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['test/{unit,handlers,stack,architecture,localstack}/**/*.test.ts'],
-          testTimeout: 30_000,
+          // Time limits catch a hang, never a pace: a synth or a property test that takes seconds alone takes a
+          // minute when the cores are shared, and must still pass.
+          testTimeout: 120_000,
           // These files share no state but the modules they load: a worker keeps aws-cdk-lib and
           // the synthesized templates loaded from one file to the next instead of loading them again.
           isolate: false,
@@ -63,9 +65,9 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: ['test/{integration,local,load,browser,vps,commands}/**/*.test.ts'],
-          // They start emulators, browsers and servers: give them room on shared cores.
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // They start emulators, browsers and servers: give them room on shared cores (a hang, not a pace).
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -31,6 +31,18 @@ export interface CommandSpec<O extends Record<string, OptionSpec>> {
   details?: readonly string[];
 }
 
+/** `-c key=value` (may be repeated), as cdk takes it: for the commands that pass CDK context on to it. */
+export const contextOption = (description: string) => ({
+  type: 'string' as const,
+  short: 'c',
+  multiple: true as const,
+  value: '<key=value>',
+  description,
+});
+
+/** A `-c` value that is not key=value, if any. */
+export const badContextPair = (pairs: string[]) => pairs.find((pair) => !/^[\w:.-]+=.*$/.test(pair));
+
 type Values<O extends Record<string, OptionSpec>> = {
   [K in keyof O]: O[K]['type'] extends 'boolean'
     ? boolean

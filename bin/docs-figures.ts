@@ -17,17 +17,12 @@ import { tieredCost } from '../cost/estimate/model';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { PRICES } from '../cost/estimate/prices';
 import { PROFILES, profileFieldLines } from '../cost/usage/profiles';
-import {
-  capacityHead,
-  capacityRows,
-  designHead,
-  designRows,
-  opening,
-  peakLines,
-  renderMarkdown,
-} from '../cost/report/report';
+import { beforeThePeak, closingSentence, verdictLines } from '../cost/report/answer';
+import { capacityHead, capacityRows, designHead, designRows, peakLines, voteRateWorking } from '../cost/report/report';
+import { renderMarkdown } from '../cost/report/working';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
-import { BASELINE_VPS, type RouteRate } from '../cost/estimate/vps';
+import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
+import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { votePathFor, withApiRateLimit } from '../cost/estimate/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure, parseCommandLine, runCommand } from './command-line';
@@ -96,7 +91,7 @@ function readmeAnswer(): string[] {
   const r = report('seed');
   const textbook = r.designs.find((d) => d.id === DEFAULT_DESIGN)!;
   const best = r.recommended;
-  const vps = [...r.vps].filter((v) => v.carries).sort((a, b) => a.totalUsd - b.totalUsd)[0];
+  const vps = r.answer.vpsCarries ? r.answer.vps : undefined;
   const seedVps = r.vps.find((v) => v.tier === BASELINE_VPS && !v.cdn)!;
   const { usage } = r.bill;
   return [
@@ -123,11 +118,7 @@ function readmeAnswer(): string[] {
     '',
     `Of the ${quantity(usage.clientRequests)} requests browsers send in that month, ` +
       `${quantity(usage.resultsRequests)} (${percent(usage.resultsRequests / usage.clientRequests)}) are pages ` +
-      'asking for fresh results. ' +
-      (best.breakEven.votes
-        ? `Below ${votesLabel(best.breakEven.votes)} a month the cheapest AWS set-up costs less than the ` +
-          `seed's ${usd(BASELINE_VPS.monthlyUsd)} VPS.`
-        : ''),
+      `asking for fresh results. ${closingSentence(r).replace(/^In short: /, '')}`,
     '',
     provenance('seed'),
   ];
@@ -137,10 +128,9 @@ function readmeAnswer(): string[] {
 function seedDesigns(): string[] {
   const r = report('seed');
   return [
-    ...peakLines(r).map((line) => `- ${line}`),
+    ...[...peakLines(r), voteRateWorking(r)].map((line) => `- ${line}`),
     '',
-    // The report's arrow marks the stack it bills: here the default design, as on a clone without cdk.out/.
-    ...mdTable(['AWS design (← the default)', ...designHead.slice(1)], designRows(r)),
+    ...mdTable(designHead, designRows(r)),
     '',
     ...mdTable(capacityHead, capacityRows(r)),
     '',
@@ -155,8 +145,13 @@ function presets(): string[] {
     return [
       `**${name}**: ${r.profile.description}`,
       '',
+      // The verdict as the command prints it.
+      '```text',
+      ...verdictLines(r),
+      '```',
+      '',
       `- ${peakLines(r)[0]}`,
-      ...opening(r).map((line) => `- ${line}`),
+      ...beforeThePeak(r).map((line) => `- ${line}`),
       '',
       provenance(name),
       '',
@@ -302,30 +297,53 @@ function recordNightQueue(): string[] {
  */
 function vpsCapacity(): string[] {
   const { measurement: m, source } = loadVpsCapacity(undefined);
-  const { microsPerRequest: micros, primaryMicrosPerRequest: primary } = m.cpu;
-  const row = (what: string, rate: { requestsPerSecond: number; latencyMs: { p99: number } }, cpu: string[]) => [
-    what,
-    quantity(rate.requestsPerSecond),
-    `${rate.latencyMs.p99} ms`,
-    ...cpu,
-  ];
+  const { plain, primaryMicrosPerRequest: primary, tls } = m.cpu;
+  const times = (bare: number, route: number) => `${(bare / route).toFixed(2)}x`;
   const routes = Object.entries(m.routes) as Array<[keyof typeof primary, RouteRate]>;
+  const measuredVia = (Object.keys(TLS_SETUPS) as TlsSetup[]).flatMap((name) => tls[name]?.via ?? []);
+  const tlsRows = (Object.keys(TLS_SETUPS) as TlsSetup[]).map((name) => {
+    const figures = tls[name];
+    const label = `${TLS_SETUPS[name]}${name === DEPLOYED_TLS ? ' **(deployed)**' : ''}`;
+    if (!figures) return [label, ...routes.map(() => 'not measured'), 'not measured'];
+    const signed = (n: number) => `${n >= 0 ? '+' : ''}${quantity(n)}`;
+    const added = (one: number, plainOne: number, two: number, plainTwo: number) =>
+      `${signed(one - plainOne)} / ${signed(two - plainTwo)}`;
+    return [
+      label,
+      ...routes.map(([r]) => added(figures.oneProcess[r], plain.oneProcess[r], figures.workers[r], plain.workers[r])),
+      added(figures.bare.oneProcess, plain.bare.oneProcess, figures.bare.workers, plain.bare.workers),
+    ];
+  });
   return [
     ...mdTable(
-      ['', 'req/s', 'p99', 'µs CPU, one process', '2 workers', 'one process, TLS', '2 workers, TLS', 'in the primary'],
+      ['', 'req/s', 'p99', 'µs CPU, one process', '2 workers', 'in the primary', 'x bare, one process', '2 workers'],
       [
-        row('a bare `node:http` server, fixed JSON body (same run)', m.bare, ['', '', '', '', '']),
-        ...routes.map(([name, rate]) =>
-          row(`\`${rate.method} ${rate.path}\``, rate, [
-            quantity(micros.plain[name]),
-            quantity(micros.workersPlain[name]),
-            quantity(micros.tls[name]),
-            quantity(micros.workersTls[name]),
-            quantity(primary[name]),
-          ]),
-        ),
+        [
+          'a bare `node:http` server, fixed JSON body (same run)',
+          quantity(m.bare.requestsPerSecond),
+          `${m.bare.latencyMs.p99} ms`,
+          quantity(plain.bare.oneProcess),
+          quantity(plain.bare.workers),
+          '',
+          '',
+          '',
+        ],
+        ...routes.map(([name, rate]) => [
+          `\`${rate.method} ${rate.path}\``,
+          quantity(rate.requestsPerSecond),
+          `${rate.latencyMs.p99} ms`,
+          quantity(plain.oneProcess[name]),
+          quantity(plain.workers[name]),
+          quantity(primary[name]),
+          times(plain.bare.oneProcess, plain.oneProcess[name]),
+          times(plain.bare.workers, plain.workers[name]),
+        ]),
       ],
     ),
+    '',
+    'What each TLS set-up adds to a request, µs of CPU over plain HTTP (one process / 2 workers):',
+    '',
+    ...mdTable(['TLS set-up', ...routes.map(([name]) => name), 'bare `node:http`'], tlsRows),
     '',
     ...(m.journal
       ? [
@@ -334,7 +352,8 @@ function vpsCapacity(): string[] {
           '',
         ]
       : []),
-    `CPU a request: ${m.cpu.what}. TLS: ${m.cpu.tlsVia}.`,
+    `CPU a request: ${m.cpu.what}. x bare: this edition's requests per CPU-second over the bare server's. ` +
+      `TLS: ${measuredVia.join('; ') || 'not measured'}.`,
     '',
     `*From ${source}: \`npm run bench:vps\` on ${m.date}, ${m.machine.cpus} cores of ${m.machine.model}, ` +
       `Node ${m.machine.node}, \`${m.command}\`.*`,

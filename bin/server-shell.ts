@@ -4,16 +4,31 @@
  * closing without waiting for idle connections; and a graceful stop on Ctrl-C or SIGTERM.
  */
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 
-/** Listens on host:port (0 picks a free port); a taken port is an error that says how to choose another. */
+/** A certificate chain and its private key, PEM: the server terminates TLS itself. */
+export interface TlsFiles {
+  cert: string;
+  key: string;
+}
+
+/**
+ * Listens on host:port (0 picks a free port), over TLS when given a certificate; a taken port is an
+ * error that says how to choose another.
+ */
 export function listen(
   port: number,
   host: string,
   handler: RequestListener,
   options: ServerOptions = {},
+  tls?: TlsFiles,
 ): Promise<Server> {
-  const server = createServer(options, handler);
+  // node:https's server is node:http's over TLS: the same requests, connections and close calls.
+  const server = tls
+    ? (createTlsServer({ ...options, ...tls }, handler) as unknown as Server)
+    : createServer(options, handler);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -26,10 +41,10 @@ export function listen(
   });
 }
 
-/** Where a listening server answers, e.g. `http://127.0.0.1:3000` (an IPv6 address in brackets). */
+/** Where a listening server answers, e.g. `http://127.0.0.1:3000` (https over TLS; IPv6 in brackets). */
 export function originOf(server: Server): string {
   const { address, family, port } = server.address() as AddressInfo;
-  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  return `${server instanceof TlsServer ? 'https' : 'http'}://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
 }
 
 /** A browser may hold connections it never sent a request on (preconnect); close() alone waits for them for 60 s. */

@@ -36,7 +36,7 @@ import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileErr
 import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
-import { renderMarkdown, renderText } from './report/report';
+import { renderForTerminal, renderMarkdown } from './report/working';
 import { buildReport, type CostReport, type ReportInput } from './estimate/build-report';
 import { readStackConfig, type StackConfig } from './estimate/stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
@@ -88,6 +88,13 @@ export const COST_COMMAND = {
       description:
         "this app's VPS capacity from your npm run bench:vps file (default: cost/estimate/vps-capacity.json), " +
         'or a load test of your VPS (--target vps) to set beside it',
+    },
+    detail: {
+      type: 'boolean',
+      default: false,
+      description:
+        'print the full working (the traffic, every design, the bill line by line, capacity stage by stage, the VPS ' +
+        'boxes, the what-ifs, the assumptions), not only the answer; the report files hold it either way',
     },
     'new-account': {
       type: 'boolean',
@@ -212,8 +219,10 @@ export function loadVpsCapacity(from: string | undefined): VpsCapacity {
   try {
     const measurement = JSON.parse(readFileSync(source, 'utf8')) as VpsMeasurement;
     if (!measurement.routes?.options?.requestsPerSecond) throw new Error('it has no routes.options.requestsPerSecond');
-    if (!measurement.cpu?.microsPerRequest?.workersTls)
-      throw new Error('it has no cpu.microsPerRequest (the CPU a request costs: run npm run bench:vps again)');
+    if (!measurement.cpu?.plain?.workers || !measurement.cpu.tls)
+      throw new Error(
+        'it has no cpu.plain and cpu.tls (the CPU a request costs by set-up: run npm run bench:vps again)',
+      );
     return { measurement, source: source.replace(`${ROOT}/`, '') };
   } catch (error) {
     throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`, {
@@ -447,7 +456,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     makeFolder(values.out);
   });
   const report = buildReport(input);
-  console.log(renderText(report));
   const out = writeReports(input, report, values.out);
-  console.log(`\nReports: ${join(out, 'report.html')} (the explorer), report.md, report.json, chart.svg`);
+  const args = process.argv.slice(2).filter((a) => a !== '--detail');
+  const where = [
+    ...(values.detail ? [] : [`The full working: npm run cost -- ${[...args, '--detail'].join(' ')}`]),
+    `Reports: ${join(out, 'report.html')} (the explorer), report.md, report.json, chart.svg`,
+  ];
+  console.log(renderForTerminal(report, values.detail, where));
 }

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { exitWithUsageError, parseCommandLine, runCommand } from '../bin/command-line';
+import { badContextPair, contextOption, exitWithUsageError, parseCommandLine, runCommand } from '../bin/command-line';
 import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
@@ -37,14 +37,9 @@ const SPEC = {
   command: `npm run localstack:${Object.hasOwn(STEPS, step) ? step : '<step>'} --`,
   summary: Object.hasOwn(STEPS, step) ? STEPS[step] : `One of: ${Object.keys(STEPS).join(', ')}.`,
   options: {
-    context: {
-      type: 'string',
-      short: 'c',
-      multiple: true,
-      value: '<key=value>',
-      description:
-        'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
-    },
+    context: contextOption(
+      'CDK context for deploy and destroy, as with cdk (e.g. -c rateLimits=off to load-test); may be repeated',
+    ),
   },
   details: ['The target is always LocalStack (-c target=localstack); see docs/localstack.md.'],
 } as const;
@@ -52,8 +47,8 @@ if (!Object.hasOwn(STEPS, step))
   exitWithUsageError(SPEC, `Name a step: ${Object.keys(STEPS).join(', ')} (got ${JSON.stringify(step ?? '')}).`);
 const { values } = parseCommandLine(SPEC, process.argv.slice(3));
 const extraContext = values.context ?? [];
-for (const pair of extraContext)
-  if (!/^[\w:.-]+=.*$/.test(pair)) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(pair)}).`);
+const badPair = badContextPair(extraContext);
+if (badPair !== undefined) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(badPair)}).`);
 if (extraContext.some((pair) => pair.startsWith('target=')))
   exitWithUsageError(SPEC, 'The target is always localstack here.');
 // Its own assembly folder: cdk.out/ stays the AWS template that npm run cost prices.

@@ -4,6 +4,7 @@
  * --help` for the options. A worker runs this file too, with the same options.
  */
 import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
@@ -72,12 +73,32 @@ const SPEC = {
       default: false,
       description: "behind a reverse proxy: take the client's address from X-Forwarded-For",
     },
+    'tls-cert': {
+      type: 'string',
+      value: '<file>',
+      description: "serve HTTPS with this certificate chain (PEM, e.g. certbot's fullchain.pem), with --tls-key",
+    },
+    'tls-key': { type: 'string', value: '<file>', description: "the certificate's private key (PEM)" },
     ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: docs/vps.md.'],
 } as const;
 
 const { values } = parseCommandLine(SPEC);
+
+/** --tls-cert and --tls-key: both or neither, each a readable file; read by every process that serves HTTP. */
+function tlsFrom(cert: string | undefined, key: string | undefined): VpsOptions['tls'] {
+  if (cert === undefined && key === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new UsageError('--tls-cert and --tls-key go together.');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}.`);
+    }
+  };
+  return { cert: read('--tls-cert', cert), key: read('--tls-key', key) };
+}
 
 function options(): Omit<VpsOptions, 'site'> & { workers: number } {
   const port = portFrom(values.port);
@@ -88,6 +109,7 @@ function options(): Omit<VpsOptions, 'site'> & { workers: number } {
     dataDir: makeFolder(values['data-dir']),
     rateLimits: rateLimitsFrom(values['rate-limits']),
     trustProxy: values['trust-proxy'],
+    tls: tlsFrom(values['tls-cert'], values['tls-key']),
     captcha: serverCaptchaFrom(values),
   };
 }

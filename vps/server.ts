@@ -6,7 +6,7 @@
  * worker; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { drainServer, listen, originOf } from '../bin/server-shell';
+import { drainServer, listen, originOf, type TlsFiles } from '../bin/server-shell';
 import {
   pageCaptcha,
   POLL_LIMITS,
@@ -47,6 +47,8 @@ export interface HttpOptions {
   captcha?: ServerCaptchaSettings;
   /** Behind a reverse proxy (TLS on a VPS): the client's address is the last one in X-Forwarded-For. */
   trustProxy?: boolean;
+  /** The edition terminates TLS itself, in each process that serves HTTP (docs/vps.md deploys it so). */
+  tls?: TlsFiles;
   site: Site;
   log?: Log;
   /** Tests move time; the default is the real clock. */
@@ -249,9 +251,15 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
       else res.destroy();
     });
   };
-  const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', handle, {
-    requestTimeout: 30_000,
-    headersTimeout: 10_000,
-  });
+  const server = await listen(
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+    handle,
+    {
+      requestTimeout: 30_000,
+      headersTimeout: 10_000,
+    },
+    options.tls,
+  );
   return { url: originOf(server), stop: () => drainServer(server, STOP_GRACE_MS) };
 }

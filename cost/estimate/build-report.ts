@@ -21,7 +21,8 @@ import { NEW_ACCOUNT_CREDITS } from './prices';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from './rates';
 import type { StackConfig } from './stack-config';
-import { BASELINE_VPS, SHARED_VCPU, VPS_MAX_UTILISATION, VPS_TIERS, type VpsCapacity } from './vps';
+import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
+import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 
 export interface DesignRow extends PricedDesign {
@@ -33,6 +34,23 @@ export interface DesignRow extends PricedDesign {
   breakEven: BreakEven;
   /** Whether it carries the profile's busiest second, and what would make it (cost/estimate/capacity.ts). */
   capacity: Capacity;
+}
+
+/**
+ * The answer to the question the report is for, in one place (the text, the explorer and the docs say it
+ * from these figures): the recommended design beside the cheapest VPS box that carries the peak, which
+ * costs less, and the one break-even, between those two.
+ */
+export interface Answer {
+  /** The cheapest VPS row that carries the peak; where none does, the nearest (`vpsCarries` false). */
+  vps: VpsCost;
+  vpsCarries: boolean;
+  /** The side that costs less a month among those that carry the peak; `neither` when no side carries it. */
+  cheaper: 'aws' | 'vps' | 'neither';
+  /** How much less a month, where both sides carry the peak. */
+  savingUsd?: number;
+  /** Where the recommended design's bill crosses that box's month; none quoted where the box does not carry. */
+  breakEven: BreakEven;
 }
 
 export interface CostReport {
@@ -73,6 +91,7 @@ export interface CostReport {
   vpsCapacity: VpsCapacity;
   vps: VpsCost[];
   designRps: number;
+  answer: Answer;
   /** Break-even of this stack with each VPS tier. */
   breakEven: BreakEven[];
   whatIfs: WhatIf[];
@@ -111,8 +130,15 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
       `VPS sizing: one box carries at most ${percent(VPS_MAX_UTILISATION)} of its capacity at the design rate, ` +
         "the profile's busiest second (derived from its fields: cost/usage/peaks.ts): 1 / the AWS side's quota " +
         `headroom of ${RAISE_HEADROOM}x; polls are not sharded across boxes, so past one box no VPS row carries`,
-      `VPS vCPUs: ${SHARED_VCPU.kind}, counted at ${SHARED_VCPU.factor} of a vCPU: ${SHARED_VCPU.assumption} ` +
-        `(${SHARED_VCPU.source}; checked ${SHARED_VCPU.checked})`,
+      ...[SHARED_VCPU, DEDICATED_VCPU].map(
+        (share) =>
+          `VPS vCPUs: a ${share.kind}, counted at ${share.factor} of the vCPU bench:vps measured: ` +
+          `${share.assumption} ` +
+          `(${share.source}; checked ${share.checked})`,
+      ),
+      `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and Hetzner's 2026-06 raise applied to every CCX ` +
+        "size as a third-party note gives it for the CCX13: assumptions, each said in its tier's source " +
+        '(cost/estimate/vps-tiers.ts)',
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
@@ -129,6 +155,34 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
         : []),
     ]),
   ];
+}
+
+/** The answer: the recommended design against the cheapest box that carries the peak (cost/estimate/compare.ts). */
+function answerOf(input: ReportInput, recommended: DesignRow & { carries: boolean }, vps: VpsCost[]): Answer {
+  const byMonth = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd);
+  const carrying = byMonth(vps.filter((v) => v.carries))[0];
+  const box = carrying ?? [...vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
+  const aws = recommended.bill.totalUsd;
+  const both = Boolean(carrying) && recommended.carries;
+  const cheaper = both
+    ? aws <= box.totalUsd
+      ? 'aws'
+      : 'vps'
+    : carrying
+      ? 'vps'
+      : recommended.carries
+        ? 'aws'
+        : 'neither';
+  const { profile, vpsCapacity, units, options } = input;
+  return {
+    vps: box,
+    vpsCarries: Boolean(carrying),
+    cheaper,
+    ...(both && { savingUsd: Math.abs(aws - box.totalUsd) }),
+    breakEven: carrying
+      ? breakEven(box.tier, profile, recommended.stack, vpsCapacity, units, options, box.cdn?.plan)
+      : { tier: box.tier, ...(box.cdn && { cdn: box.cdn.plan }) },
+  };
 }
 
 const ratesAt = (votesPerSecond: number, stack: StackConfig, units: UnitCosts) => ({
@@ -166,6 +220,7 @@ export function buildReport(input: ReportInput): CostReport {
     .sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
   const chosen = recommend(designs);
   const assumptions = assumptionsOf(input, bill);
+  const vps = vpsOptions(profile, bill, vpsCapacity);
   return {
     ...input,
     design: design?.id,
@@ -182,8 +237,9 @@ export function buildReport(input: ReportInput): CostReport {
     account,
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
-    vps: vpsOptions(profile, bill, vpsCapacity),
+    vps,
     designRps: designRps(profile),
+    answer: answerOf(input, chosen.recommended, vps),
     // The baseline's is the row's of the design this stack is, when it is one: searched once.
     breakEven: VPS_TIERS.map(
       (tier) =>

@@ -1,7 +1,7 @@
 /**
  * The usual VPS answer to a hot poll: a CDN in front of the VPS edition, caching the page, the
  * poll reads and the results for their max-age, as dated price data beside the VPS tiers
- * (cost/estimate/vps.ts). A figure its source did not confirm carries an `assumption`, and the report
+ * (cost/estimate/vps-tiers.ts). A figure its source did not confirm carries an `assumption`, and the report
  * prints it.
  */
 

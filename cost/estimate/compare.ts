@@ -10,17 +10,14 @@ import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';
 import type { StackConfig } from './stack-config';
 import {
-  BASELINE_VPS,
   boxCapacity,
-  primaryCeiling,
   requestsOf,
   VPS_MAX_UTILISATION,
-  VPS_TIERS,
   type BoxCapacity,
   type RequestMix,
   type VpsCapacity,
-  type VpsTier,
 } from './vps';
+import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps-tiers';
 
 /**
  * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry
@@ -40,6 +37,8 @@ export interface VpsCost {
   box: BoxCapacity;
   /** The box carries the peak at VPS_MAX_UTILISATION at most. */
   carries: boolean;
+  /** Its vCPUs would: what stops it, if anything, is this edition's writer, not the box. */
+  coresCarry: boolean;
   /** The box's load at the peak over what it carries (above 1: it does not carry). */
   needs: number;
   /** Why it does not carry the peak; null when it does. */
@@ -113,21 +112,39 @@ function originOfMonth(profile: TrafficProfile, bill: Bill): RequestMix {
 const gbOf = (mix: RequestMix, profile: TrafficProfile) =>
   (mix.pages * profile.pageBytes + (mix.pollReads + mix.votes + mix.results) * profile.apiResponseBytes) / 1e9;
 
-/** Whether one box of `tier` carries this load at the peak, and by how much it falls short if not. */
+/**
+ * Whether one box of `tier` carries this load at the peak, and by how much it falls short if not: on
+ * its vCPUs (the box's limit) or on this edition's writer (the edition's limit, whatever the box).
+ */
 function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
   const box = boxCapacity(tier, capacity, origin);
   const loadRps = requestsOf(origin);
   const needs = loadRps / (box.requestsPerSecond * VPS_MAX_UTILISATION);
   const carries = needs <= 1;
-  const bound = box.binds === 'primary' ? "the primary's one vCPU" : `${tier.vcpu} vCPU${tier.vcpu > 1 ? 's' : ''}`;
-  const ceiling = primaryCeiling(tier, capacity, origin) * VPS_MAX_UTILISATION;
-  const beyondAnyBox =
-    loadRps > ceiling
-      ? `; no box of any size carries it: the primary that owns the log serves at most ` +
-        `${Math.round(ceiling).toLocaleString('en-US')} req/s of this mix on its one vCPU`
+  const coresNeed = loadRps / (box.coresRequestsPerSecond * VPS_MAX_UTILISATION);
+  const vcpus = `${tier.vcpu} ${tier.vcpuShare.kind}${tier.vcpu > 1 ? 's' : ''}`;
+  const writer = box.writerRequestsPerSecond ?? Number.POSITIVE_INFINITY;
+  const editionLimit =
+    loadRps > writer * VPS_MAX_UTILISATION
+      ? `this edition's writer (the primary that owns the log, on its one vCPU) serves at most ` +
+        `${Math.round(writer * VPS_MAX_UTILISATION).toLocaleString('en-US')} req/s of this mix: the edition's limit, ` +
+        'not the box’s'
       : '';
-  const why = carries ? null : `needs ${needs.toFixed(1)}x the box (${bound})${beyondAnyBox}`;
-  return { origin, loadRps, box, carries, needs, why, utilisation: loadRps / box.requestsPerSecond };
+  const why = carries
+    ? null
+    : coresNeed > 1
+      ? `needs ${coresNeed.toFixed(1)}x the box's ${vcpus}${editionLimit ? `; and ${editionLimit}` : ''}`
+      : `its ${vcpus} would carry it (${Math.round(coresNeed * 100)}% loaded), but ${editionLimit}`;
+  return {
+    origin,
+    loadRps,
+    box,
+    carries,
+    coresCarry: coresNeed <= 1,
+    needs,
+    why,
+    utilisation: loadRps / box.requestsPerSecond,
+  };
 }
 
 /**
@@ -165,18 +182,26 @@ function cdnMonth(plan: CdnPlan, gb: number, requests: number) {
 }
 
 /**
- * The tiers put behind each CDN plan: the cheapest, the seed's $15 box, and the most vCPUs (what
- * reaches the box behind a CDN is mostly votes, whose CPU its cores share).
+ * The tiers put behind each CDN plan for a profile: the cheapest, the seed's $15 box, and the cheapest
+ * whose vCPUs carry what reaches it behind a CDN (mostly votes, whose CPU its cores share), or the
+ * largest if none does.
  */
-export const CDN_FRONTED_TIERS: VpsTier[] = [
-  ...new Set([VPS_TIERS[0], BASELINE_VPS, VPS_TIERS.reduce((most, tier) => (tier.vcpu > most.vcpu ? tier : most))]),
-];
+export function cdnFrontedTiers(profile: TrafficProfile, capacity: VpsCapacity): VpsTier[] {
+  const origin = originAtPeak(profile);
+  const sized = VPS_TIERS.find((tier) => sizeFor(tier, origin, capacity).coresCarry);
+  const largest = VPS_TIERS.reduce((most, tier) =>
+    tier.vcpu * tier.vcpuShare.factor > most.vcpu * most.vcpuShare.factor ? tier : most,
+  );
+  return [...new Set([VPS_TIERS[0], BASELINE_VPS, sized ?? largest])];
+}
 
 /** Every VPS option the report prices: each tier alone, then the fronted tiers behind each CDN plan. */
 export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {
   return [
     ...VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, capacity)),
-    ...CDN_FRONTED_TIERS.flatMap((tier) => CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan))),
+    ...cdnFrontedTiers(profile, capacity).flatMap((tier) =>
+      CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan)),
+    ),
   ];
 }
 
@@ -199,6 +224,8 @@ export function volumeScale(target: number, votes: number): number {
 
 export interface BreakEven {
   tier: VpsTier;
+  /** The CDN in front of the box, when the break-even is with a fronted box. */
+  cdn?: CdnPlan;
   /** Monthly votes at which serverless costs as much as this VPS setup; undefined if not within 1e3..1e11 votes. */
   votes?: number;
   usd?: number;
@@ -230,13 +257,15 @@ export function breakEven(
   capacity: VpsCapacity,
   units?: UnitCosts,
   options?: BillOptions,
+  cdn?: CdnPlan,
 ): BreakEven {
+  const box = cdn ? { tier, cdn } : { tier };
   const baseVotes = profile.pollsPerDay * DAYS_PER_MONTH * profile.votesPerPoll;
-  if (volumeScale(1, baseVotes) === 0) return { tier };
+  if (volumeScale(1, baseVotes) === 0) return box;
   const at = (votes: number): Point => {
     const scaled = scaleProfile(profile, volumeScale(votes, baseVotes));
     const bill = estimate(scaled, stack, units, options);
-    const vps = vpsCost(tier, scaled, bill, capacity);
+    const vps = vpsCost(tier, scaled, bill, capacity, cdn);
     return { votes, diff: bill.totalUsd - vps.totalUsd, usd: bill.totalUsd, carries: vps.carries };
   };
   const volumes = Array.from(
@@ -247,11 +276,11 @@ export function breakEven(
   let low: Point | undefined;
   for (const [i, volume] of volumes.entries()) {
     const high = at(volume);
-    if (!high.carries) return pastCarrying(tier, at, low, high, volumes.slice(i + 1));
-    if (high.diff >= 0) return found(tier, low ? solve(at, low, high) : high);
+    if (!high.carries) return pastCarrying(box, at, low, high, volumes.slice(i + 1));
+    if (high.diff >= 0) return found(box, low ? solve(at, low, high) : high);
     low = high;
   }
-  return { tier };
+  return box;
 }
 
 /**
@@ -259,7 +288,7 @@ export function breakEven(
  * the crossing before the edge, if the bills cross there; else whether they cross at all.
  */
 function pastCarrying(
-  tier: VpsTier,
+  box: Pick<BreakEven, 'tier' | 'cdn'>,
   at: (votes: number) => Point,
   low: Point | undefined,
   high: Point,
@@ -267,13 +296,17 @@ function pastCarrying(
 ): BreakEven {
   if (low) {
     const edge = lastCarried(at, low, high);
-    if (edge.diff >= 0) return found(tier, solve(at, low, edge));
+    if (edge.diff >= 0) return found(box, solve(at, low, edge));
   }
   const crosses = high.diff >= 0 || later.some((votes) => at(votes).diff >= 0);
-  return crosses ? { tier, notCarried: true } : { tier };
+  return crosses ? { ...box, notCarried: true } : box;
 }
 
-const found = (tier: VpsTier, at: Point): BreakEven => ({ tier, votes: at.votes, usd: at.usd });
+const found = (box: Pick<BreakEven, 'tier' | 'cdn'>, at: Point): BreakEven => ({
+  ...box,
+  votes: at.votes,
+  usd: at.usd,
+});
 
 /** The two bills at a monthly volume: serverless's less the VPS's, and whether the VPS carries its peak. */
 type Point = { votes: number; diff: number; usd: number; carries: boolean };

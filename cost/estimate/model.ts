@@ -514,6 +514,8 @@ export interface Bill {
   lines: BillLine[];
   /** What the lines add up to: every month's bill (credits are once: they are not taken off here). */
   totalUsd: number;
+  /** The same lines with no always-free allowance taken off: what the month costs once usage is past them. */
+  withoutFreeUsd: number;
   /**
    * A new account's sign-up credits (--new-account), given once: what they take off the first month, at
    * most its bill. Designs are ranked, and break-evens found, on the month without them.
@@ -601,10 +603,12 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     line('dataTransferOut', usage.apiTransferGb),
   ].filter((l) => l.usage > 0);
   const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  const withoutFreeUsd = lines.reduce((sum, l) => sum + tieredCost(l.usage, PRICES[l.priceId]), 0);
   const creditsUsd = options.newAccount ? Math.min(totalUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
   return {
     lines,
     totalUsd,
+    withoutFreeUsd,
     creditsUsd,
     votes: usage.votes,
     usdPerMillionVotes: perMillion(totalUsd, usage.votes),

@@ -297,6 +297,26 @@ export const PRICES = {
     source: 'aws.amazon.com/s3/pricing',
     checked: CHECKED,
   },
+  route53HostedZone: {
+    service: 'Route 53',
+    item: 'hosted zone (your domain)',
+    unit: 'zone-month',
+    per: 1,
+    tiers: [{ upTo: 25, price: 0.5 }, { price: 0.1 }],
+    source: 'aws.amazon.com/route53/pricing ($0.50 a hosted zone a month for the first 25)',
+    checked: '2026-11-26',
+  },
+  route53Queries: {
+    service: 'Route 53',
+    item: 'standard queries',
+    unit: '1M queries',
+    per: M,
+    tiers: [{ upTo: 1000 * M, price: 0.4 }, { price: 0.2 }],
+    source:
+      'aws.amazon.com/route53/pricing ($0.40 per million, $0.20 above 1 billion); Route 53 Developer Guide ' +
+      '"Choosing between alias and non-alias records" (no charge for alias queries to AWS resources)',
+    checked: '2026-11-26',
+  },
   dataTransferOut: {
     service: 'Data transfer',
     item: 'out (API answers)',

@@ -1,9 +1,10 @@
 /**
- * The other side of the question: the VPS the poll platform usually runs on, as dated price
- * data, and what this app serves on it, as measured by npm run bench:vps (cost/estimate/vps-capacity.json,
- * or --vps-from a run of yours). Other programs' figures are kept as labelled references.
+ * The other side of the question: what this app serves on a VPS, as measured by npm run bench:vps
+ * (cost/estimate/vps-capacity.json, or --vps-from a run of yours), and what one box of a tier
+ * (./vps-tiers.ts) carries of a peak's mix.
  */
 import { RAISE_HEADROOM } from './capacity';
+import type { VpsTier } from './vps-tiers';
 
 /** One route's figures from npm run bench:vps. */
 export interface RouteRate {
@@ -14,6 +15,32 @@ export interface RouteRate {
   requests: number;
   non2xx: number;
   errors: number;
+}
+
+/**
+ * The ways a box terminates TLS that npm run bench:vps measures, each in front of one process and of two
+ * workers; docs/vps.md deploys DEPLOYED_TLS.
+ */
+export const TLS_SETUPS = {
+  caddy: 'Caddy as docs/vps.md deployed it until 2026-11 (reverse_proxy, its default idle upstream connections)',
+  caddyKeepAlive: "Caddy with keepalive_idle_conns_per_host at the bench's connection count",
+  nginx: "nginx with upstream keepalive at the bench's connection count",
+  node: "the edition's own TLS: node:https in each process that serves HTTP (--tls-cert, --tls-key)",
+} as const;
+export type TlsSetup = keyof typeof TLS_SETUPS;
+
+/**
+ * What docs/vps.md deploys and the model prices a box with: the set-up that cost the least CPU a request
+ * in the run of 2026-11-26 (cost/estimate/vps-capacity.json; docs/vps.md gives the figures).
+ */
+export const DEPLOYED_TLS: TlsSetup = 'node';
+
+/** µs of CPU a request in one set-up: each route, one process and two workers, and a bare server's beside them. */
+export interface SetupMicros {
+  oneProcess: RouteMicros;
+  workers: RouteMicros;
+  /** A bare node:http server answering a fixed JSON body, run the same way (same workers, same TLS). */
+  bare: { oneProcess: number; workers: number };
 }
 
 /** What npm run bench:vps writes: this app's own capacity, with the machine and command that measured it. */
@@ -33,92 +60,17 @@ export interface VpsMeasurement {
    */
   cpu: {
     what: string;
-    /** µs of CPU a request, by route and set-up: one process or two workers (and primary), plain or behind TLS. */
-    microsPerRequest: Record<'plain' | 'workersPlain' | 'tls' | 'workersTls', RouteMicros>;
-    /** With workers behind TLS, the CPU a request spent in the primary alone (it owns the log: one core's ceiling). */
+    /** Plain HTTP. */
+    plain: SetupMicros;
+    /** Each TLS set-up, with what ran it; null: not measured in this run (--tls). */
+    tls: Record<TlsSetup, (SetupMicros & { via: string }) | null>;
+    /** With workers, the CPU a request spent in the primary alone (it owns the log: one vCPU's ceiling). */
     primaryMicrosPerRequest: RouteMicros;
-    /** How TLS was terminated. */
-    tlsVia: string;
   };
 }
 
 /** A figure for each route the bench measures: µs of CPU a request. */
 export type RouteMicros = Record<'options' | 'page' | 'vote' | 'results', number>;
-
-/** How much of a vCPU the box's processes get at the peak, with where that comes from: data, like a price. */
-export interface VcpuShare {
-  kind: string;
-  /** The share of a vCPU counted on: capacity is vCPUs × this × what the measured vCPU served. */
-  factor: number;
-  source: string;
-  checked: string;
-  assumption: string;
-}
-
-/** A Basic Droplet's vCPU: shared with other Droplets on its host. */
-export const SHARED_VCPU: VcpuShare = {
-  kind: 'shared vCPU',
-  factor: 1,
-  source:
-    'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ (shared CPU: the hyperthread may be ' +
-    'shared with other Droplets, which "could receive fractions of hyperthreads" when their neighbours are busy)',
-  checked: '2026-11-25',
-  assumption:
-    'a shared vCPU counted as a whole one: DigitalOcean states no share, and bench:vps measured on a VM’s vCPU, ' +
-    'itself shared; the CPU its neighbours steal at the peak comes out of the headroom',
-};
-
-export interface VpsTier {
-  name: string;
-  provider: string;
-  monthlyUsd: number;
-  vcpu: number;
-  vcpuShare: VcpuShare;
-  memoryGb: number;
-  /** Transfer included per month, in GB; overage is charged per GB. */
-  includedTransferGb: number;
-  overageUsdPerGb: number;
-  priceSource: string;
-  checked: string;
-}
-
-const DO_PRICES = 'DigitalOcean Basic droplets 2026 (docs/sources.md); overage $0.01/GiB';
-
-const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb: number): VpsTier => ({
-  name: `DO $${monthlyUsd} (${vcpu} vCPU, ${memoryGb} GB)`,
-  provider: 'DigitalOcean',
-  monthlyUsd,
-  vcpu,
-  vcpuShare: SHARED_VCPU,
-  memoryGb,
-  includedTransferGb: transferTb * 1000,
-  overageUsdPerGb: 0.01,
-  priceSource: DO_PRICES,
-  checked: '2026-11',
-});
-
-/** The VPS tiers the report prices the month on, cheapest first. */
-export const VPS_TIERS: VpsTier[] = [
-  droplet(6, 1, 1, 1),
-  droplet(12, 1, 2, 2),
-  {
-    name: 'Seed’s $15 VPS (3 vCPU)',
-    provider: 'any',
-    monthlyUsd: 15,
-    vcpu: 3,
-    vcpuShare: SHARED_VCPU,
-    memoryGb: 1,
-    includedTransferGb: 3000,
-    overageUsdPerGb: 0.01,
-    priceSource: 'the seed platform: "But why not AWS?" (docs/sources.md)',
-    checked: '2026-11',
-  },
-  droplet(24, 2, 4, 4),
-  droplet(48, 4, 8, 5),
-];
-
-/** The seed's headline comparison: the $15 box. */
-export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
 
 /**
  * A benchmark's maximum is not an operating point: a box carries a peak that uses at most this share
@@ -128,20 +80,6 @@ export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
  * saturation, where group commit writes fewer votes a flush than bench:vps's -c 100 did.
  */
 export const VPS_MAX_UTILISATION = 1 / RAISE_HEADROOM;
-
-/** Other programs' published figures: shown beside this app's own, never used to size it. */
-export const CAPACITY_REFERENCES = [
-  {
-    name: 'GO Poll (Go + Redis with AOF), $5 1 vCPU droplet, wrk',
-    requestsPerSecond: 5800,
-    source: 'docs/sources.md, GO Poll',
-  },
-  {
-    name: 'the seed platform’s Node server, one process, its 32-thread Xeon, autocannon -c 100 -d 10 (options route)',
-    requestsPerSecond: 18_671,
-    source: 'docs/sources.md, the seed',
-  },
-] as const;
 
 /**
  * How many requests of each kind a month (or a second) brings, as the VPS edition serves them: one
@@ -191,6 +129,38 @@ export function microsOfMix(micros: RouteMicros, mix: RequestMix): number {
   );
 }
 
+/**
+ * The TLS figures a box is priced with: the deployed set-up's if the run measured it, else another
+ * measured one, else none (a --tls off run: plain HTTP, TLS not counted); `says` tells which.
+ */
+export interface PricedTls {
+  setup?: TlsSetup;
+  oneProcess: RouteMicros;
+  workers: RouteMicros;
+  says: string;
+}
+
+export function pricedTls(measurement: VpsMeasurement): PricedTls {
+  const { tls, plain } = measurement.cpu;
+  const measured = (Object.keys(TLS_SETUPS) as TlsSetup[]).filter((name) => tls[name]);
+  const setup = measured.includes(DEPLOYED_TLS) ? DEPLOYED_TLS : measured[0];
+  if (!setup)
+    return {
+      ...plain,
+      says: 'without TLS: this run measured none (npm run bench:vps -- --tls off), so TLS costs are not counted',
+    };
+  const figures = tls[setup]!;
+  return {
+    setup,
+    oneProcess: figures.oneProcess,
+    workers: figures.workers,
+    says:
+      setup === DEPLOYED_TLS
+        ? `behind TLS as docs/vps.md deploys it, ${figures.via}`
+        : `behind TLS by ${figures.via} (this run did not measure the deployed set-up, ${TLS_SETUPS[DEPLOYED_TLS]})`,
+  };
+}
+
 /** What one box serves of a mix, a second, and what bounds it. */
 export interface BoxCapacity {
   /** HTTP workers (npm run vps -- --workers auto: one per vCPU, and the primary); 0: one process, on one vCPU. */
@@ -199,37 +169,44 @@ export interface BoxCapacity {
   microsPerRequest: number;
   /** With workers, the primary's own CPU a request: one core's worth of it is a ceiling whatever the vCPUs. */
   primaryMicrosPerRequest?: number;
-  /** min(what the vCPUs serve, what the primary's one vCPU serves). */
+  /** What the box's vCPUs serve of the mix (each counted at its share). */
+  coresRequestsPerSecond: number;
+  /** With workers, what this edition's writer (the primary that owns the log) serves on its one vCPU. */
+  writerRequestsPerSecond?: number;
+  /** min(what the vCPUs serve, what the writer serves). */
   requestsPerSecond: number;
-  binds: 'cores' | 'primary';
+  /** cores: the box's limit; writer: this edition's, whatever the box. */
+  binds: 'cores' | 'writer';
 }
 
 /**
- * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS: its vCPUs
- * (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers and a
- * primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
- */
-/**
  * What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of
- * any size carries more (the edition does not shard).
+ * any size carries more (the edition does not shard). A limit of this edition, not of the box.
  */
-export const primaryCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
+export const writerCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
   (tier.vcpuShare.factor * 1e6) / microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
 
+/**
+ * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls):
+ * its vCPUs (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers
+ * and a primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
+ */
 export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
-  const { microsPerRequest, primaryMicrosPerRequest } = capacity.measurement.cpu;
-  const share = tier.vcpuShare.factor;
+  const tls = pricedTls(capacity.measurement);
   const workers = tier.vcpu >= 2 ? tier.vcpu : 0;
-  const micros = microsOfMix(workers ? microsPerRequest.workersTls : microsPerRequest.tls, mix);
-  const cores = (tier.vcpu * share * 1e6) / micros;
-  if (!workers) return { workers, microsPerRequest: micros, requestsPerSecond: cores, binds: 'cores' };
-  const primaryMicros = microsOfMix(primaryMicrosPerRequest, mix);
-  const primary = primaryCeiling(tier, capacity, mix);
+  const micros = microsOfMix(workers ? tls.workers : tls.oneProcess, mix);
+  const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
+  const base = { workers, microsPerRequest: micros, coresRequestsPerSecond: cores };
+  const primaryMicros = microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
+  // One process has no writer apart; a primary whose share was below the clock's tick sets no measured ceiling.
+  if (!workers || primaryMicros <= 0)
+    return { ...base, ...(workers ? { primaryMicrosPerRequest: 0 } : {}), requestsPerSecond: cores, binds: 'cores' };
+  const writer = writerCeiling(tier, capacity, mix);
   return {
-    workers,
-    microsPerRequest: micros,
+    ...base,
     primaryMicrosPerRequest: primaryMicros,
-    requestsPerSecond: Math.min(cores, primary),
-    binds: primary < cores ? 'primary' : 'cores',
+    writerRequestsPerSecond: writer,
+    requestsPerSecond: Math.min(cores, writer),
+    binds: writer < cores ? 'writer' : 'cores',
   };
 }

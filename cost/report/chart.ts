@@ -14,7 +14,7 @@ import { derivePeak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { CostReport } from '../estimate/build-report';
 import type { StackConfig } from '../estimate/stack-config';
-import { BASELINE_VPS, VPS_TIERS, type VpsTier } from '../estimate/vps';
+import { VPS_TIERS, type VpsTier } from '../estimate/vps-tiers';
 
 /** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
 const DESIGN_STYLES: Record<string, { color: string; dash: string }> = {
@@ -72,8 +72,8 @@ export interface ChartSeries {
   bottleneck?: string;
   /** The last volume it carries, when it stops within the plot. */
   carriesUpTo?: number;
-  /** Its break-even with the baseline VPS, when within the plot. */
-  breakEven?: { votes: number; usd: number };
+  /** The recommended design's one break-even, with the verdict's VPS box (`with`), when within the plot. */
+  breakEven?: { votes: number; usd: number; with: string };
   recommended?: boolean;
   /** Its month at the profile's own volume. */
   atProfile?: number;
@@ -132,7 +132,8 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
     const carriesAt = (i: number) => carriesInTime(verdict(i));
     const carries = design.deploy ? carriesAlong(carriesAt, points.length, pinned) : points.map(() => true);
     const firstOver = carries.indexOf(false);
-    const even = design.breakEven;
+    // The report's one break-even: the recommended design's, with the box its verdict names.
+    const even: { votes?: number; usd?: number } = design.id === report.recommended.id ? report.answer.breakEven : {};
     return {
       kind: 'design' as const,
       id: design.id,
@@ -142,7 +143,10 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
       carries,
       bottleneck: firstOver >= 0 ? (verdict(firstOver).bottleneck ?? undefined) : undefined,
       carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
-      breakEven: even.votes && inPlot(even.votes, points) ? { votes: even.votes, usd: even.usd! } : undefined,
+      breakEven:
+        even.votes && inPlot(even.votes, points)
+          ? { votes: even.votes, usd: even.usd!, with: report.answer.vps.name }
+          : undefined,
       recommended: design.id === report.recommended.id,
       atProfile: design.bill.totalUsd,
     };
@@ -214,11 +218,11 @@ function factsOf(report: CostReport, series: ChartSeries[]): string[] {
       `${usd(report.recommended.bill.totalUsd)} a month.`,
     ...designs.map(
       (s) =>
-        `${s.label}: ${usd(s.atProfile!)} at this profile; ` +
-        (s.breakEven
-          ? `break-even with ${BASELINE_VPS.name} at ${votesLabel(s.breakEven.votes)} a month`
-          : 'no break-even with the baseline VPS in the plot') +
-        (s.bottleneck ? `; ${carryingText(s)}` : '') +
+        [
+          `${s.label}: ${usd(s.atProfile!)} at this profile`,
+          ...(s.breakEven ? [`break-even with ${s.breakEven.with} at ${votesLabel(s.breakEven.votes)} a month`] : []),
+          ...(s.bottleneck ? [carryingText(s)] : []),
+        ].join('; ') +
         (s === recommended ? ' (recommended)' : '') +
         '.',
     ),
@@ -348,7 +352,7 @@ function wrapped(text: string, chars: number): string[] {
 function detailOf(s: ChartSeries): string {
   const parts = [
     carryingText(s),
-    ...(s.breakEven ? [`break-even with ${shortTier(BASELINE_VPS)}: ${votesLabel(s.breakEven.votes)}`] : []),
+    ...(s.breakEven ? [`break-even with ${s.breakEven.with}: ${votesLabel(s.breakEven.votes)}`] : []),
   ];
   return `${s.label.replace(/^(AWS|VPS): /, '')}: ${parts.join('; ')}`;
 }
@@ -441,7 +445,7 @@ function legendEntries(data: ChartData): LegendEntry[] {
         [
           EVEN_COLOR,
           'circle',
-          `break-even of ${recommended.id} (recommended) with ${shortTier(BASELINE_VPS)}: ` +
+          `break-even of ${recommended.id} (recommended) with ${recommended.breakEven!.with}: ` +
             votesLabel(recommended.breakEven!.votes),
         ],
       ]

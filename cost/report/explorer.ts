@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
 import { escapeHtml } from '../estimate/format';
-import { reportBodyHtml } from './report';
+import { designHead, vpsHead } from './report';
+import { reportBodyHtml } from './working';
 import { buildReport, type ReportInput } from '../estimate/build-report';
 
 const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');
@@ -44,11 +45,19 @@ export function explorerHtml(input: ReportInput): string {
     __EXPLORER_INPUT__: json,
     __PROFILE_NAME__: escapeHtml(input.profile.name),
     __STACK_SOURCE__: escapeHtml(input.stackSource),
+    // The tables' headings that explain their marks and ratios, as the report's own.
+    __DESIGN_HEAD__: escapeHtml(designHead[0]),
+    __VPS_CARRIES_HEAD__: escapeHtml(vpsHead[4]),
     // Without a script, the report as the CLI wrote it.
     __STATIC_REPORT__: reportBodyHtml(buildReport(input)),
   };
   return read('index.html').replace(
-    /\/\*explorer\.(css|js)\*\/|__(EXPLORER_INPUT|PROFILE_NAME|STACK_SOURCE|STATIC_REPORT)__/g,
+    new RegExp(
+      `/\\*explorer\\.(css|js)\\*/|${Object.keys(values)
+        .filter((k) => k.startsWith('__'))
+        .join('|')}`,
+      'g',
+    ),
     (key) => values[key],
   );
 }

@@ -9,37 +9,23 @@ import {
   POLL_READ_CACHE_SECONDS,
   RESULTS_CACHE_SECONDS,
 } from '../../config/app-config';
-import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
-import { isWarmUp, DEPLOY_SCRIPT } from '../estimate/designs';
-import { renderChart } from './chart';
+import { beforeThePeak, observedLine, raisesText, scaleUp, stageLoad, stageShare } from './answer';
+import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Stage } from '../estimate/capacity';
+import { DEPLOY_SCRIPT } from '../estimate/designs';
 import type { CloudWatchBill } from '../estimate/cloudwatch';
 import { CDN_PLANS } from '../estimate/cdn';
 import { pollReadsOfMonth, type VpsCost } from '../estimate/compare';
-import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../estimate/format';
+import { percent, quantity, usd, usdSmall } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/model';
 import { batchCycleMs } from '../usage/unit-costs';
 import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
-import {
-  NEW_ACCOUNT_CREDITS,
-  PRICE_SHEET_CHECKED,
-  PRICE_SHEET_REGION,
-  PRICE_SHEET_SOURCE,
-  PRICES,
-} from '../estimate/prices';
-import {
-  BASELINE_VPS,
-  CAPACITY_REFERENCES,
-  microsOfMix,
-  requestsOf,
-  SHARED_VCPU,
-  VPS_MAX_UTILISATION,
-  type ObservedLoad,
-  type RequestMix,
-} from '../estimate/vps';
+import { NEW_ACCOUNT_CREDITS, PRICES } from '../estimate/prices';
+import { microsOfMix, pricedTls, requestsOf, VPS_MAX_UTILISATION, type RequestMix } from '../estimate/vps';
+import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 
 /** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
-function wrap(text: string, width = 100, indent = '  '): string {
+export function wrap(text: string, width = 100, indent = '  '): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -51,7 +37,7 @@ function wrap(text: string, width = 100, indent = '  '): string {
   return [...lines, line].join('\n');
 }
 
-function table(head: string[], rows: string[][], rightAligned: number[]): string {
+export function table(head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const cell = (text: string, i: number) =>
     rightAligned.includes(i) ? text.padStart(widths[i]) : text.padEnd(widths[i]);
@@ -62,8 +48,8 @@ function table(head: string[], rows: string[][], rightAligned: number[]): string
   ].join('\n');
 }
 
-function billRows(report: CostReport): string[][] {
-  return report.bill.lines.map((l) => [
+export function billRows(bill: Bill): string[][] {
+  return bill.lines.map((l) => [
     l.service,
     l.item + (l.assumption ? ' *' : ''),
     // In the unit of the price beside it, named.
@@ -113,19 +99,20 @@ export function cloudWatchNotes(cw: CloudWatchBill): string[] {
     ...routeLine(cw),
     `Estimate: profile "${cw.profile.name}", the profile that best fits the measured mix` +
       (cw.profileFile ? ` (written to ${cw.profileFile}: ${cw.reproduce} reproduces it)` : '') +
-      '; the report below is its estimate.',
+      "; every estimate in this report is that profile's.",
   ];
 }
 
 export const DESIGNS_INTRO =
-  `Every AWS design, each priced from its own template; break-even is with ${BASELINE_VPS.name}; ` +
-  `deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
+  'Every AWS design, each priced from its own template as its command deploys it; "x floor" is its month over ' +
+  `the AWS floor; ← marks the cheapest that carries the busiest second; deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
+/** The mark on the recommended design's row, which the table's heading explains. */
+export const RECOMMENDED_MARK = '←';
 export const designHead = [
-  'AWS design (← the bill above)',
+  `AWS design (${RECOMMENDED_MARK} the recommended)`,
   'Monthly',
   '$ per M req',
   'x floor',
-  'Break-even',
   'Deploy',
 ];
 /** The deploy cell: the whole command, or (in the terminal, where width is short) only its flags. */
@@ -137,37 +124,30 @@ const deployCell = (d: DesignRow, flagsOnly: boolean) =>
     : 'not built';
 export const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
-    d.name + (d.id === report.design ? ' ←' : ''),
+    d.name + (d.id === report.recommended.id ? ` ${RECOMMENDED_MARK}` : ''),
     usd(d.bill.totalUsd),
     orDash(d.usdPerMillionRequests, usdSmall),
     orDash(d.overFloor, (x) => `${x.toFixed(1)}x`),
-    d.breakEven.votes ? votesLabel(d.breakEven.votes) : '—',
     deployCell(d, flagsOnly),
   ]);
 
 export const vpsHead = [
   'VPS (the VPS edition, one box)',
   'Processes',
-  'Origin req/s at peak',
+  'Req/s at peak',
   'Capacity, req/s',
-  'Carries?',
+  'Carries? (load)',
   'Transfer',
   'Monthly',
   `Per M requests at ${percent(VPS_MAX_UTILISATION)}`,
-  'Break-even',
 ];
 /**
  * The columns a terminal has room for: the row (its vCPUs in its name; the prose under the table says
  * what runs on them), its load, capacity, verdict, month and break-even; and the transfer where a row pays
  * for going over its allowance (it can make a smaller box dearer).
  */
-const vpsTextColumns = (report: CostReport) =>
-  report.vps.some((v) => v.overageUsd > 0) ? [0, 2, 3, 4, 5, 6, 8] : [0, 2, 3, 4, 6, 8];
-/** A VPS row's break-even with this stack: the plain tiers have one (a CDN's month is not scanned). */
-const vpsBreakEven = (report: CostReport, v: VpsCost) => {
-  const votes = v.cdn ? undefined : report.breakEven.find((b) => b.tier === v.tier)?.votes;
-  return votes ? votesLabel(votes) : '—';
-};
+export const vpsTextColumns = (report: CostReport) =>
+  report.vps.some((v) => v.overageUsd > 0) ? [0, 2, 3, 4, 5, 6] : [0, 2, 3, 4, 6];
 /** A row's processes: one on a 1-vCPU box; on more, an HTTP worker per vCPU and the primary that owns the log. */
 const processesOf = (v: VpsCost) => (v.box.workers ? `${v.box.workers} workers + primary` : 'one process');
 /** Requests a second, route by route. */
@@ -178,13 +158,14 @@ const routesText = (mix: RequestMix) =>
  * How the VPS rows are worked out, in numbers: what reaches the box route by route, alone and behind a
  * CDN; the CPU a request of each mix costs; the capacity and the ceiling from them.
  */
-function vpsWorking(report: CostReport): string[] {
+export function vpsWorking(report: CostReport): string[] {
   const { cpu } = report.vpsCapacity.measurement;
+  const tls = pricedTls(report.vpsCapacity.measurement);
   const alone = report.vps.find((v) => !v.cdn)!;
   const fronted = report.vps.find((v) => v.cdn);
   const micros = (mix: RequestMix) =>
-    `${quantity(microsOfMix(cpu.microsPerRequest.tls, mix))} µs a request on one process, ` +
-    `${quantity(microsOfMix(cpu.microsPerRequest.workersTls, mix))} with workers, ` +
+    `${quantity(microsOfMix(tls.oneProcess, mix))} µs a request on one process, ` +
+    `${quantity(microsOfMix(tls.workers, mix))} with workers, ` +
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
@@ -194,58 +175,57 @@ function vpsWorking(report: CostReport): string[] {
         ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +
           `${POLL_READ_CACHE_SECONDS} s, results once per ${RESULTS_CACHE_SECONDS} s): ${routesText(fronted.origin)}.`
         : '.'),
-    `The CPU a request of that mix costs behind TLS (${cpu.tlsVia}), alone: ${micros(alone.origin)}` +
+    `The CPU a request of that mix costs ${tls.says}, alone: ${micros(alone.origin)}` +
       (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
-      ` A box serves min(vCPUs × ${SHARED_VCPU.factor} (${SHARED_VCPU.kind}) × 1e6 / µs, ` +
-      `${SHARED_VCPU.factor} × 1e6 / the primary's µs) req/s (one process on one vCPU: no primary; ` +
-      "a request's µs with workers as measured with 2, taken as the same with more), and carries " +
-      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). ` +
-      `CPU figures: ${cpu.what}.`,
+      ` A box serves min(vCPUs × share × 1e6 / µs, share × 1e6 / the primary's µs) req/s, a ` +
+      `${SHARED_VCPU.kind} counted at ${SHARED_VCPU.factor} and a ${DEDICATED_VCPU.kind} at ` +
+      `${DEDICATED_VCPU.factor} (one process on one vCPU: no primary; a request's µs with workers as measured ` +
+      'with 2, taken as the same with more), and carries ' +
+      `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). The first ` +
+      "term is the box's limit; the second, the writer's, is this edition's, whatever the box (\"(writer)\" in " +
+      `the table). CPU figures: ${cpu.what}.`,
   ];
 }
-/** Each VPS row; in a terminal (`narrow`) the verdict is short and the prose under the table says why. */
-export const vpsRows = (report: CostReport, narrow = false) =>
+/** The seed documents' own figures beside the rows: their program, their machine, their conditions. */
+export const referenceHead = ['Their figure (not this app; not used for sizing)', 'req/s', 'Monthly', 'Conditions'];
+export const referenceRows = () =>
+  CAPACITY_REFERENCES.map((ref) => [
+    ref.name,
+    quantity(ref.requestsPerSecond),
+    'monthlyUsd' in ref ? usd(ref.monthlyUsd) : '—',
+    `${ref.conditions} (${ref.source})`,
+  ]);
+/**
+ * Each VPS row: its load, its capacity and one ratio of the two (the verdict's); the prose under the table
+ * says why a row does not carry.
+ */
+export const vpsRows = (report: CostReport) =>
   report.vps.map((v) => [
     v.name,
     processesOf(v),
-    `${quantity(v.loadRps)} (${percent(v.utilisation)})`,
-    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'primary' ? ' (primary)' : ''}`,
-    v.carries ? 'yes' : narrow ? `no: ${v.needs.toFixed(1)}x` : `no: ${v.why}`,
+    quantity(v.loadRps),
+    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'writer' ? ' (writer)' : ''}`,
+    `${v.carries ? 'yes' : 'no'} (${percent(v.utilisation)})`,
     `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
       (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
     usd(v.totalUsd),
     usdSmall(v.usdPerMillionAtCeiling),
-    vpsBreakEven(report, v),
   ]);
 
-/** How long Lambda takes to reach the peak, as a person reads it. */
-const scaleUp = (seconds: number) =>
-  seconds === 0 ? 'at once' : seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 const flagsText = (flags: Record<string, string>) =>
   Object.entries(flags)
     .map(([key, value]) => `-c ${key}=${value}`)
     .join(' ');
-const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
-  raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
 /** What the credits line says of them: once, and the first month they leave. */
-const creditsNote = (bill: Bill) =>
+export const creditsNote = (bill: Bill) =>
   `once: the first month is ${usd(bill.totalUsd - bill.creditsUsd)} (AWS gives $${NEW_ACCOUNT_CREDITS.usd} at ` +
   `sign-up since ${NEW_ACCOUNT_CREDITS.since}; $${NEW_ACCOUNT_CREDITS.toEarnUsd} more for activities, not counted)`;
 
 /** A figure, or a dash where there is none (a price per vote in a month with no votes). */
 const orDash = (n: number | undefined, format: (n: number) => string) => (n === undefined ? '—' : format(n));
 /** "$19.09 per million votes", or that there were no votes. */
-const perMillionVotes = (bill: Bill) =>
+export const perMillionVotes = (bill: Bill) =>
   bill.usdPerMillionVotes === undefined ? 'no votes' : `${usd(bill.usdPerMillionVotes)} per million votes`;
-
-/** A stage's load against its limit: "1,042 of 2,000 requests/s (52%)". */
-const stageLoad = (s: Stage) => `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${stageShare(s)})`;
-/** A stage's load as a share of its limit: "52%", "125x", or "none to give" for a limit of 0. */
-function stageShare(s: Stage): string {
-  if (s.limit === 0) return 'none to give';
-  const share = s.load / s.limit;
-  return share > 1.5 ? `${quantity(share)}x` : percent(share);
-}
 
 /** The stage that binds first, with its load (short: its share only), or why the design has none. */
 function bindsFirst(d: DesignRow, short = false): string {
@@ -257,7 +237,7 @@ function bindsFirst(d: DesignRow, short = false): string {
 }
 
 /** What carrying the peak takes: nothing, the flags, the quota raises and the scale-up, or that nothing does. */
-function toCarry(d: DesignRow): string {
+export function toCarry(d: DesignRow): string {
   const c = d.capacity;
   if (!d.deploy) return '—';
   if (!c.carriesWith)
@@ -295,21 +275,30 @@ export const capacityHead = ['AWS design', 'Carries the peak?', 'Binds first', '
 export const capacityRows = (report: CostReport, short = false) =>
   report.designs.map((d) => [d.name, carriesText(d), bindsFirst(d, short), toCarry(d)]);
 
-const stageHead = ['Stage', 'Load at the peak', 'Limit from'];
-const stageRows = (d: DesignRow) => d.capacity.stages.map((s) => [s.name, stageLoad(s), s.limitFrom]);
+export const stageHead = ['Stage', 'Load at the peak', 'Limit from'];
+export const stageRows = (d: DesignRow) => d.capacity.stages.map((s) => [s.name, stageLoad(s), s.limitFrom]);
 
 /** The recommended deployment stage by stage: as its flags size it, and what to raise where that is not enough. */
-const deploymentHead = ['Stage', 'As deployed by the command above'];
-function deploymentRows(d: DesignRow): string[][] {
+export const deploymentHead = ['Stage', 'Load of its limit, as deployed', 'Limit once raised'];
+export function deploymentRows(d: DesignRow): string[][] {
   const raises = d.capacity.carriesWith?.quotaRaises ?? [];
   return d.capacity.sizedStages.map((s) => {
     const raise =
       typeof s.fix === 'object' && 'quota' in s.fix
         ? raises.find((r) => r.quota === QUOTAS[(s.fix as { quota: QuotaId }).quota].name)
         : undefined;
-    const after = s.load > s.limit && raise ? ` → its quota raised to ${quantity(raise.to)}` : '';
-    return [s.name, `${stageLoad(s)}${after}`];
+    return [s.name, stageLoad(s), s.load > s.limit && raise ? raisedText(s, raise) : ''];
   });
+}
+
+/**
+ * A stage's limit once its quota is raised, in the stage's own unit: the quota itself where the units are the
+ * same, else the limit it sets (a requests/s row under a concurrency quota: "10 x account concurrency").
+ */
+function raisedText(s: Stage, raise: { quota: string; from: number; to: number }): string {
+  const quota = Object.values(QUOTAS).find((q) => q.name === raise.quota);
+  const limit = !quota || quota.unit === s.unit || raise.from <= 0 ? raise.to : (s.limit * raise.to) / raise.from;
+  return `${quantity(limit)} ${s.unit}`;
 }
 
 /** The busiest second, with its working. */
@@ -318,27 +307,26 @@ export const peakLines = (report: CostReport) => [
     `${quantity(report.peak.hottestPoll.votesPerSecond)} votes/s and ` +
     `${quantity(report.peak.hottestPoll.resultsRequestsPerSecond)} results requests/s.`,
   ...report.peak.working,
-  voteRateWorking(report),
 ];
 
 /** "1 vote", "4.6 votes", as the figure prints. */
 const votesText = (n: number) => `${quantity(n)} ${quantity(n) === '1' ? 'vote' : 'votes'}`;
 
 /** How many writes, invocations and queue requests a vote brings, worked out (or measured) for the recommendation. */
-function voteRateWorking({ voteRates: { average, hottest }, recommended, units }: CostReport): string {
+export function voteRateWorking({ voteRates: { average, hottest }, recommended, units }: CostReport): string {
   if (!(average.votesPerSecond > 0)) return 'Writes a vote: no votes, so nothing to batch or write.';
   const measured = units.votesPerBatch !== undefined ? ` (votes a batch ${units.sources.votesPerBatch})` : '';
   const groups = recommended.stack.votePath.groupsPerPoll;
   const cycle = batchCycleMs(units);
   const arriving = (votesPerSecond: number) => (votesPerSecond / groups) * (cycle / 1000);
   return (
-    `Writes a vote, as recommended: the average poll gets ${quantity(average.votesPerSecond)} votes/s over ` +
+    'Writes a vote, as the recommended design is deployed: ' +
+    `the average poll gets ${quantity(average.votesPerSecond)} votes/s over ` +
     `${groups} message groups; in the ${quantity(cycle)} ms a batch holds its group, ` +
     `${quantity(arriving(average.votesPerSecond))} votes reach the group, so a batch holds ` +
     `${votesText(average.votesPerBatch)}${measured}. A vote: ${quantity(average.counterWritesPerVote)} of a ` +
     `counter write and of an invocation, ${quantity(average.counterWriteUnitsPerVote)} of a write unit, ` +
-    `${quantity(average.sqsRequestsPerVote)} SQS requests (its bill's rates; the itemised bill is the stack in ` +
-    `cdk.out's). The hottest poll at ` +
+    `${quantity(average.sqsRequestsPerVote)} SQS requests (its bill's rates). The hottest poll at ` +
     `${quantity(hottest.votesPerSecond)} votes/s: ${votesText(hottest.votesPerBatch)} a batch, ` +
     `${quantity(hottest.counterWriteUnitsPerVote)} of a write unit a vote (the capacity verdict's).` +
     (average.votesPerBatch < 1.5
@@ -350,7 +338,7 @@ function voteRateWorking({ voteRates: { average, hottest }, recommended, units }
 }
 
 /** What the verdicts rest on besides quotas and the template: the consumer's time per batch, the results cache. */
-function capacityBasis(report: CostReport): string {
+export function capacityBasis(report: CostReport): string {
   const { units, measured } = report;
   const source = (key: string) =>
     measured ? `measured by ${measured.label}` : (units.sources[key] ?? 'assumption').split(':')[0];
@@ -382,7 +370,7 @@ function budgetLine(deploy: string | undefined, monthlyUsd: number): string[] {
 }
 
 /** The recommendation: the cheapest design that carries the peak, what it needs, or that none carries. */
-function recommendation(report: CostReport): string[] {
+export function recommendation(report: CostReport): string[] {
   const { recommended: r } = report;
   const account = report.account === 'new' ? ' on a new account (its quotas: --new-account)' : '';
   if (!r.carries) {
@@ -393,44 +381,12 @@ function recommendation(report: CostReport): string[] {
       ...budgetLine(r.deploy, r.bill.totalUsd),
     ];
   }
-  const needs = r.capacity.carriesWith!;
-  const quotas = needs.quotaRaises.filter((q) => !isWarmUp(q));
-  const warmUps = needs.quotaRaises.filter(isWarmUp);
-  const noneWithout = !report.designs.some((d) => d.deploy && d.capacity.carries);
   return [
     `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
       `(${perMillionVotes(r.bill)}). Deploy it: ${r.deploy}`,
     ...budgetLine(r.deploy, r.bill.totalUsd),
-    quotas.length > 0
-      ? `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
-        (noneWithout ? ' No design carries it without a quota raise.' : '')
-      : 'It needs no quota raise.',
+    ...beforeThePeak(report),
     ...cheaperLine(report),
-    ...stageCapLine(r.capacity),
-    ...warmUps.map(
-      (w) =>
-        `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
-        'WarmThroughput, docs/cost.md "Quotas"; charged, and not in this bill).',
-    ),
-    ...(needs.rampSeconds > 0
-      ? [
-          `Lambda takes about ${scaleUp(needs.rampSeconds)} to scale to the peak from idle: ` +
-            'callers get 429s meanwhile (the page retries a vote with its key; results keep their last answer).',
-        ]
-      : []),
-  ];
-}
-
-/** When -c apiRateLimit is capped at the account's throttle (AWS caps a stage there), how full that leaves it. */
-function stageCapLine(capacity: Capacity): string[] {
-  const account = QUOTAS.apiAccountRequestsPerSecond.value;
-  const stage = capacity.sizedStages.find((s) => s.name === 'API stage throttle');
-  if (capacity.carriesWith?.flags.apiRateLimit !== String(account) || !stage) return [];
-  if (stage.load * RAISE_HEADROOM <= account) return [];
-  return [
-    `The stage throttle is the account's ${quantity(account)} requests/s, where AWS caps a stage: the peak's ` +
-      `${quantity(stage.load)} use ${percent(stage.load / account)} of it, less than the quarter of headroom the ` +
-      'other flags keep; ask AWS for a higher account throttle to keep it.',
   ];
 }
 
@@ -444,8 +400,8 @@ function cheaperLine({ cheaperWithQuotaRaises: c, designs }: CostReport): string
   ];
 }
 
-function largest(report: CostReport, n: number) {
-  return [...report.bill.lines].sort((a, b) => b.usd - a.usd).slice(0, n);
+function largest(bill: Bill, n: number) {
+  return [...bill.lines].sort((a, b) => b.usd - a.usd).slice(0, n);
 }
 
 /** What an idle deployment still uses, and why it costs what it does. */
@@ -455,91 +411,73 @@ function idleLines(idle: Bill): string {
   return idle.lines.map((l) => `${l.service} ${l.item}: ${quantity(l.usage)} ${l.unit}${cost(l)}`).join('; ');
 }
 
-/** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
-function observedLine(observed: ObservedLoad, designRps: number): string {
-  const verdict =
-    observed.ratePerSecond >= designRps
-      ? `at least this profile's design rate of ${quantity(designRps)} req/s`
-      : `a floor, below this profile's design rate of ${quantity(designRps)} req/s: ` +
-        "a load test runs at its scenario's rate, so this says nothing of the box's maximum; " +
-        'npm run bench:vps on the box measures that (pass its file to --vps-from to size from it)';
-  return (
-    `Your VPS (${observed.url}, ${observed.scenario}, ${observed.source}): ` +
-    `served ${quantity(observed.ratePerSecond)} req/s at p99 ${observed.p99Ms} ms, ${verdict}.`
-  );
-}
-
-const cheapest = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd)[0];
-/** The VPS answer's row: the cheapest that carries the peak, if any does. */
-export const cheapestCarryingVps = (report: CostReport): VpsCost | undefined =>
-  cheapest(report.vps.filter((v) => v.carries));
 /** A VPS row in words: its month, what reaches it at the peak, and what its vCPUs serve of that. */
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
     `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
-    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)} behind TLS ` +
-    `(the CPU a request costs, npm run bench:vps on ${measured.date}, ${measured.machine.model}), ` +
-    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: it ${v.why}`)
+    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}, ` +
+    `${pricedTls(measured).says} (the CPU a request costs, npm run bench:vps on ${measured.date}, ` +
+    `${measured.machine.model}), ` +
+    (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: ${v.why}`)
   );
 }
 
-/** The VPS answer: the cheapest box that carries the peak, or plainly that none does, and the nearest. */
-function vpsLine(report: CostReport): string {
-  const carrying = cheapestCarryingVps(report);
-  if (carrying) return `On a VPS: ${vpsSentence(report, carrying)}.`;
-  const nearest = [...report.vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
+/**
+ * The VPS answer: the cheapest box that carries the peak; else the cheapest whose vCPUs would, held back
+ * by this edition's writer (the edition's limit, said so); else plainly that no box on the list does,
+ * the largest falling short on its cores.
+ */
+export function vpsLine(report: CostReport): string {
+  const { vps, vpsCarries } = report.answer;
+  if (vpsCarries) return `On a VPS: ${vpsSentence(report, vps)}.`;
+  const aws = report.recommended.carries ? 'the AWS edition does' : 'nor does any AWS design';
+  // Of the cheapest boxes whose cores carry it, the one nearest to carrying (behind a CDN, if one is).
+  const cores = report.vps.filter((v) => v.coresCarry).sort((a, b) => a.totalUsd - b.totalUsd || a.needs - b.needs)[0];
+  if (cores)
+    return (
+      `On a VPS: a box has the cores for this peak of ${quantity(report.designRps)} req/s, but this edition ` +
+      `does not carry it (${aws}). ${vpsSentence(report, cores)}.`
+    );
+  const largest = [...report.vps].sort(
+    (a, b) => b.box.coresRequestsPerSecond / b.loadRps - a.box.coresRequestsPerSecond / a.loadRps,
+  )[0];
   return (
-    `On a VPS: no single box carries this peak of ${quantity(report.designRps)} req/s` +
-    (report.recommended.carries ? ': the AWS edition does. ' : ', nor does any AWS design. ') +
-    `The nearest: ${vpsSentence(report, nearest)}.`
+    `On a VPS: no single box on the list carries this peak of ${quantity(report.designRps)} req/s on its cores` +
+    ` (${aws}). The nearest: ${vpsSentence(report, largest)}.`
   );
 }
 
-/** The answer, first: the cheapest design to deploy, the floor, and the VPS. */
+/** The AWS floor, before the designs are set beside it. */
+export function floorLine({ floor }: CostReport): string {
+  return (
+    `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, each at ` +
+    `${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), and ` +
+    'nothing else; no AWS design costs less, but for its free tiers and credits.'
+  );
+}
+
+/** The answer in the full working: the recommendation and what it needs, then the VPS beside it. */
 export function opening(report: CostReport): string[] {
-  const { recommended, floor } = report;
   return [
     ...recommendation(report),
-    `AWS floor: ${usd(floor.usd)} a month: the ${quantity(floor.requests)} requests browsers send, ` +
-      `each at ${usd(floor.pricePerMillion)} per million (a Lambda request, the least AWS charges to answer one), ` +
-      (recommended.overFloor === undefined
-        ? 'and nothing else: $0.00, with no requests.'
-        : `and nothing else. The recommended design is ${recommended.overFloor.toFixed(1)}x the floor` +
-          (recommended.overFloor < 1
-            ? ' (the floor counts no free tier and no credit: these take a design under it).'
-            : '.')),
     vpsLine(report),
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
   ];
 }
 
-/** The bill of this stack in a few sentences: beside the baseline VPS, idle, its largest lines, its profile. */
-function headline(report: CostReport): string[] {
-  const { bill, profile } = report;
-  const baseline = report.vps.find((v) => v.tier === BASELINE_VPS)!;
-  const even = report.breakEven.find((b) => b.tier === BASELINE_VPS)!;
+/** The bill of a stack in a few sentences, after its table: idle, its largest lines. */
+export function headline(bill: Bill, idle?: Bill): string[] {
   return [
-    `This stack: ${usd(bill.totalUsd)} a month for ${votesLabel(bill.votes)} ` + `(${perMillionVotes(bill)}).`,
-    baseline.carries
-      ? `${BASELINE_VPS.name}: ${usd(baseline.totalUsd)} a month (one box for ${quantity(report.designRps)} req/s).`
-      : `${BASELINE_VPS.name} does not carry this profile's peak: it ${baseline.why}.`,
-    even.votes
-      ? `Break-even of this stack with it: ${votesLabel(even.votes)} a month (${usd(even.usd!)}); ` +
-        'below that, serverless costs less.'
-      : even.notCarried
-        ? 'No break-even with it: where the bills would cross, it does not carry the peak.'
-        : 'No break-even between 1,000 and 100 B votes a month.',
-    `Idle, with no traffic at all: ${usd(report.idle.totalUsd)} a month (${idleLines(report.idle)}).`,
-    `Largest lines: ${largest(report, 3)
+    ...(idle ? [`Idle, with no traffic at all: ${usd(idle.totalUsd)} a month (${idleLines(idle)}).`] : []),
+    `Largest lines: ${largest(bill, 3)
       .map((l) => `${l.service} ${l.item} ${usd(l.usd)}`)
       .join('; ')}.`,
-    `Profile "${profile.name}": ${profile.description}`,
   ];
 }
 
 /** What a flood of the function URL costs at most, where the designs include one; uncapped, that it is not capped. */
-function floodLines({ flood, recommended }: CostReport): string[] {
+export function floodLines({ flood, recommended }: CostReport): string[] {
   if (recommended.deploy?.includes('resultsConcurrency=off'))
     return [
       'The recommended command deploys the results function URL uncapped (-c resultsConcurrency=off): nothing but ' +
@@ -555,7 +493,7 @@ function floodLines({ flood, recommended }: CostReport): string[] {
 }
 
 /** This app's measured capacity on a VPS, route by route, and other programs' figures as references. */
-const capacityLines = (report: CostReport) => {
+export const capacityLines = (report: CostReport) => {
   const { measurement, source } = report.vpsCapacity;
   const { machine, routes: r } = measurement;
   return [
@@ -570,11 +508,6 @@ const capacityLines = (report: CostReport) => {
         `$${plan.usdPerMillionRequests} per million requests, at least ${usd(plan.minimumMonthlyUsd)} a month ` +
         `(${plan.priceSource}; checked ${plan.checked}${plan.assumption ? '; assumption *' : ''}).`,
     ),
-    ...CAPACITY_REFERENCES.map(
-      (ref) =>
-        `Reference, another program (not used for sizing): ${ref.name}: ` +
-        `${quantity(ref.requestsPerSecond)} req/s (${ref.source}).`,
-    ),
   ];
 };
 
@@ -583,7 +516,7 @@ const capacityLines = (report: CostReport) => {
  * disabled), though they answer with a max-age: what a cached behaviour for them would save, priced at
  * the first tier of the requests they would no longer make. Not built; none when no design fronts the API.
  */
-function cloudFrontPollReads(report: CostReport): string[] {
+export function cloudFrontPollReads(report: CostReport): string[] {
   const design = report.designs.find((d) => d.stack.results === 'cloudfront');
   if (!design) return [];
   const reads = pollReadsOfMonth(report.profile, design.bill);
@@ -598,144 +531,12 @@ function cloudFrontPollReads(report: CostReport): string[] {
   ];
 }
 
-/** The report for a terminal: prose wrapped at 100 columns, tables narrow enough to fit beside it. */
-export function renderText(report: CostReport): string {
-  const { bill } = report;
-  const out: string[] = [];
-  const prose = (...lines: string[]) => out.push(...lines.map((line) => wrap(line)));
-  const cw = report.cloudWatch;
-  if (cw) {
-    prose(cloudWatchTitle(cw));
-    out.push(table(cloudWatchHead, cloudWatchRows(cw), [1, 2, 4, 5, 6]));
-    prose(...cloudWatchNotes(cw));
-    out.push('');
-  }
-  out.push(`Profile "${report.profile.name}"`, '');
-  prose(...peakLines(report));
-  out.push('');
-  prose(DESIGNS_INTRO);
-  out.push(table(designHead, designRows(report, true), [1, 2, 3, 4]));
-  out.push('');
-  prose(`Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`);
-  out.push(
-    table(
-      capacityHead.slice(0, 3),
-      capacityRows(report, true).map((row) => row.slice(0, 3)),
-      [],
-    ),
-  );
-  for (const d of report.designs.filter((d) => d.deploy && !d.capacity.carries))
-    out.push(wrap(`  - ${d.name}: ${toCarry(d)}`, 100, '    '));
-  prose(...cloudFrontPollReads(report));
-  out.push('');
-  prose(...opening(report));
-  out.push('');
-  prose(`Stage by stage at the peak, ${report.recommended.name} as the command above deploys it:`);
-  out.push(table(deploymentHead, deploymentRows(report.recommended), []));
-  prose(capacityBasis(report));
-  prose(...floodLines(report));
-  out.push('');
-  const results = report.design ? `results=${report.stack.results}, ` : '';
-  prose(
-    `Monthly AWS bill of this stack (${results}${report.stack.apiKind.toUpperCase()} API; ` +
-      `read from ${report.stackSource})${notCarried(report)}`,
-  );
-  const { measured } = report;
-  if (measured)
-    prose(
-      `Per-operation usage measured by ${measured.label} ` +
-        `(${measured.votes} votes, ${measured.apiRequests} API requests)`,
-    );
-  out.push('');
-  // Service and item in one column: the table fits a terminal.
-  out.push(
-    table(
-      ['Item', 'Usage', 'Unit price', 'Monthly'],
-      billRows(report).map(([service, item, ...rest]) => [`${service} ${item}`, ...rest]),
-      [3],
-    ),
-  );
-  out.push(`${'Total'.padEnd(20)} ${usd(bill.totalUsd)}   (${perMillionVotes(bill)})`);
-  if (bill.creditsUsd > 0)
-    out.push(`${'New-account credits'.padEnd(20)} -${usd(bill.creditsUsd)}   ${creditsNote(bill)}`);
-  out.push('');
-  out.push(
-    `The same month on one VPS box, at the CPU this app's requests cost (at most ${percent(VPS_MAX_UTILISATION)} ` +
-      'load); break-even with this stack:',
-  );
-  const columns = vpsTextColumns(report);
-  const pick = (row: string[]) => columns.map((i) => row[i]);
-  const right = columns.map((c, i) => ([2, 3, 5, 6, 8].includes(c) ? i : -1)).filter((i) => i >= 0);
-  out.push(table(pick(vpsHead), vpsRows(report, true).map(pick), right));
-  for (const line of vpsWorking(report)) prose(line);
-  out.push('');
-  out.push(
-    table(
-      ['What if… (this stack)', 'Monthly', 'Change'],
-      report.whatIfs.map((w) => [
-        w.name,
-        usd(w.bill.totalUsd),
-        `${w.deltaUsd >= 0 ? '+' : '-'}${usd(Math.abs(w.deltaUsd))}`,
-      ]),
-      [1, 2],
-    ),
-  );
-  out.push('');
-  prose(...headline(report));
-  out.push('');
-  prose(...capacityLines(report));
-  out.push('');
-  out.push('Assumptions (* in the table):');
-  for (const a of report.assumptions) out.push(wrap(`  - ${a}`, 100, '    '));
-  prose(
-    `Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} ` +
-      `(cost/estimate/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
-  );
-  return out.join('\n');
-}
-
-const mdRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
-const mdAlign = (head: string[], right: number[]) => mdRow(head.map((_, i) => (right.includes(i) ? '---:' : '---')));
-
-/** A warning after the bill's title when the stack billed does not carry the profile's peak as deployed. */
-function notCarried(report: CostReport): string {
-  const row = report.designs.find((d) => d.id === report.design);
-  return row && !row.capacity.carries
-    ? `: it does not carry this profile's peak as deployed (${row.capacity.bottleneck}), so this is the bill of ` +
-        'a month it cannot serve; the designs above say what does'
-    : '';
-}
-
-/** The bill of this stack, its headline and its what-ifs, in Markdown. */
-function markdownBill(report: CostReport): string[] {
-  return [
-    `## The bill of this stack`,
-    '',
-    `Read from ${report.stackSource}${notCarried(report)}.`,
-    '',
-    mdRow(['Service', 'Item', 'Usage', 'Unit price', 'Monthly']),
-    mdRow(['---', '---', '---:', '---', '---:']),
-    ...billRows(report).map(mdRow),
-    mdRow(['**Total**', '', '', '', `**${usd(report.bill.totalUsd)}**`]),
-    ...(report.bill.creditsUsd > 0
-      ? [mdRow(['New-account credits', '', creditsNote(report.bill), '', `-${usd(report.bill.creditsUsd)}`])]
-      : []),
-    '',
-    ...headline(report).map((line) => `- ${line}`),
-    '',
-    '## What if… (this stack)',
-    '',
-    mdRow(['Change', 'Monthly', 'Difference']),
-    mdRow(['---', '---:', '---:']),
-    ...report.whatIfs.map((w) =>
-      mdRow([w.name, usd(w.bill.totalUsd), `${w.deltaUsd >= 0 ? '+' : '−'}${usd(Math.abs(w.deltaUsd))}`]),
-    ),
-    '',
-  ];
-}
+export const mdRow = (cells: string[]) => `| ${cells.join(' | ')} |`;
+export const mdAlign = (head: string[], right: number[]) =>
+  mdRow(head.map((_, i) => (right.includes(i) ? '---:' : '---')));
 
 /** Every price the model uses, with its tiers, its source and when it was checked. */
-const markdownPrices = () => [
+export const markdownPrices = () => [
   '## Prices',
   '',
   mdRow(['Item', 'Price', 'Source', 'Checked']),
@@ -751,7 +552,7 @@ const markdownPrices = () => [
 ];
 
 /** Every quota the capacity verdicts use, with how to raise it, its source and when it was checked. */
-const markdownQuotas = () => [
+export const markdownQuotas = () => [
   '## Quotas',
   '',
   mdRow(['Quota', 'Value', 'Per', 'How to raise it', 'Source', 'Checked']),
@@ -761,131 +562,3 @@ const markdownQuotas = () => [
     return mdRow([q.name, `${quantity(q.value)} ${q.unit}`, q.scope, raiseText(id), q.source, q.checked]);
   }),
 ];
-
-/** The report in Markdown, the chart linked as `chartFile`. */
-export function renderMarkdown(report: CostReport, chartFile: string): string {
-  const boldLead = (line: string) =>
-    line.includes(':')
-      ? `- **${line.slice(0, line.indexOf(':') + 1)}**${line.slice(line.indexOf(':') + 1)}`
-      : `- ${line}`;
-  const out = [
-    `# Monthly AWS bill: profile "${report.profile.name}"`,
-    '',
-    ...(report.cloudWatch
-      ? [
-          `## ${cloudWatchTitle(report.cloudWatch)}`,
-          '',
-          mdRow(cloudWatchHead),
-          mdAlign(cloudWatchHead, [1, 2, 4, 5, 6]),
-          ...cloudWatchRows(report.cloudWatch).map(mdRow),
-          '',
-          ...cloudWatchNotes(report.cloudWatch).map((l) => `- ${l}`),
-          '',
-        ]
-      : []),
-    ...peakLines(report).map((l) => `- ${l}`),
-    '',
-    '## Every AWS design: its bill, and whether it carries the busiest second',
-    '',
-    DESIGNS_INTRO,
-    '',
-    mdRow(designHead),
-    mdAlign(designHead, [1, 2, 3, 4]),
-    ...designRows(report).map(mdRow),
-    '',
-    mdRow(capacityHead),
-    mdAlign(capacityHead, []),
-    ...capacityRows(report).map(mdRow),
-    '',
-    ...cloudFrontPollReads(report).flatMap((l) => [l, '']),
-    '## The answer',
-    '',
-    ...opening(report).map(boldLead),
-    '',
-    `![Monthly cost against monthly votes](${chartFile})`,
-    '',
-    ...floodLines(report).map((l) => `- ${l}`),
-    '',
-    `### ${report.recommended.name}, stage by stage at the peak, as the command above deploys it`,
-    '',
-    mdRow(deploymentHead),
-    mdAlign(deploymentHead, []),
-    ...deploymentRows(report.recommended).map(mdRow),
-    '',
-    ...report.designs
-      .filter((d) => d.deploy)
-      .flatMap((d) => [
-        `### ${d.name}, stage by stage at the peak, as deployed`,
-        '',
-        mdRow(stageHead),
-        mdAlign(stageHead, []),
-        ...stageRows(d).map(mdRow),
-        '',
-      ]),
-    `- ${capacityBasis(report)}`,
-    '',
-    '## On a VPS',
-    '',
-    mdRow(vpsHead),
-    mdAlign(vpsHead, [2, 3, 5, 6, 7, 8]),
-    ...vpsRows(report).map(mdRow),
-    '',
-    ...vpsWorking(report).map((l) => `- ${l}`),
-    '',
-    ...capacityLines(report).map((l) => `- ${l}`),
-    '',
-    ...markdownBill(report),
-    '## Assumptions',
-    '',
-    ...report.assumptions.map((a) => `- ${a}`),
-    '',
-    ...markdownPrices(),
-    '',
-    ...markdownQuotas(),
-  ];
-  return `${out.join('\n')}\n`;
-}
-
-/** The report's body in HTML: the Markdown report, converted; the chart drawn in it unless `chart` is false. */
-export function reportBodyHtml(report: CostReport, chart = true): string {
-  const md = renderMarkdown(report, '');
-  // A small Markdown subset (headings, lists, tables, bold) is all the report uses.
-  const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
-  const html: string[] = [];
-  // A table's headings, which each of its cells carries (a narrow screen shows its rows as cards: explorer.css).
-  let head: string[] | undefined;
-  let inList = false;
-  for (const line of md.split('\n')) {
-    // A list is its consecutive `- ` lines: open and close it around them.
-    if (line.startsWith('- ') !== inList) {
-      html.push(inList ? '</ul>' : '<ul>');
-      inList = !inList;
-    }
-    if (line.startsWith('|')) {
-      const cells = line
-        .slice(1, -1)
-        .split('|')
-        .map((c) => c.trim());
-      if (cells.every((c) => /^-+:?$/.test(c))) continue;
-      if (head) {
-        const tds = cells.map((c, i) => `<td data-label="${escapeHtml(head![i])}">${inline(c)}</td>`);
-        html.push(`<tr>${tds.join('')}</tr>`);
-      } else {
-        head = cells;
-        const ths = cells.map((c) => `<th>${inline(c)}</th>`).join('');
-        html.push(`<div class="scroll"><table class="cards"><thead><tr>${ths}</tr></thead>`);
-      }
-      continue;
-    }
-    if (head) html.push('</table></div>');
-    head = undefined;
-    if (line.startsWith('![')) html.push(chart ? renderChart(report) : '');
-    else if (line.startsWith('## ')) html.push(`<h2>${escapeHtml(line.slice(3))}</h2>`);
-    else if (line.startsWith('# ')) html.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
-    else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
-    else if (line.trim()) html.push(`<p>${inline(line)}</p>`);
-  }
-  if (head) html.push('</table></div>');
-  if (inList) html.push('</ul>');
-  return html.join('\n');
-}

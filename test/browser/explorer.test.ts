@@ -18,6 +18,7 @@ import { PROFILES, type ProfileError, validateProfile } from '../../cost/usage/p
 import type { TrafficProfile } from '../../cost/usage/traffic-profile';
 import { usd } from '../../cost/estimate/format';
 import { buildReport, type ReportInput } from '../../cost/estimate/build-report';
+import { verdictLines } from '../../cost/report/answer';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts/explorer';
@@ -89,6 +90,41 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
       await expect.poll(() => page.locator('#profile-name').textContent()).toBe(name);
       expect(await pageTotals(page)).toEqual(cliTotals(PROFILES[name]));
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('leads with the verdict npm run cost prints, scrolls as one page at 1280 px, and explains its marks', async () => {
+    const { page, errors } = await open('', 1280, 800);
+    const verdict = verdictLines(buildReport(input))[0];
+    expect(await page.locator('#answer-text p').first().textContent()).toBe(verdict);
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-1280-top.png` });
+    await page.getByRole('button', { name: 'tv-show', exact: true }).click();
+    await expect.poll(() => page.locator('#profile-name').textContent()).toBe('tv-show');
+    expect(await page.locator('#answer-text p').first().textContent()).toBe(
+      verdictLines(buildReport({ ...input, profile: PROFILES['tv-show'] }))[0],
+    );
+    // No region scrolls inside the page: every field is reached by the page's own scroll.
+    const inner = await page.$$eval('body *', (elements) =>
+      elements
+        .filter((e) => {
+          const { overflowY } = getComputedStyle(e);
+          return (overflowY === 'auto' || overflowY === 'scroll') && e.scrollHeight > e.clientHeight + 1;
+        })
+        .map((e) => e.id || e.className || e.tagName),
+    );
+    expect(inner).toEqual([]);
+    const last = page.locator('#profile-form .field').last();
+    await last.scrollIntoViewIfNeeded();
+    const box = (await last.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // The recommended row's mark, and the heading that says what it means.
+    const marked = await page.locator('[data-design] td:first-child', { hasText: '←' }).count();
+    expect(marked).toBe(1);
+    expect(await page.locator('#designs-body').locator('xpath=..').locator('th').first().textContent()).toMatch(
+      /← the recommended/,
+    );
+    await page.screenshot({ path: `${ARTIFACTS}/explorer-1280-answer.png` });
     expect(errors).toEqual([]);
   });
 

@@ -120,6 +120,22 @@ describe('mistakes people make', () => {
       `--workers must be auto or a whole number from 1 to 64 (got ${count}). Run npm run vps -- --help for the usage.`,
     ]),
     [
+      'a certificate without its key',
+      ['vps/cli.ts', '--tls-cert', 'test/fixtures/tls/cert.pem'],
+      '--tls-cert and --tls-key go together. Run npm run vps -- --help for the usage.',
+    ],
+    [
+      'a certificate file that is not there',
+      ['vps/cli.ts', '--tls-cert', 'nowhere.pem', '--tls-key', 'test/fixtures/tls/key.pem'],
+      '--tls-cert nowhere.pem: ENOENT. Run npm run vps -- --help for the usage.',
+    ],
+    [
+      'a TLS set-up bench:vps does not know',
+      ['vps/bench.ts', '--tls', 'apache'],
+      '--tls must be all, off or some of caddy,caddy-keepalive,nginx,node (got apache). ' +
+        'Run npm run bench:vps -- --help for the usage.',
+    ],
+    [
       'a design LocalStack cannot deploy, said before anything is checked',
       ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'],
       'LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there. ' +

@@ -15,7 +15,7 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
     const timer = setTimeout(() => reject(new Error(`the VPS edition did not start:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /on (http:\/\/[\d.]+:\d+)/.exec(output)?.[1];
+      const url = /on (https?:\/\/[\d.]+:\d+)/.exec(output)?.[1];
       if (url) {
         clearTimeout(timer);
         resolve({ url: url.replace('0.0.0.0', '127.0.0.1'), output: () => output });

@@ -17,7 +17,8 @@ import type { TrafficProfile } from '../../cost/usage/traffic-profile';
 import { QUOTAS, quota } from '../../cost/estimate/quotas';
 import type { StackConfig } from '../../cost/estimate/stack-config';
 import { votePathFor } from '../../cost/estimate/vote-path';
-import { capacityRows, renderText } from '../../cost/report/report';
+import { capacityRows } from '../../cost/report/report';
+import { renderDetail } from '../../cost/report/working';
 import { costReport, designStack, restoreQuotas, setQuota } from '../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });
@@ -183,13 +184,16 @@ describe('what the newcomer found', () => {
     const baseline = tv.vps.find((v) => v.tier.monthlyUsd === 15 && !v.cdn)!;
     expect(baseline.carries).toBe(false);
     for (const d of tv.designs) expect([d.breakEven.notCarried, d.breakEven.votes]).toEqual([true, undefined]);
-    const text = renderText(tv).replace(/\n +/g, ' ');
-    expect(text).toMatch(/does not carry this profile's peak: it needs \d+\.\dx the box \(/);
-    expect(text).toContain('No break-even with it: where the bills would cross, it does not carry the peak.');
+    // The report quotes one break-even, with the box the verdict names, which carries the peak.
+    const text = renderDetail(tv).replace(/\n +/g, ' ');
+    expect(text).toMatch(/Seed’s \$15 VPS \(3 vCPU\) does not carry it: needs \d+\.\dx the box's 3 shared vCPUs/);
+    expect(tv.answer.vpsCarries).toBe(true);
+    expect(tv.answer.breakEven.votes).toBeGreaterThan(0);
+    expect(text).toContain(`The one break-even, ${tv.recommended.name} against ${tv.answer.vps.name}: `);
   });
 
   it('says an uncapped function URL is uncapped, and shows the recommended deployment stage by stage', () => {
-    const club = renderText(costReport({ profile: 'club', 'new-account': true })).replace(/\n +/g, ' ');
+    const club = renderDetail(costReport({ profile: 'club', 'new-account': true })).replace(/\n +/g, ' ');
     expect(club).toMatch(/deploys the results function URL uncapped \(-c resultsConcurrency=off\)/);
     expect(club).not.toMatch(/its 200 concurrent instances/);
     const tv = costReport({ profile: 'tv-show' });
@@ -289,7 +293,9 @@ describe('the recommendation', () => {
     expect(report.cheaperWithQuotaRaises!.quotaRaises.map((r) => r.quota)).toContain(
       QUOTAS.lambdaAccountConcurrency.name,
     );
-    expect(renderText(report).replace(/\n +/g, ' ')).toMatch(/Cheaper after quota raises: results from a function URL/);
+    expect(renderDetail(report).replace(/\n +/g, ' ')).toMatch(
+      /Cheaper after quota raises: results from a function URL/,
+    );
     // Where nothing carries without a raise, the cheapest that carries with them, and nothing beside it.
     expect(costReport({ profile: 'tv-show' }).cheaperWithQuotaRaises).toBeNull();
   });

@@ -10,7 +10,7 @@ import { DEPLOYABLE_DESIGNS, designCapacity } from '../../cost/estimate/designs'
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import { buildReport } from '../../cost/estimate/build-report';
-import { VPS_TIERS } from '../../cost/estimate/vps';
+import { VPS_TIERS } from '../../cost/estimate/vps-tiers';
 import { costReport, httpTemplateFile } from '../support/cost';
 
 interface Text {
@@ -81,11 +81,13 @@ describe('the chart', () => {
     }
     const recommended = data.series.find((s) => s.recommended)!;
     expect(recommended.id).toBe(report.recommended.id);
-    expect(recommended.breakEven?.votes).toBe(report.recommended.breakEven.votes);
-    // Its circle is always shown; every other design's only on hover or focus of its series.
+    // The report's one break-even: the recommended design's, with the box the verdict names; no other is drawn.
+    expect(recommended.breakEven).toMatchObject({
+      votes: report.answer.breakEven.votes,
+      with: report.answer.vps.name,
+    });
     const circles = [...svg.matchAll(/<circle class="([^"]*)"[^>]*stroke="#D55E00"/g)].map((m) => m[1]);
-    expect(circles.filter((c) => c === '')).toHaveLength(1);
-    expect(circles.filter((c) => c === 'on-focus').length).toBeGreaterThan(0);
+    expect(circles).toEqual(['']);
     // Each series takes focus, names itself and, past what it carries, its bottleneck.
     const groups = [
       ...svg.matchAll(/<g class="series" tabindex="0" role="img" data-series="([^"]+)" aria-label="([^"]+)"/g),
@@ -136,7 +138,14 @@ describe('the chart', () => {
       expect.stringMatching(/^AWS: api: .*; carries no volume of the plot: API stage/),
     );
     expect(renderChart(tv)).toContain('api: carries no volume of the plot: API stage throttle');
-    expect(chart.facts.at(-1)).toMatch(/^No VPS tier carries the peak at any volume of the plot/);
+    // The chart's VPS fact agrees with the model: the tiers that carry the peak alone, or none.
+    const alone = tv.vps.filter((v) => !v.cdn && v.carries).map((v) => v.tier.name.replace(/ \(.*\)$/, ''));
+    expect(chart.facts.at(-1)).toMatch(
+      alone.length === 0
+        ? /^No VPS tier carries the peak at any volume of the plot/
+        : /^VPS tiers stop carrying where one box no longer does/,
+    );
+    for (const name of alone) expect(chart.facts.at(-1)).toContain(`${name} above`);
     expect(chart.facts.join(' ')).not.toContain('carries the whole plot');
   });
 });

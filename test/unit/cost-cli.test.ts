@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, runCommand } from '../../bin/command-line';
 import { COST_COMMAND, reportInput } from '../../cost/cli';
+import { buildReport } from '../../cost/estimate/build-report';
+import { renderForTerminal } from '../../cost/report/working';
 import { httpTemplateFile, unwrapped } from '../support/cost';
 
 class Exited extends Error {
@@ -45,7 +47,7 @@ afterEach(() => {
 });
 
 describe('npm run cost, the command', () => {
-  it('prints the bill, the VPS comparison and writes the reports', () => {
+  it('prints the answer in a few lines, the full working with --detail, and writes the reports', () => {
     const out = mkdtempSync(join(tmpdir(), 'cost-'));
     const result = spawnSync(
       process.execPath,
@@ -53,9 +55,14 @@ describe('npm run cost, the command', () => {
       { encoding: 'utf8' },
     );
     expect(result.status, result.stderr).toBe(0);
-    expect(unwrapped(result.stdout)).toMatch(/Total\s+<?\$[\d.,]+/);
-    expect(result.stdout).toContain('Break-even');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(30);
+    expect(lines[0]).toMatch(/^club, 360 votes a month: AWS is cheaper, by \$[\d.,]+ a month\.$/);
+    expect(unwrapped(result.stdout).trim().split('\n').at(-1)).toMatch(/^In short: AWS's /);
     expect(result.stdout).toContain(`Reports: ${join(out, 'report.html')} (the explorer)`);
+    expect(unwrapped(result.stdout)).toContain(
+      `The full working: npm run cost -- --profile club --out ${out} --template ${httpTemplateFile()} --detail`,
+    );
     // Prose is wrapped and tables are narrow enough for a terminal.
     const widest = Math.max(...result.stdout.split('\n').map((line) => line.length));
     expect(widest).toBeLessThanOrEqual(120);
@@ -67,6 +74,14 @@ describe('npm run cost, the command', () => {
     expect(html).toContain('<script type="application/json" id="explorer-input">');
     expect(html).toContain('<svg');
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/^# Monthly AWS bill: profile "club"/);
+    // With --detail (in this process: one command run is enough): the full working, the verdict first and last.
+    const { values } = parseCommandLine(COST_COMMAND, ['--profile', 'club', '--detail']);
+    expect(values.detail).toBe(true);
+    const built = buildReport(reportInput({ ...values, template: httpTemplateFile() }));
+    const detail = renderForTerminal(built, values.detail, ['Reports: …']);
+    expect(detail.split('\n').slice(0, 3)).toEqual(['The answer', '══════════', lines[0]]);
+    expect(detail).toMatch(/^Every AWS design$/m);
+    expect(unwrapped(detail).split('\n').at(-1)).toBe(unwrapped(result.stdout).trim().split('\n').at(-1));
   });
 });
 
@@ -133,7 +148,18 @@ describe('npm run cost, called in this process', () => {
     writeFileSync(old, JSON.stringify(withoutCpu));
     const refused = await command('--vps-from', old);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/is not what npm run bench:vps writes: it has no cpu\.microsPerRequest/);
+    expect(refused.stderr).toMatch(/is not what npm run bench:vps writes: it has no cpu\.plain and cpu\.tls/);
+    // One from before bench:vps measured each TLS set-up (a single Caddy column): run it again.
+    const measurement = JSON.parse(readFileSync('cost/estimate/vps-capacity.json', 'utf8'));
+    const { plain: _plain, tls: _tls, ...olderCpu } = measurement.cpu;
+    const older = join(failedRun, 'older-bench.json');
+    writeFileSync(
+      older,
+      JSON.stringify({ ...measurement, cpu: { ...olderCpu, microsPerRequest: {}, tlsVia: 'Caddy' } }),
+    );
+    expect((await command('--vps-from', older)).stderr).toMatch(
+      /it has no cpu\.plain and cpu\.tls .*run npm run bench:vps again/,
+    );
   });
 });
 

@@ -23,7 +23,10 @@ import { cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 import { estimate, tieredCost } from '../../cost/estimate/model';
 import { SECONDS_PER_MONTH } from '../../cost/usage/traffic-profile';
 import { PRICES } from '../../cost/estimate/prices';
-import { renderMarkdown, renderText } from '../../cost/report/report';
+import { renderAnswer, renderDetail, renderMarkdown } from '../../cost/report/working';
+import { verdictLines } from '../../cost/report/answer';
+import { usd } from '../../cost/estimate/format';
+import { unwrapped } from '../support/cost';
 import { buildReport } from '../../cost/estimate/build-report';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'cloudwatch');
@@ -147,7 +150,7 @@ describe('the measured month, from recorded answers', () => {
     }
     expect(cw.lines.find((l) => l.priceId === 'logsIngestion')?.notMeasured).toMatch(/not read from CloudWatch/);
     const report = buildReport(input);
-    const text = renderText(report);
+    const text = renderDetail(report);
     expect(text).toContain('Measured over 1 h, 2026-11-25T12:00Z to 2026-11-25T13:00Z, projected to a month');
     const row = text.split('\n').find((l) => l.startsWith('CloudFront HTTPS requests'))!;
     expect(row).toMatch(/not measured \(no datapoints\).*not measured/);
@@ -157,6 +160,15 @@ describe('the measured month, from recorded answers', () => {
     );
     // report.json carries it.
     expect(JSON.parse(JSON.stringify(report)).cloudWatch.lines).toHaveLength(cw.lines.length);
+    // The answer npm run cost prints: the fitted profile's verdict first and last, the measured month in a line.
+    const answer = renderAnswer(report, ['Reports: …']).split('\n');
+    expect(answer.length).toBeLessThanOrEqual(30);
+    expect(answer[0]).toBe(verdictLines(report)[0]);
+    expect(unwrapped(answer.join('\n'))).toMatch(
+      /^Measured by CloudWatch \(stack ServerlessPoll, aws, measured over 1 h/m,
+    );
+    expect(unwrapped(answer.join('\n'))).toContain(`): ${usd(cw.measuredUsd)} a month on the lines it measures`);
+    expect(unwrapped(answer.join('\n')).split('\n').at(-1)).toMatch(/^In short: /);
   });
 
   it('tells a service the stack lacks from one that had no datapoints', async () => {
@@ -190,7 +202,7 @@ describe('the measured month, from recorded answers', () => {
       CloudFront: 'not in the stack',
       DynamoDB: 'no datapoints',
     });
-    const row = renderText(buildReport(input))
+    const row = renderDetail(buildReport(input))
       .split('\n')
       .find((l) => l.startsWith('DynamoDB on-demand write'))!;
     expect(row).toMatch(/not measured \(no datapoints\)\s+\$[\d.]+ per 1M WRU\s+not measured/);
@@ -214,7 +226,7 @@ describe('the measured month, from recorded answers', () => {
     };
     const input = await cloudWatchInput(options(), { ...recordedClients(), metrics }, NOW);
     expect(input.cloudWatch!.measurement.api?.routes).toEqual({ 'POST /api/poll/{id}/vote': 50_000 });
-    expect(renderText(buildReport(input))).toContain('API requests by route in the window: POST /api/poll/{id}/vote');
+    expect(renderDetail(buildReport(input))).toContain('API requests by route in the window: POST /api/poll/{id}/vote');
     // A REST API's metrics are named by the API's name, its routes by method and resource on its stage.
     const rest = metricQueries([
       { LogicalResourceId: 'ApiRestApi1', PhysicalResourceId: 'abc123', ResourceType: 'AWS::ApiGateway::RestApi' },

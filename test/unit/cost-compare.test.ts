@@ -8,7 +8,7 @@ import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app
 import { CDN_PLANS } from '../../cost/estimate/cdn';
 import {
   breakEven,
-  CDN_FRONTED_TIERS,
+  cdnFrontedTiers,
   originAtPeak,
   scaleProfile,
   vpsCost,
@@ -19,14 +19,15 @@ import { CACHE_ORIGINS_PER_POLL, estimate } from '../../cost/estimate/model';
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../cost/usage/profiles';
 import {
-  BASELINE_VPS,
   boxCapacity,
+  DEPLOYED_TLS,
+  pricedTls,
   VPS_MAX_UTILISATION,
-  VPS_TIERS,
+  type SetupMicros,
   type VpsCapacity,
   type VpsMeasurement,
-  type VpsTier,
 } from '../../cost/estimate/vps';
+import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, VPS_TIERS, type VpsTier } from '../../cost/estimate/vps-tiers';
 import { designStack } from '../support/cost';
 
 const stack = designStack();
@@ -43,6 +44,13 @@ const rate = (requestsPerSecond: number) => ({
 });
 /** µs of CPU a request, round: a vote costs twice a read; two workers cost a quarter more than one process. */
 const micros = (read: number) => ({ options: read, page: read, vote: 2 * read, results: read });
+/** A set-up's figures: one process and two workers, a bare server at half a read. */
+const setup = (one: number, two: number): SetupMicros => ({
+  oneProcess: micros(one),
+  workers: micros(two),
+  bare: { oneProcess: one / 2, workers: two / 2 },
+});
+const NONE_MEASURED = { caddy: null, caddyKeepAlive: null, nginx: null, node: null };
 const measurement: VpsMeasurement = {
   what: 'test',
   date: '2026-11-22',
@@ -54,25 +62,22 @@ const measurement: VpsMeasurement = {
   votes: { acknowledged: 1, counted: 1 },
   cpu: {
     what: 'test: round figures',
-    microsPerRequest: { plain: micros(30), workersPlain: micros(35), tls: micros(40), workersTls: micros(50) },
+    plain: setup(30, 35),
+    // The deployed set-up (DEPLOYED_TLS) at 40 and 50 µs a read; another one dearer.
+    tls: { ...NONE_MEASURED, [DEPLOYED_TLS]: { via: 'test', ...setup(40, 50) }, caddy: { via: 'x', ...setup(90, 99) } },
     primaryMicrosPerRequest: micros(10),
-    tlsVia: 'test',
   },
 };
 const capacity: VpsCapacity = { measurement, source: 'test' };
 /** The same, with CPU per request `by` times the round figures' (a slower machine). */
 const slower = (by: number): VpsCapacity => {
-  const { plain, workersPlain, tls, workersTls } = measurement.cpu.microsPerRequest;
-  const times = (m: typeof plain) => micros(m.options * by);
+  const times = (m: SetupMicros) => setup(m.oneProcess.options * by, m.workers.options * by);
+  const { plain, tls, primaryMicrosPerRequest } = measurement.cpu;
   const cpu = {
     ...measurement.cpu,
-    microsPerRequest: {
-      plain: times(plain),
-      workersPlain: times(workersPlain),
-      tls: times(tls),
-      workersTls: times(workersTls),
-    },
-    primaryMicrosPerRequest: times(measurement.cpu.primaryMicrosPerRequest),
+    plain: times(plain),
+    tls: { ...NONE_MEASURED, [DEPLOYED_TLS]: { via: 'test', ...times(tls[DEPLOYED_TLS]!) } },
+    primaryMicrosPerRequest: micros(primaryMicrosPerRequest.options * by),
   };
   return { measurement: { ...measurement, cpu }, source: 'test' };
 };
@@ -95,8 +100,12 @@ describe('the same month on a VPS', () => {
 
   it('sizes the box from the CPU a request of the peak’s mix costs, and finds where serverless overtakes it', () => {
     const vps = vpsCost(BASELINE_VPS, PROFILES.seed, bill, capacity);
-    // 3 vCPUs of workers at 50 µs a read, the primary at 10 µs: the vCPUs bind.
-    const capacityRps = Math.min(3e6 / microsOf(peak.routes, 50), 1e6 / microsOf(peak.routes, 10));
+    // 3 shared vCPUs of workers at 50 µs a read, the primary at 10 µs, each vCPU at its share: the vCPUs bind.
+    const share = BASELINE_VPS.vcpuShare.factor;
+    const capacityRps = Math.min(
+      (3 * share * 1e6) / microsOf(peak.routes, 50),
+      (share * 1e6) / microsOf(peak.routes, 10),
+    );
     expect(vps.box).toMatchObject({ workers: 3, binds: 'cores' });
     expect(vps.box.requestsPerSecond).toBeCloseTo(capacityRps, 6);
     expect(vps.loadRps).toBeCloseTo(peak.requestsPerSecond, 6);
@@ -168,23 +177,53 @@ describe('the same month on a VPS', () => {
     expect(Math.min(quoted.votes, quoted.notCarried)).toBeGreaterThan(0);
   });
 
-  it('carries on one box or not at all: a row that does not says by how much, and costs its one box', () => {
+  it('carries on one box or not at all, and says whose limit it is: the box’s vCPUs or this edition’s writer', () => {
     const tv = PROFILES['tv-show'];
     const tvPeak = derivePeak(tv);
-    const row = vpsCost(VPS_TIERS[0], tv, estimate(tv, stack), capacity);
-    // One process on the 1-vCPU box, at 40 µs a read behind TLS.
-    const needs = tvPeak.requestsPerSecond / ((1e6 / microsOf(tvPeak.routes, 40)) * VPS_MAX_UTILISATION);
-    expect(needs).toBeGreaterThan(1);
-    expect(row.carries).toBe(false);
-    expect(row.needs).toBeCloseTo(needs, 9);
-    // Nor would any box: the primary at 10 µs a read (20 a vote) serves this mix within the headroom at most.
-    const ceiling = Math.round((1e6 / microsOf(tvPeak.routes, 10)) * VPS_MAX_UTILISATION);
-    expect(ceiling).toBeLessThan(tvPeak.requestsPerSecond);
-    expect(row.why).toBe(
-      `needs ${needs.toFixed(1)}x the box (1 vCPU); no box of any size carries it: the primary that owns ` +
-        `the log serves at most ${ceiling.toLocaleString('en-US')} req/s of this mix on its one vCPU`,
+    const bill = estimate(tv, stack);
+    const box = (vcpu: number, share = DEDICATED_VCPU): VpsTier => ({ ...BASELINE_VPS, vcpu, vcpuShare: share });
+    const writer = Math.round((1e6 / microsOf(tvPeak.routes, 10)) * VPS_MAX_UTILISATION);
+    const editions =
+      `this edition's writer (the primary that owns the log, on its one vCPU) serves at most ` +
+      `${writer.toLocaleString('en-US')} req/s of this mix: the edition's limit, not the box’s`;
+    // One process on one shared vCPU, at 40 µs a read behind TLS and half a vCPU: the box's limit alone.
+    const one = vpsCost(box(1, SHARED_VCPU), tv, bill, capacity);
+    const needs =
+      tvPeak.requestsPerSecond / (((SHARED_VCPU.factor * 1e6) / microsOf(tvPeak.routes, 40)) * VPS_MAX_UTILISATION);
+    expect(one).toMatchObject({ carries: false, coresCarry: false });
+    expect(one.needs).toBeCloseTo(needs, 9);
+    expect(one.why).toBe(`needs ${needs.toFixed(1)}x the box's 1 shared vCPU`);
+    expect(one.totalUsd).toBe(BASELINE_VPS.monthlyUsd + one.overageUsd);
+    // Two dedicated vCPUs of workers at 50 µs a read: short on both, each named.
+    const two = vpsCost(box(2), tv, bill, capacity);
+    const twoNeeds = tvPeak.requestsPerSecond / ((2e6 / microsOf(tvPeak.routes, 50)) * VPS_MAX_UTILISATION);
+    expect(two.why).toBe(`needs ${twoNeeds.toFixed(1)}x the box's 2 dedicated vCPUs; and ${editions}`);
+    // Enough dedicated vCPUs for the whole peak: the box carries it on its cores, the edition's writer does not.
+    const vcpus = Math.ceil(tvPeak.requestsPerSecond / ((1e6 / microsOf(tvPeak.routes, 50)) * VPS_MAX_UTILISATION));
+    const big = vpsCost(box(vcpus), tv, bill, capacity);
+    expect(big).toMatchObject({ carries: false, coresCarry: true });
+    expect(big.box).toMatchObject({ binds: 'writer', workers: vcpus });
+    expect(big.why).toMatch(new RegExp(`^its ${vcpus} dedicated vCPUs would carry it \\(\\d+% loaded\\), but `));
+    expect(big.why!.endsWith(editions)).toBe(true);
+  });
+
+  it('prices boxes with the deployed TLS set-up, else another measured one, and says when a run measured none', () => {
+    const { cpu } = measurement;
+    expect(pricedTls(measurement)).toMatchObject({ setup: DEPLOYED_TLS, workers: cpu.tls[DEPLOYED_TLS]!.workers });
+    expect(pricedTls(measurement).says).toBe('behind TLS as docs/vps.md deploys it, test');
+    const other = { ...measurement, cpu: { ...cpu, tls: { ...NONE_MEASURED, caddy: cpu.tls.caddy } } };
+    expect(pricedTls(other)).toMatchObject({ setup: 'caddy', oneProcess: cpu.tls.caddy!.oneProcess });
+    expect(pricedTls(other).says).toMatch(/^behind TLS by x \(this run did not measure the deployed set-up, /);
+    // A --tls off run: plain figures, and the answer says TLS is not counted.
+    const off = { ...measurement, cpu: { ...cpu, tls: NONE_MEASURED } };
+    expect(pricedTls(off).setup).toBeUndefined();
+    expect(pricedTls(off)).toMatchObject({ oneProcess: cpu.plain.oneProcess, workers: cpu.plain.workers });
+    expect(pricedTls(off).says).toBe(
+      'without TLS: this run measured none (npm run bench:vps -- --tls off), so TLS costs are not counted',
     );
-    expect(row.totalUsd).toBe(VPS_TIERS[0].monthlyUsd + row.overageUsd);
+    const mix = { pages: 0, pollReads: 1, votes: 0, results: 0 };
+    expect(boxCapacity(BASELINE_VPS, { measurement: off, source: 'test' }, mix).microsPerRequest).toBe(35);
+    expect(boxCapacity(BASELINE_VPS, capacity, mix).microsPerRequest).toBe(50);
   });
 
   it('serves 4x a 1-vCPU box’s mix on 4 vCPUs times the measured two-worker efficiency, till the primary binds', () => {
@@ -194,7 +233,7 @@ describe('the same month on a VPS', () => {
       vcpu,
       vcpuShare: { ...VPS_TIERS[0].vcpuShare, factor },
     });
-    const { tls, workersTls } = measurement.cpu.microsPerRequest;
+    const { oneProcess: tls, workers: workersTls } = measurement.cpu.tls[DEPLOYED_TLS]!;
     const one = boxCapacity(tier(1), capacity, mix);
     const four = boxCapacity(tier(4), capacity, mix);
     expect(one).toMatchObject({ workers: 0, binds: 'cores', requestsPerSecond: 1e6 / tls.vote });
@@ -206,7 +245,7 @@ describe('the same month on a VPS', () => {
     // A primary at 30 µs a vote serves 33,333 a second: under what 4 vCPUs of workers serve (40,000), it binds.
     const busyPrimary = { ...measurement.cpu, primaryMicrosPerRequest: { ...micros(10), vote: 30 } };
     const bound = boxCapacity(tier(4), { measurement: { ...measurement, cpu: busyPrimary }, source: 'test' }, mix);
-    expect(bound).toMatchObject({ binds: 'primary', workers: 4 });
+    expect(bound).toMatchObject({ binds: 'writer', workers: 4 });
     expect(bound.requestsPerSecond).toBeCloseTo(1e6 / 30, 9);
   });
 
@@ -246,18 +285,20 @@ describe('which VPS rows carry the presets, at the committed measurement', () =>
 
   it('seed: every row carries its peak on one box, with a CDN or without', () => {
     const seed = rows('seed');
-    expect(seed.length).toBe(VPS_TIERS.length + CDN_FRONTED_TIERS.length * CDN_PLANS.length);
+    expect(seed.length).toBe(VPS_TIERS.length + cdnFrontedTiers(PROFILES.seed, committed).length * CDN_PLANS.length);
     expect(seed.filter((v) => !v.carries)).toEqual([]);
   });
 
-  it('tv-show: no box carries it alone; behind a CDN the box gets its votes, and carries as their CPU allows', () => {
+  it('tv-show: alone only a box of many vCPUs carries it; behind a CDN the box gets its votes, as CPU allows', () => {
     const tv = rows('tv-show');
     const peak = derivePeak(PROFILES['tv-show']);
     for (const v of tv.filter((row) => !row.cdn)) {
-      expect(v.carries).toBe(false);
-      expect(v.why).toMatch(
-        /^needs \d+\.\dx the box \((\d vCPUs?|the primary's one vCPU)\); no box of any size carries it: the primary/,
-      );
+      expect(v.carries).toBe(v.needs <= 1);
+      if (v.carries) expect(v.tier.vcpu).toBeGreaterThanOrEqual(8);
+      else
+        expect(v.why).toMatch(
+          /^(needs \d+\.\dx the box's \d+ (shared|dedicated) vCPUs?|its \d+ dedicated vCPUs would)/,
+        );
     }
     const origin = originAtPeak(PROFILES['tv-show']);
     // What no cache takes: the votes. The rest is a few dozen requests a second.
@@ -265,7 +306,8 @@ describe('which VPS rows carry the presets, at the committed measurement', () =>
     for (const v of tv.filter((row) => row.cdn)) {
       expect(v.loadRps).toBeCloseTo(origin.pages + origin.pollReads + origin.votes + origin.results, 6);
       // By hand, from the votes alone at the measured µs a vote (the cached routes are under 1% of the load).
-      const perVote = v.tier.vcpu === 1 ? cpu.microsPerRequest.tls.vote : cpu.microsPerRequest.workersTls.vote;
+      const priced = pricedTls(committed.measurement);
+      const perVote = v.tier.vcpu === 1 ? priced.oneProcess.vote : priced.workers.vote;
       const votesServed = Math.min(
         (v.tier.vcpu * v.tier.vcpuShare.factor * 1e6) / perVote,
         v.tier.vcpu === 1

@@ -5,6 +5,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:https';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeServer, listen, originOf, stopOnSignals, type SignalledProcess } from '../../bin/server-shell';
@@ -28,6 +30,22 @@ describe('listening', () => {
     const server = await started();
     expect(originOf(server)).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(await (await fetch(originOf(server))).text()).toBe('ok');
+  });
+
+  it('answers over TLS at an https origin when given a certificate (the VPS edition terminates its own)', async () => {
+    const cert = readFileSync('test/fixtures/tls/cert.pem', 'utf8');
+    const tls = { cert, key: readFileSync('test/fixtures/tls/key.pem', 'utf8') };
+    const server = await listen(0, '127.0.0.1', (_req, res) => res.end('ok over TLS'), {}, tls);
+    servers.push(server);
+    expect(originOf(server)).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const body = await new Promise<string>((done, fail) =>
+      get(originOf(server), { ca: cert }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => done(text));
+      }).on('error', fail),
+    );
+    expect(body).toBe('ok over TLS');
   });
 
   it('names a taken port and the option to choose another, keeping the system’s error as cause', async () => {

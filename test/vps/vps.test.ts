@@ -8,7 +8,8 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { get as httpsGet } from 'node:https';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY, RATE_LIMITS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
 import { buildSite } from '../../frontend/build';
@@ -421,9 +422,29 @@ describe('the bundle a droplet or the container runs', () => {
     .exec(readFileSync('vps/poll-vps.service', 'utf8'))![1]
     .split(' ');
   const option = (args: string[], name: string) => args[args.indexOf(name) + 1];
-  /** The same command on a free loopback port, with a data folder of this test's. */
+  /** A self-signed certificate for 127.0.0.1, where the unit has certbot's (its credentials). */
+  const tls = { cert: resolve('test/fixtures/tls/cert.pem'), key: resolve('test/fixtures/tls/key.pem') };
+  /** The same command on a free loopback port, with a data folder and a certificate of this test's. */
   const here = (args: string[]) =>
-    args.map((arg, i) => ({ '--host': '127.0.0.1', '--port': '0', '--data-dir': 'data' })[args[i - 1]] ?? arg);
+    args.map(
+      (arg, i) =>
+        ({
+          '--host': '127.0.0.1',
+          '--port': '0',
+          '--data-dir': 'data',
+          '--tls-cert': tls.cert,
+          '--tls-key': tls.key,
+        })[args[i - 1]] ?? arg,
+    );
+  /** GET over TLS, trusting the test certificate. */
+  const getOverTls = (url: string) =>
+    new Promise<unknown>((done, fail) =>
+      httpsGet(url, { ca: readFileSync(tls.cert) }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => done(JSON.parse(body)));
+      }).on('error', fail),
+    );
 
   it('is what the Dockerfile ships and the compose service runs, on one port', () => {
     expect(dockerfile).toMatch(/RUN npm run build:vps -- --out \/out/);
@@ -461,9 +482,10 @@ describe('the bundle a droplet or the container runs', () => {
     expect(first.output()).toMatch(/Stopped\. 2 change\(s\) written/);
     expect(statSync(join(droplet, 'data', LOG_FILE)).size).toBeGreaterThan(0);
 
-    // The systemd unit's options, on the same data: the poll and its vote are back.
+    // The systemd unit's options, on the same data, over its own TLS: the poll and its vote are back.
     const second = await runProcess(here(systemd), droplet);
-    await expect.poll(second.output).toMatch(/client addresses from X-Forwarded-For/);
-    expect((await api({ url: second.url }).results(poll.id)).json.counts).toEqual([0, 1]);
+    expect(second.url).toMatch(/^https:\/\/127\.0\.0\.1:/);
+    expect(systemd).not.toContain('--trust-proxy');
+    expect(await getOverTls(`${second.url}/api/poll/${poll.id}/results`)).toMatchObject({ counts: [0, 1] });
   });
 });

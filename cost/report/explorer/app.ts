@@ -8,7 +8,9 @@ import { chartData, drawChart, type ChartData } from '../chart';
 import { escapeHtml, usd } from '../../estimate/format';
 import { PROFILES } from '../../usage/profiles';
 import type { TrafficProfile } from '../../usage/traffic-profile';
-import { capacityRows, cheapestCarryingVps, designRows, opening, peakLines, reportBodyHtml, vpsRows } from '../report';
+import { answerLines, verdictLines } from '../answer';
+import { capacityRows, designRows, vpsRows } from '../report';
+import { reportBodyHtml } from '../working';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import {
   asShown,
@@ -41,8 +43,14 @@ const chartWidthFor = (boxWidth: number) => Math.min(Math.round(boxWidth), 820);
 const lines = (texts: string[]) => texts.map((t) => `<p>${escapeHtml(t)}</p>`).join('');
 
 function renderAnswer(report: CostReport): void {
-  // The CLI's own sentences: the recommendation with its deploy command, the floor, the VPS, the peak.
-  $('answer-text').innerHTML = lines(opening(report)) + lines(peakLines(report).slice(0, 1));
+  // What npm run cost prints: the verdict first, each side on the busiest second, and the verdict again.
+  const [verdict, ...own] = verdictLines(report);
+  const rest = answerLines(report, []).slice(own.length + 1);
+  const items = own.map((line) => `<li>${escapeHtml(line.trim())}</li>`).join('');
+  // The verdict, its figures in a list under it, then the rest as sentences.
+  $('answer-text').innerHTML =
+    `<p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
+    lines(rest.filter((line) => line.trim()).map((line) => line.trim()));
 }
 
 /**
@@ -51,7 +59,7 @@ function renderAnswer(report: CostReport): void {
  */
 function renderSummary(report: CostReport): void {
   const r = report.recommended;
-  const vps = cheapestCarryingVps(report);
+  const vps = report.answer.vpsCarries ? report.answer.vps : undefined;
   $('summary-aws').textContent = `AWS ${r.id}: ${usd(r.bill.totalUsd)}/month${r.carries ? '' : ', misses the peak'}`;
   $('summary-vps').textContent = vps
     ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month`
@@ -79,14 +87,14 @@ function renderDesigns(report: CostReport): void {
       attributes:
         `data-design="${escapeHtml(d.id)}" data-monthly-usd="${d.bill.totalUsd}" ` +
         `data-carries="${d.capacity.carries}"${recommended}`,
-      cells: [cells[0], cells[1], capacity[i][1], capacity[i][2], cells[4], cells[5]],
+      cells: [cells[0], cells[1], capacity[i][1], capacity[i][2], cells[4]],
     };
   });
   rowsHtml('designs-body', rows);
 }
 
 function renderVps(report: CostReport): void {
-  const cells = vpsRows(report, true);
+  const cells = vpsRows(report);
   const rows = report.vps.map((v, i) => ({
     attributes: `data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}"`,
     cells: [0, 1, 2, 3, 4, 6].map((c) => cells[i][c]),

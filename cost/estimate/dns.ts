@@ -1,0 +1,29 @@
+/**
+ * A real site has a domain: what its DNS costs on each side, as dated price data. On AWS a Route 53
+ * hosted zone (prices.ts), whose alias records to the stack's CloudFront distribution are answered at
+ * no charge; on the VPS side the DNS of the provider that rents the box.
+ */
+import { PRICES } from './prices';
+
+/** The VPS side's DNS: the droplet's provider's name servers. */
+export const VPS_DNS = {
+  name: "DigitalOcean's DNS",
+  monthlyUsd: 0,
+  source: 'docs.digitalocean.com/products/networking/dns (records on ns1-3.digitalocean.com; no price listed)',
+  checked: '2026-11-26',
+  assumption: 'no charge: DigitalOcean prices no DNS item, and the research notes do not cover it',
+} as const;
+
+/** A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. */
+export function domainDns(): { awsUsd: number; vpsUsd: number; text: string } {
+  const zone = PRICES.route53HostedZone.tiers[0].price;
+  const queries = PRICES.route53Queries.tiers[0].price;
+  return {
+    awsUsd: zone,
+    vpsUsd: VPS_DNS.monthlyUsd,
+    text:
+      `AWS $${zone.toFixed(2)} a month (a Route 53 hosted zone; its alias records to CloudFront are queried free, ` +
+      `other records $${queries.toFixed(2)} per million queries), the VPS $${VPS_DNS.monthlyUsd.toFixed(2)} ` +
+      `(${VPS_DNS.name})`,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The boxes the VPS side is priced on, as dated price data with their sources (docs/sources.md): shared
+ * and dedicated vCPUs, each counted at its share of the vCPU npm run bench:vps measured; and the seed
+ * documents' own figures, shown beside them, never used to size this app.
+ */
+
+/** How much of a vCPU the box's processes get at the peak, with where that comes from: data, like a price. */
+export interface VcpuShare {
+  kind: string;
+  /** The share of a vCPU counted on: capacity is vCPUs × this × what the measured vCPU served. */
+  factor: number;
+  source: string;
+  checked: string;
+  assumption: string;
+}
+
+/** A Basic Droplet's (or a Hetzner CX's) vCPU: shared with other machines on its host. */
+export const SHARED_VCPU: VcpuShare = {
+  kind: 'shared vCPU',
+  factor: 0.5,
+  source:
+    'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ (shared CPU: the hyperthread may be ' +
+    'shared with other Droplets, which "could receive fractions of hyperthreads" when their neighbours are busy)',
+  checked: '2026-11-26',
+  assumption:
+    'a shared vCPU counted as half a dedicated one: no provider states a share, and a peak is when neighbours ' +
+    'may be busy too; half is a stated assumption, not a measurement (set SHARED_VCPU.factor to yours)',
+};
+
+/** A CPU-Optimized Droplet's, a Hetzner CCX's or a dedicated server's vCPU: a hyperthread of its own. */
+export const DEDICATED_VCPU: VcpuShare = {
+  kind: 'dedicated vCPU',
+  factor: 1,
+  source:
+    'https://docs.digitalocean.com/products/droplets/concepts/choosing-a-plan/ ("Dedicated CPU Droplets have ' +
+    'guaranteed access to the full hyperthread at all times")',
+  checked: '2026-11-26',
+  assumption: 'a dedicated vCPU counted as one, the vCPU bench:vps measured on',
+};
+
+export interface VpsTier {
+  name: string;
+  provider: string;
+  monthlyUsd: number;
+  vcpu: number;
+  vcpuShare: VcpuShare;
+  memoryGb: number;
+  /** Transfer included per month, in GB; overage is charged per GB. */
+  includedTransferGb: number;
+  overageUsdPerGb: number;
+  priceSource: string;
+  checked: string;
+}
+
+const DO_PRICES = 'DigitalOcean Basic droplets 2026 (docs/sources.md); overage $0.01/GiB';
+
+const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb: number): VpsTier => ({
+  name: `DO $${monthlyUsd} (${vcpu} vCPU, ${memoryGb} GB)`,
+  provider: 'DigitalOcean',
+  monthlyUsd,
+  vcpu,
+  vcpuShare: SHARED_VCPU,
+  memoryGb,
+  includedTransferGb: transferTb * 1000,
+  overageUsdPerGb: 0.01,
+  priceSource: DO_PRICES,
+  checked: '2026-11',
+});
+
+/**
+ * Hetzner prices in euros, converted at this rate: EUR 1 = USD 1.16, an assumption (about the 2025-26 level;
+ * not a quoted rate), checked 2026-11-26. Change it to price with today's.
+ */
+export const USD_PER_EUR = 1.16;
+/** Hetzner's gross prices include 19% German VAT; the tiers use the net price, as DigitalOcean's are quoted. */
+const GERMAN_VAT = 1.19;
+/** Hetzner Cloud raised prices on 2026-04-01: the CCX63 from EUR 343.30 to 359.40 gross; the others taken as alike. */
+const HETZNER_2026_04 = 359.4 / 343.3;
+/**
+ * And again on 2026-06-15 (a third-party note, docs/sources.md): the CCX13 from EUR 15.99 to 42.99 net,
+ * "the dedicated-CPU line went up over 200%"; the other CCX sizes taken as alike.
+ */
+const HETZNER_CCX_2026_06 = 42.99 / 15.99;
+
+/** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04 and both raises. */
+const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
+  name: `Hetzner ${name} (${vcpu} dedicated)`,
+  provider: 'Hetzner',
+  monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06 * USD_PER_EUR),
+  vcpu,
+  vcpuShare: DEDICATED_VCPU,
+  memoryGb,
+  includedTransferGb: 20_000,
+  overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+  priceSource:
+    `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
+    `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}) and as the CCX13 was on 2026-06-15 ` +
+    `(x${HETZNER_CCX_2026_06.toFixed(2)}) *, at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations, ` +
+    'EUR 1 a TB over',
+  checked: '2026-11-26',
+});
+
+const round2 = (usd: number) => Math.round(usd * 100) / 100;
+
+/** The VPS tiers the report prices the month on, cheapest first. */
+export const VPS_TIERS: VpsTier[] = [
+  {
+    name: 'Hetzner CX23 (2 vCPU)',
+    provider: 'Hetzner',
+    monthlyUsd: round2(5.49 * USD_PER_EUR),
+    vcpu: 2,
+    vcpuShare: SHARED_VCPU,
+    memoryGb: 4,
+    includedTransferGb: 20_000,
+    overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+    priceSource:
+      `Hetzner Cloud CX23 (docs/sources.md): EUR 5.49 net since 2026-06-15 (3.99 from 2026-04), ` +
+      `at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations`,
+    checked: '2026-11-26',
+  },
+  droplet(6, 1, 1, 1),
+  droplet(12, 1, 2, 2),
+  {
+    name: 'Seed’s $15 VPS (3 vCPU)',
+    provider: 'any',
+    monthlyUsd: 15,
+    vcpu: 3,
+    vcpuShare: SHARED_VCPU,
+    memoryGb: 1,
+    includedTransferGb: 3000,
+    overageUsdPerGb: 0.01,
+    priceSource: 'the seed platform: "But why not AWS?" (docs/sources.md)',
+    checked: '2026-11',
+  },
+  droplet(24, 2, 4, 4),
+  {
+    name: 'DO CPU-Opt. c-2 (2 dedicated)',
+    provider: 'DigitalOcean',
+    monthlyUsd: 42,
+    vcpu: 2,
+    vcpuShare: DEDICATED_VCPU,
+    memoryGb: 4,
+    includedTransferGb: 4000,
+    overageUsdPerGb: 0.01,
+    priceSource:
+      'DigitalOcean CPU-Optimized droplet c-2 (docs/sources.md): about $42 a month; transfer allowance assumed 4 TB *',
+    checked: '2026-11-26',
+  },
+  droplet(48, 4, 8, 5),
+  ccx('CCX33', 8, 32, 57.7),
+  {
+    name: 'Hetzner AX52 (16 threads)',
+    provider: 'Hetzner',
+    monthlyUsd: round2(59 * USD_PER_EUR),
+    vcpu: 16,
+    vcpuShare: DEDICATED_VCPU,
+    memoryGb: 64,
+    // Unmetered: a petabyte a month stands for it (a finite figure, so that the report's JSON keeps it).
+    includedTransferGb: 1e6,
+    overageUsdPerGb: 0,
+    priceSource:
+      `Hetzner dedicated server AX52, 8 cores / 16 threads (docs/sources.md): about EUR 59 a month net, ` +
+      `2026-08, at USD ${USD_PER_EUR} a euro *; its one-off setup fee not counted; traffic unmetered`,
+    checked: '2026-11-26',
+  },
+].sort((a, b) => a.monthlyUsd - b.monthlyUsd);
+
+/** The seed's headline comparison: the $15 box. */
+export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
+
+/**
+ * The seed documents' published figures, with their conditions: shown beside this app's own, never
+ * used to size it (another program, another machine, other durability).
+ */
+export const CAPACITY_REFERENCES = [
+  {
+    name: 'GO Poll (Go + Redis), DigitalOcean $5 droplet, 1 vCPU 1.8 GHz',
+    requestsPerSecond: 5_800,
+    monthlyUsd: 5,
+    conditions: 'votes; plain HTTP, Redis AOF every second, wrk with 10,000-20,000 connections, 2018',
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'GO Poll (Go + Redis), DigitalOcean $15 droplet, 3 vCPU',
+    requestsPerSecond: 12_000,
+    monthlyUsd: 15,
+    conditions: 'votes; plain HTTP, Redis AOF every second, wrk with 10,000-15,000 connections, 2018',
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'GO Poll (Go + Redis), DigitalOcean $80 droplet, 6 vCPU',
+    requestsPerSecond: 68_630,
+    monthlyUsd: 80,
+    conditions:
+      'votes, its best of three runs (30,500 in the other two); plain HTTP, Redis AOF every second, wrk with ' +
+      '70,000 connections, 2018',
+    source: 'docs/sources.md, GO Poll',
+  },
+  {
+    name: 'the seed platform’s Node server, one process, 2x Xeon E5-2450 v2 (32 threads)',
+    requestsPerSecond: 18_671,
+    conditions: 'options route (live counts); plain HTTP on localhost, in Docker, autocannon -c 100 -d 10',
+    source: 'docs/sources.md, the seed',
+  },
+  {
+    name: 'the seed platform’s Rust/axum server, 8 threads, the same Xeons',
+    requestsPerSecond: 140_000,
+    conditions: 'in memory (no Redis, nothing on disk); plain HTTP on localhost, autocannon',
+    source: 'docs/sources.md, the seed',
+  },
+] as const;

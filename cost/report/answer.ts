@@ -1,0 +1,252 @@
+/**
+ * The answer, as `npm run cost` prints it by default: the verdict first (the design to deploy, the VPS box
+ * beside it, which costs less and by how much, the one break-even between them), whether each carries the
+ * busiest second, what to do before the peak, and the verdict again in one sentence at the end. Every
+ * figure is one the full working (report.ts, `--detail`) prints in its tables: report.answer's.
+ */
+import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
+import { isWarmUp } from '../estimate/designs';
+import { domainDns } from '../estimate/dns';
+import { percent, quantity, usd, votesLabel } from '../estimate/format';
+import { QUOTAS } from '../estimate/quotas';
+import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
+import type { CostReport, DesignRow } from '../estimate/build-report';
+
+/** A second total without the always-free allowances is shown where they take more than this share off. */
+export const FREE_ALLOWANCE_SHARE = 0.05;
+
+/** How long Lambda takes to reach the peak, as a person reads it. */
+export const scaleUp = (seconds: number) =>
+  seconds === 0 ? 'at once' : seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+
+export const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
+  raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
+
+/** A stage's load as a share of its limit: "52%", "125x", or "none to give" for a limit of 0. */
+export function stageShare(s: Stage): string {
+  if (s.limit === 0) return 'none to give';
+  const share = s.load / s.limit;
+  return share > 1.5 ? `${quantity(share)}x` : percent(share);
+}
+
+/** A stage's load against its limit, in the stage's own unit: "1,042 of 2,000 requests/s (52%)". */
+export const stageLoad = (s: Stage) => `${quantity(s.load)} of ${quantity(s.limit)} ${s.unit} (${stageShare(s)})`;
+
+/** The design's month without the always-free allowances, where they change it by more than a few percent. */
+export function withoutFree(d: DesignRow): number | undefined {
+  const { totalUsd, withoutFreeUsd } = d.bill;
+  return withoutFreeUsd - totalUsd > FREE_ALLOWANCE_SHARE * withoutFreeUsd && withoutFreeUsd >= 0.01
+    ? withoutFreeUsd
+    : undefined;
+}
+
+/** "$0.98 a month ($2.40 without AWS's always-free allowances)". */
+const awsMonth = (d: DesignRow) => {
+  const full = withoutFree(d);
+  const note = full === undefined ? '' : ` (${usd(full)} without the always-free allowances)`;
+  return `${usd(d.bill.totalUsd)} a month${note}`;
+};
+
+/**
+ * Why no VPS row carries the peak: the boxes' cores (the VPS's limit) or, where a box has the cores for it,
+ * this edition's writer (the edition's limit, not the VPS's).
+ */
+const noBox = ({ vps }: CostReport): string =>
+  vps.some((v) => v.coresCarry)
+    ? "this edition's writer, not the box, keeps one VPS box short of"
+    : 'no single VPS box carries';
+
+/** Which side costs less, in words. */
+function cheaperText(report: CostReport): string {
+  const { answer } = report;
+  switch (answer.cheaper) {
+    case 'vps':
+      return answer.savingUsd === undefined
+        ? 'a VPS, since no AWS design carries its busiest second'
+        : `the VPS is cheaper, by ${usd(answer.savingUsd)} a month`;
+    case 'aws':
+      return answer.savingUsd === undefined
+        ? `AWS, since ${noBox(report)} its busiest second`
+        : `AWS is cheaper, by ${usd(answer.savingUsd)} a month`;
+    default:
+      return 'neither side carries its busiest second';
+  }
+}
+
+/** The one break-even: the recommended design against the verdict's box (`that box`, or named). */
+export function breakEvenText(report: CostReport, against = 'that box'): string {
+  const { answer } = report;
+  const even = answer.breakEven;
+  if (!answer.vpsCarries) return `No break-even: ${noBox(report)} this peak.`;
+  if (even.votes)
+    return answer.cheaper === 'vps'
+      ? `AWS is the cheaper one only below ${votesLabel(even.votes)} a month, against ${against}.`
+      : `AWS stays the cheaper one up to ${votesLabel(even.votes)} a month, against ${against}.`;
+  if (even.notCarried)
+    return `Against ${against} AWS stays the cheaper one: their bills cross only past what it carries.`;
+  return `No break-even with ${against} between 1,000 and 100 B votes a month.`;
+}
+
+/** The verdict in at most five lines: the answer, AWS's month and deploy command, the VPS's month, the break-even. */
+export function verdictLines(report: CostReport): string[] {
+  const { recommended: r, answer, profile, bill } = report;
+  const box = answer.vps;
+  return [
+    `${profile.name}, ${votesLabel(bill.votes)} a month: ${cheaperText(report)}.`,
+    `  AWS  ${awsMonth(r)}: ${r.name}${r.carries ? '' : ' (it does not carry the peak: nothing AWS offers does)'}`,
+    `       ${r.deploy ?? 'not deployable'}`,
+    answer.vpsCarries
+      ? `  VPS  ${usd(box.totalUsd)} a month: ${box.name}`
+      : `  VPS  ${noBox(report).replace(' VPS box', ' box')} the peak; the nearest: ${box.name}, ${usd(box.totalUsd)}`,
+    `  ${breakEvenText(report)}`,
+  ];
+}
+
+/** The verdict in one sentence, for the last line. */
+export function closingSentence(report: CostReport): string {
+  const { recommended: r, answer } = report;
+  const box = answer.vps;
+  const aws = `AWS's ${r.name} at ${usd(r.bill.totalUsd)} a month`;
+  const vps = `${box.name} at ${usd(box.totalUsd)}`;
+  const even = answer.breakEven.votes ? ` (break-even: ${votesLabel(answer.breakEven.votes)} a month)` : '';
+  if (answer.cheaper === 'vps' && answer.savingUsd !== undefined)
+    return `In short: ${vps} costs ${usd(answer.savingUsd)} a month less than ${aws}${even}.`;
+  if (answer.cheaper === 'aws' && answer.savingUsd !== undefined)
+    return `In short: ${aws} costs ${usd(answer.savingUsd)} less than ${vps}${even}.`;
+  if (answer.cheaper === 'aws') return `In short: ${aws}; ${noBox(report)} this peak.`;
+  if (answer.cheaper === 'vps') return `In short: ${vps}; no AWS design carries this peak.`;
+  return `In short: neither side carries this peak; the nearest are ${aws} and ${vps}.`;
+}
+
+/** Whether the recommended design carries the busiest second, and where it binds first. */
+function awsCarries({ recommended: r }: CostReport): string {
+  const c = r.capacity;
+  if (!r.carries) return `AWS: does not carry it, with every flag and quota raise (${c.bottleneck ?? 'no design'}).`;
+  // The stages over their limit as deployed are the raises below; of the others, the fullest.
+  const within = c.sizedStages.filter((s) => s.load <= s.limit && s.limit > 0);
+  const stage = within.reduce<Stage | undefined>(
+    (top, s) => (!top || s.load / s.limit > top.load / top.limit ? s : top),
+    undefined,
+  );
+  const raised = within.length < c.sizedStages.length;
+  const binds = stage
+    ? `; ${raised ? 'of the stages needing no raise, the fullest' : 'the fullest stage'}: ` +
+      `${stage.name}, ${stageLoad(stage)}`
+    : '';
+  const how = c.carries ? 'as deployed' : `deployed with the command above${raised ? ' and the raises below' : ''}`;
+  return `AWS: carries it ${how}${binds}.`;
+}
+
+/** Whether the verdict's box carries the busiest second: what reaches it, what it serves, one ratio. */
+function vpsCarries({ answer }: CostReport): string {
+  const v = answer.vps;
+  const past = v.cdn ? ' past the CDN' : '';
+  return (
+    `VPS: ${v.name} serves this mix at up to ${quantity(v.box.requestsPerSecond)} requests/s; ` +
+    `${quantity(v.loadRps)} requests/s reach it${past}, ${percent(v.utilisation)} of that ` +
+    `(${v.carries ? 'it carries' : 'it would carry'} up to ${percent(VPS_MAX_UTILISATION)})`
+  );
+}
+
+/** What the recommended design needs before the peak: quota raises, the table's warm-up, the scale-up, the stage. */
+export function beforeThePeak(report: CostReport): string[] {
+  const { recommended: r } = report;
+  const needs = r.capacity.carriesWith;
+  if (!r.carries || !needs) return [];
+  const quotas = needs.quotaRaises.filter((q) => !isWarmUp(q));
+  const warmUps = needs.quotaRaises.filter(isWarmUp);
+  const noneWithout = !report.designs.some((d) => d.deploy && d.capacity.carries);
+  const lines = [
+    ...(quotas.length > 0
+      ? [
+          `Before the peak, ask AWS for (Service Quotas; docs/cost.md "Quotas"): ${raisesText(quotas)}.` +
+            (noneWithout ? ' No design carries it without a quota raise.' : ''),
+        ]
+      : []),
+    ...warmUps.map(
+      (w) =>
+        `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
+        'WarmThroughput, docs/cost.md "Quotas"; charged, and not in this bill).',
+    ),
+    ...(needs.rampSeconds > 0
+      ? [
+          `Lambda takes about ${scaleUp(needs.rampSeconds)} to scale to the peak from idle: callers get 429s ` +
+            'meanwhile (the page retries a vote with its key; results keep their last answer)' +
+            (needs.rampSeconds > MAX_RAMP_SECONDS ? `, over the ${MAX_RAMP_SECONDS} s the verdict allows.` : '.'),
+        ]
+      : []),
+    ...stageCapLine(r.capacity),
+  ];
+  return lines.length > 0 ? lines : ['It needs no quota raise and no warm-up.'];
+}
+
+/** When -c apiRateLimit is capped at the account's throttle (AWS caps a stage there), how full that leaves it. */
+function stageCapLine(capacity: Capacity): string[] {
+  const account = QUOTAS.apiAccountRequestsPerSecond.value;
+  const stage = capacity.sizedStages.find((s) => s.name === 'API stage throttle');
+  if (capacity.carriesWith?.flags.apiRateLimit !== String(account) || !stage) return [];
+  if (stage.load * RAISE_HEADROOM <= account) return [];
+  return [
+    `The stage throttle is the account's ${quantity(account)} requests/s, where AWS caps a stage: the peak's ` +
+      `${quantity(stage.load)} use ${percent(stage.load / account)} of it, less than the quarter of headroom the ` +
+      'other flags keep; ask AWS for a higher account throttle to keep it.',
+  ];
+}
+
+/** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
+export function observedLine(observed: ObservedLoad, designRps: number): string {
+  const verdict =
+    observed.ratePerSecond >= designRps
+      ? `at least this profile's design rate of ${quantity(designRps)} req/s`
+      : `a floor, below this profile's design rate of ${quantity(designRps)} req/s: ` +
+        "a load test runs at its scenario's rate, so this says nothing of the box's maximum; " +
+        'npm run bench:vps on the box measures that (pass its file to --vps-from to size from it)';
+  return (
+    `Your VPS (${observed.url}, ${observed.scenario}, ${observed.source}): ` +
+    `served ${quantity(observed.ratePerSecond)} req/s at p99 ${observed.p99Ms} ms, ${verdict}.`
+  );
+}
+
+/** Where per-operation usage was measured (--from). */
+export const measuredUsage = ({ label, votes, apiRequests }: NonNullable<CostReport['measured']>) =>
+  `Per-operation usage measured by ${label} (${votes} votes, ${apiRequests} API requests)`;
+
+/** What the short answer adds for a measured bill or measured usage: one line each. */
+function measuredLines({ cloudWatch: cw, measured }: CostReport): string[] {
+  return [
+    ...(cw
+      ? [
+          `Measured by CloudWatch (stack ${cw.stackName}, ${cw.target}, ${cw.label}): ${usd(cw.measuredUsd)} a month ` +
+            'on the lines it measures; the estimate of those lines ' +
+            `${usd(cw.estimatedUsdOfMeasuredLines)}. The answer ` +
+            `is for the profile fitted to it${cw.reproduce ? ` (${cw.reproduce})` : ''}.`,
+        ]
+      : []),
+    ...(measured ? [`${measuredUsage(measured)}.`] : []),
+  ];
+}
+
+/**
+ * The default output: the verdict, each side on the busiest second, what to do before it, a domain's DNS,
+ * where the full working is (`where`: the command with --detail, the report files), the verdict again.
+ */
+export function answerLines(report: CostReport, where: string[]): string[] {
+  const dns = domainDns();
+  const credits = report.recommended.bill.creditsUsd;
+  return [
+    ...verdictLines(report),
+    '',
+    ...measuredLines(report),
+    `The busiest second, ${quantity(report.peak.requestsPerSecond)} requests/s:`,
+    `  ${awsCarries(report)}`,
+    `  ${vpsCarries(report)}.`,
+    ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
+    ...beforeThePeak(report),
+    `Your own domain adds: ${dns.text}.`,
+    ...(credits > 0 ? [`A new account's sign-up credits take ${usd(credits)} off its first month only.`] : []),
+    '',
+    ...where,
+    '',
+    closingSentence(report),
+  ];
+}

@@ -1,0 +1,100 @@
+/**
+ * What npm run bench:vps prints at the end: by set-up (one process or two workers, plain or behind
+ * each TLS set-up), each route's rate and CPU a request, this edition against the bare node:http
+ * server run the same way as ratios, what TLS adds, and the check that every acknowledged vote counted.
+ */
+import type { Result } from 'autocannon';
+import type { TlsSetup, VpsMeasurement } from '../cost/estimate/vps';
+
+export interface Setup {
+  key: string;
+  label: string;
+  workers: number;
+  tls?: TlsSetup;
+}
+/** One autocannon run, with the server's CPU per request over it (and the primary's alone, with workers). */
+export interface Run {
+  result: Result;
+  micros: number;
+  primaryMicros: number;
+}
+type RouteName = keyof VpsMeasurement['routes'];
+/** One set-up's runs: bare and options in rounds, each route, and the votes counted after. */
+export interface Measured {
+  setup: Setup;
+  pairs: Array<{ bare: Run; options: Run }>;
+  runs: Record<RouteName, Run>;
+  counted: number;
+  flushLine: RegExpExecArray | null;
+}
+
+const ROUTES: RouteName[] = ['options', 'page', 'vote', 'results'];
+const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+const number = (n: number) => Math.round(n).toLocaleString('en-US');
+const signed = (n: number) => `${Math.round(n) >= 0 ? '+' : ''}${number(n)}`;
+
+/** A set-up's figure for a route: the options route's rounds averaged. */
+const byRoute = (m: Measured, route: RouteName | 'bare', figure: (r: Run) => number) =>
+  route === 'bare'
+    ? mean(m.pairs.map((p) => figure(p.bare)))
+    : route === 'options'
+      ? mean(m.pairs.map((p) => figure(p.options)))
+      : figure(m.runs[route]);
+
+/** Prints the tables; false when a vote acknowledged was not counted. */
+export function printSummary(m: VpsMeasurement, measured: Measured[], connections: number): boolean {
+  const width = Math.max(...measured.map((x) => x.setup.label.length)) + 2;
+  const row = (first: string, cells: Array<string | number>) =>
+    first.padEnd(width) + cells.map((cell) => String(cell).padStart(10)).join('');
+  const table = (title: string, head: string[], cells: (x: Measured) => Array<string | number>) => {
+    console.log(`\n${title}`);
+    console.log(row('set-up', head));
+    for (const x of measured) console.log(row(x.setup.label, cells(x)));
+  };
+  const columns = [...ROUTES, 'bare'] as const;
+  table('req/s', [...columns], (x) => columns.map((r) => number(byRoute(x, r, (run) => run.result.requests.average))));
+  const micros = (x: Measured, r: RouteName | 'bare') => byRoute(x, r, (run) => run.micros);
+  // Requests per CPU-second, this edition's over the bare server's in the same set-up: µs bare ÷ µs route.
+  const ratio = (x: Measured, r: RouteName) => `${(micros(x, 'bare') / micros(x, r)).toFixed(2)}x`;
+  table(
+    "µs of the server's CPU a request, and this edition against a bare node:http server run the same way " +
+      '(its requests per CPU-second over the bare one’s)',
+    [...columns, 'options÷', 'results÷', 'votes÷'],
+    (x) => [...columns.map((r) => number(micros(x, r))), ratio(x, 'options'), ratio(x, 'results'), ratio(x, 'vote')],
+  );
+  const plainOf = (x: Measured) => measured.find((p) => p.setup.workers === x.setup.workers && !p.setup.tls)!;
+  const tlsRuns = measured.filter((x) => x.setup.tls);
+  if (tlsRuns.length === 0) console.log('\nTLS: not measured (--tls off).');
+  else {
+    console.log('\nWhat TLS adds, µs a request over plain HTTP with the same processes');
+    console.log(row('set-up', [...columns]));
+    for (const x of tlsRuns)
+      console.log(
+        row(
+          x.setup.label,
+          columns.map((r) => signed(micros(x, r) - micros(plainOf(x), r))),
+        ),
+      );
+  }
+  const one = measured.find((x) => x.setup.key === 'plain')!;
+  const two = measured.find((x) => x.setup.key === 'workersPlain')!;
+  console.log(
+    '\nTwo workers against one, plain, CPU per request (1.00: no cost of its own): ' +
+      ROUTES.map((r) => `${r} ${(micros(one, r) / micros(two, r)).toFixed(2)}`).join('; ') +
+      `. The seed measured 18,671 req/s for its Node server on its own machine; ` +
+      `options here ${Math.round(m.optionsShareOfBare * 100)}% of the bare server's rate (one process, plain).`,
+  );
+  let ok = true;
+  for (const x of measured) {
+    const acknowledged = x.runs.vote.result['2xx'];
+    // autocannon stops with up to one request per connection in flight: written and counted, its answer never read.
+    const inFlight = x.counted - acknowledged;
+    const fine = inFlight >= 0 && inFlight <= connections;
+    console.log(
+      `Votes, ${x.setup.label}: ${acknowledged} acknowledged (202), ${x.counted} counted ` +
+        `(${fine ? `none lost; ${inFlight} more were in flight when the run stopped` : 'MISMATCH'}).`,
+    );
+    ok &&= fine;
+  }
+  return ok;
+}
