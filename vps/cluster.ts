@@ -1,8 +1,9 @@
 /**
- * The VPS edition on every core (`npm run vps -- --workers <n>`): a primary process owns the log and
- * the state, as the one process does; n workers (node:cluster, the port shared) serve HTTP with the
- * same handlers and reach that state over IPC (./state-channel.ts). A worker that dies is replaced at
- * once; if the primary dies, the workers exit, and the box's supervisor (systemd, Docker) restarts it.
+ * The VPS edition on every core (`npm run vps -- --workers <n>`): a primary process, the box's writer,
+ * owns the log and the state, as the one process does; n workers (node:cluster, the port shared) serve
+ * HTTP with the same handlers and reach that state over a socket pair each (./state-channel.ts). A
+ * worker that dies is replaced at once; if the primary dies, the workers exit, and the box's
+ * supervisor (systemd, Docker) restarts it.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
@@ -15,10 +16,9 @@ import {
   type HttpOptions,
   type HttpSide,
   type VpsOptions,
-  type VpsPorts,
   type VpsServer,
 } from './server';
-import { answerCalls, remotePorts } from './state-channel';
+import { answerCalls, linkTo, linkToPrimary, remotePorts, WORKER_STDIO, type WriterPorts } from './state-channel';
 
 /** What a worker tells the primary, besides its calls. */
 type WorkerNews = { started: string } | { failed: string };
@@ -38,9 +38,9 @@ export interface VpsCluster extends VpsServer {
 export type ClusterLog = (line: string) => void;
 
 /** A forked worker and its start: its URL once it listens, or why it could not. */
-function forkWorker(ports: VpsPorts, report: ClusterLog): { worker: Worker; started: Promise<string> } {
+function forkWorker(ports: WriterPorts, report: ClusterLog): { worker: Worker; started: Promise<string> } {
   const worker = cluster.fork();
-  answerCalls(worker, ports);
+  answerCalls(linkTo(worker.process), ports);
   // A reply to a worker that died is dropped where it is sent; this hears anything else the channel says.
   worker.on('error', (error) => report(`worker ${worker.process.pid}: ${error.message}`));
   const started = new Promise<string>((resolve, reject) => {
@@ -75,7 +75,10 @@ export async function startVpsCluster(
   options: Omit<VpsOptions, 'site'> & { workers: number },
   report: ClusterLog = console.warn,
 ): Promise<VpsCluster> {
-  const store = await openVpsStore(options, { error: (message, error) => report(`${message}: ${error}`) });
+  // The writer serves no HTTP: it waits for the disk on its own thread (journal.ts says why).
+  const store = await openVpsStore(options, { error: (message, error) => report(`${message}: ${error}`) }, 'inline');
+  // Each worker's end of its socket pair to the state (./state-channel.ts), beside node:cluster's IPC.
+  cluster.setupPrimary({ stdio: [...WORKER_STDIO] });
   const ports = { polls: store.state, limits: localLimits(options.rateLimits) };
   const live = new Map<Worker, Promise<string>>();
   /** Workers that die after they started are replaced, until the stop; one that could not start is not. */
@@ -120,12 +123,16 @@ export async function runVpsWorker(options: HttpOptions & { rateLimits: boolean 
   const primary = process as Required<Pick<NodeJS.Process, 'send'>> & NodeJS.Process;
   // Ctrl-C, systemctl stop and a closed terminal signal the whole group: the primary says when a worker stops.
   for (const signal of STOP_SIGNALS) process.on(signal, () => undefined);
-  const ports = remotePorts(primary, options.rateLimits);
-  process.on('disconnect', () => {
+  const link = linkToPrimary();
+  const ports = remotePorts(link, options.rateLimits);
+  const lost = () => {
     ports.fail(new Error('the process that owns the log is gone'));
     console.error(`[vps] worker ${process.pid}: the process that owns the log is gone; nothing can be written.`);
     process.exit(1);
-  });
+  };
+  process.on('disconnect', lost);
+  link.on('error', lost);
+  link.on('close', lost);
   let http: HttpSide | undefined;
   process.on('message', async (message) => {
     if (typeof message !== 'object' || message === null || !('stop' in message)) return;
@@ -134,7 +141,8 @@ export async function runVpsWorker(options: HttpOptions & { rateLimits: boolean 
     process.exit(0);
   });
   try {
-    http = await serveVps(options, ports);
+    // Results up to their max-age from this worker's memory, as a Lambda function keeps them: no call a read.
+    http = await serveVps({ ...options, keepCounts: true }, ports);
   } catch (error) {
     // The primary stops the box (a port taken is taken for every worker).
     primary.send({ failed: (error as Error).message } satisfies WorkerNews, () => process.exit(1));

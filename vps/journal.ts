@@ -4,7 +4,16 @@
  * written together by the next one ("carpooling", applied to the disk). Each line carries a
  * CRC-32 of its record, so a torn or corrupt line is found and skipped when the log is read.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -15,11 +24,22 @@ export interface Replayed<R> {
   skipped: number;
 }
 
-/** One line: 8 hex digits of CRC-32, a space, the record as JSON. */
-const encode = (record: unknown): string => {
+/** One line (without its newline): 8 hex digits of CRC-32, a space, the record as JSON. */
+export const encodeRecord = (record: unknown): string => {
   const json = JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}`;
 };
+
+/** A line's record, its checksum unchecked (encodeRecord made it in this program); undefined if not JSON. */
+export function recordOf(line: string): unknown {
+  try {
+    return JSON.parse(line.slice(9));
+  } catch {
+    return undefined;
+  }
+}
+
+const encode = (record: unknown): string => `${encodeRecord(record)}\n`;
 
 /** Reads a log: every intact record in order, and how many lines were not. */
 export function readLog<R>(path: string, isRecord: (value: unknown) => value is R): Replayed<R> {
@@ -92,9 +112,20 @@ export interface Compaction {
   failed: (error: Error) => void;
 }
 
+/**
+ * How a flush waits for the disk. `background` (one process): on libuv's threads, so the event loop serves
+ * HTTP meanwhile. `inline` (the writer of a box with workers, which serves no HTTP): on its own thread, as
+ * Redis's `appendfsync always` does; what the workers send meanwhile waits in the sockets and is read in one
+ * go, and a flush starts once the event loop's turn has read everything that came: per flush, one write, one
+ * fdatasync and one answer a worker, instead of a thread hand-off and a wake-up for each.
+ */
+export type FlushMode = 'background' | 'inline';
+
 export class Journal {
   private pending: Pending[] = [];
   private flushing = false;
+  /** Inline: a flush is set for the end of this turn of the event loop. */
+  private scheduled = false;
   private closed = false;
   readonly stats: FlushStats = { flushes: 0, records: 0, flushMs: 0 };
 
@@ -105,6 +136,7 @@ export class Journal {
     private size: number,
     /** Between flushes: whether to rewrite the log from a snapshot first, the snapshot, and who hears of a failure. */
     private readonly compaction: Compaction,
+    private readonly mode: FlushMode,
   ) {
     this.compactedSize = size;
   }
@@ -115,18 +147,40 @@ export class Journal {
   /** After a failed compaction the log keeps growing rather than failing votes; the next start compacts it. */
   private compactionBroken = false;
 
-  static async open(path: string, compaction: Compaction): Promise<Journal> {
+  static async open(path: string, compaction: Compaction, mode: FlushMode = 'background'): Promise<Journal> {
     const handle = await open(path, 'a');
-    return new Journal(path, handle, (await handle.stat()).size, compaction);
+    return new Journal(path, handle, (await handle.stat()).size, compaction, mode);
   }
 
-  /** Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then). */
-  append(record: unknown, apply: () => void = () => undefined): Promise<void> {
+  /**
+   * Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then).
+   * `line`: the record as encodeRecord encodes it, when a worker did that already.
+   */
+  append(record: unknown, apply: () => void = () => undefined, line = encodeRecord(record)): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ line: encode(record), apply, resolve, reject });
-      void this.flush();
+      this.pending.push({ line: `${line}\n`, apply, resolve, reject });
+      if (this.mode === 'background') void this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          void this.flush();
+        });
+      }
     });
+  }
+
+  /** Writes and makes durable: in the background (libuv's threads), or inline (this thread waits). */
+  private async writeDurably(data: Buffer): Promise<void> {
+    if (this.mode === 'background') {
+      await this.handle.write(data);
+      await this.handle.datasync();
+      return;
+    }
+    for (let written = 0; written < data.length; )
+      written += writeSync(this.handle.fd, data, written, data.length - written);
+    fdatasyncSync(this.handle.fd);
   }
 
   private async flush(): Promise<void> {
@@ -141,8 +195,7 @@ export class Journal {
         const data = Buffer.from(batch.map((p) => p.line).join(''));
         const started = performance.now();
         try {
-          await this.handle.write(data);
-          await this.handle.datasync();
+          await this.writeDurably(data);
         } catch (error) {
           // Cut off whatever part of the batch reached the file, so the next batch starts on a clean line.
           await this.handle.truncate(this.size).catch(() => undefined);

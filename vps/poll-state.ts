@@ -71,8 +71,20 @@ interface Ballot {
 
 const WINDOW_MS = IDEMPOTENCY.windowSeconds * 1000;
 
-/** Where records are made durable before they are applied: the journal. */
-export type Persist = (record: StateRecord, apply: () => void) => Promise<void>;
+/** Where records are made durable before they are applied: the journal (`line`: the record encoded already). */
+export type Persist = (record: StateRecord, apply: () => void, line?: string) => Promise<void>;
+
+/** A vote's record in the log. */
+export type VoteRecord = Extract<StateRecord, { k: 'vote' }>;
+
+/** What the log says of a vote the sink accepts; its id only with a key (the id a retry of it names). */
+export const voteRecord = ({ voteId, pollId, option, castAt }: VoteMessage, keyed: boolean): VoteRecord => ({
+  k: 'vote',
+  p: pollId,
+  o: option,
+  at: castAt,
+  ...(keyed ? { id: voteId } : {}),
+});
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
@@ -176,17 +188,21 @@ export class PollState implements PollStore, VoteSink {
    * if it names another option (a key reused for a different ballot).
    */
   async send(vote: VoteMessage, keyed = false): Promise<void> {
-    const earlier = keyed ? this.ballots.get(vote.voteId) : undefined;
-    if (earlier && Date.parse(vote.castAt) - Date.parse(earlier.castAt) < WINDOW_MS) {
-      if (earlier.option !== vote.option) {
+    return this.sendRecord(voteRecord(vote, keyed));
+  }
+
+  /** `send`, given the vote's record (with its id if it came with a key), and its line if encoded already. */
+  async sendRecord(record: VoteRecord, line?: string): Promise<void> {
+    const { p: pollId, o: option, at: castAt, id: voteId } = record;
+    const earlier = voteId === undefined ? undefined : this.ballots.get(voteId);
+    if (earlier && Date.parse(castAt) - Date.parse(earlier.castAt) < WINDOW_MS) {
+      if (earlier.option !== option) {
         throw new PollError('idempotency_key_reused', 'This Idempotency-Key was sent with another option.');
       }
       return earlier.written;
     }
-    const { voteId, pollId, option, castAt } = vote;
-    const record: StateRecord = { k: 'vote', p: pollId, o: option, at: castAt, ...(keyed ? { id: voteId } : {}) };
-    const written = this.persist(record, () => this.apply(record));
-    if (keyed) {
+    const written = this.persist(record, () => this.apply(record), line);
+    if (voteId !== undefined) {
       this.ballots.set(voteId, { pollId, option, castAt, written });
       written.catch(() => {
         // Not on disk, so not a vote: a retry writes it again.

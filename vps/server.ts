@@ -2,8 +2,8 @@
  * The VPS edition: the same API (routes, handlers, validation, error shape, rate limits) and
  * the same site as the serverless edition, served from one box as the seed platform runs on its
  * VPS. The handlers are lambdas/handlers/, built from in-process ports (./poll-state.ts) instead
- * of DynamoDB and SQS, or from the primary's through IPC (./state-channel.ts) in a worker; this
- * file is only the node:http adapter around them.
+ * of DynamoDB and SQS, or from the primary's through a socket pair (./state-channel.ts) in a
+ * worker; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainServer, listen, originOf, type TlsFiles } from '../bin/server-shell';
@@ -28,6 +28,7 @@ import { getResultsHandler } from '../lambdas/handlers/get-results';
 import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute } from '../lambdas/handlers/http';
 import type { Log, PollStore, VoteSink } from '../lambdas/domain/ports';
 import { RateLimiter, type RateTaker } from '../lambdas/domain/rate-limit';
+import type { FlushMode } from './journal';
 import { openStore, type Store } from './store';
 
 export interface VpsOptions extends HttpOptions {
@@ -52,6 +53,8 @@ export interface HttpOptions {
   log?: Log;
   /** Tests move time; the default is the real clock. */
   clock?: () => number;
+  /** Keep results up to their max-age (a worker, whose state is the writer's); one process reads its memory. */
+  keepCounts?: boolean;
 }
 
 /**
@@ -136,8 +139,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
 }
 
 /** The box's data folder, opened as the one process or the primary opens it. */
-export const openVpsStore = (options: Omit<VpsOptions, 'site'>, log: Pick<Log, 'error'>): Promise<Store> =>
+export const openVpsStore = (
+  options: Omit<VpsOptions, 'site'>,
+  log: Pick<Log, 'error'>,
+  flushMode?: FlushMode,
+): Promise<Store> =>
   openStore({
+    flushMode,
     dataDir: options.dataDir,
     clock: options.clock,
     compactAtBytes: options.compactAtBytes,
@@ -180,9 +188,9 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
     createPoll: createPollHandler({ polls, clock, rateLimit: limits.createPoll, captcha }),
     getPoll: getPollHandler({ polls, clock }),
     castVote: castVoteHandler({ polls, votes: polls, log, clock, rateLimit: limits.castVote, captcha }),
-    // Counts are in memory already: each answer is fresh, with the whole max-age, so a CDN in front keeps
-    // it for all of it (a kept copy's answer may say max-age=0, which a CDN does not cache).
-    getResults: getResultsHandler({ polls, clock, keepCounts: false }),
+    // In one process counts are in memory already: each answer is fresh, with the whole max-age, so a CDN in
+    // front keeps it for all of it (a kept copy's answer may say max-age=0, which a CDN does not cache).
+    getResults: getResultsHandler({ polls, clock, keepCounts: options.keepCounts ?? false }),
   };
   const match = routeMatcher(ROUTES);
   const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });

@@ -1,34 +1,59 @@
 /**
  * How the VPS edition's workers reach the one state of the box: each worker serves HTTP with the
- * same handlers, and every read and change of polls, votes, voter claims, ballot keys and rate
- * limits is a call over node:cluster's IPC channel to the primary, which owns the state and its
- * log. So a vote is on disk before any worker acknowledges it, a key names one ballot whichever
- * worker sees it, and a client's limit is one limit for the box, as with one process.
+ * same handlers, and every change of polls, votes, voter claims, ballot keys and rate limits is a
+ * call to the writer (the primary), which owns the state and its log. So a vote is on disk before any
+ * worker acknowledges it, a key names one ballot whichever worker sees it, and a client's limit is one
+ * limit for the box, as with one process. Reads are the worker's own: polls and results are kept in
+ * its memory (the handlers' caches), so a call reads only what a worker has not seen lately.
+ *
+ * The calls go over a socket pair of their own (not node:cluster's IPC, whose every message is JSON
+ * in an envelope, parsed and dispatched as an event): a call is a line, `<id> TAB <op> TAB <args as
+ * JSON>`, an answer a line, `<id>` (nothing), `<id> TAB <JSON>` or `<id> TAB ! <error as JSON>`. A
+ * vote, the one call a vote makes (with rate limits on, a take before it), is `<id> TAB vote TAB <its
+ * log line>`: the worker encodes the line (JSON, CRC-32), the writer appends it as it came. The lines
+ * of one turn of the event loop go as one write; the writer answers a flush's votes in one.
  */
+import type { ChildProcess } from 'node:child_process';
+import { Socket } from 'node:net';
 import { PollError } from '../lambdas/domain/errors';
+import { encodeRecord, recordOf } from './journal';
+import { isStateRecord, voteRecord, type PollState } from './poll-state';
 import type { RateLimitedRoute, VpsPorts } from './server';
 
-/** One end of the IPC channel: a cluster Worker in the primary, `process` in a worker. */
-export interface Channel {
-  /** With a callback, a channel that has closed says so there, instead of as an 'error' event nobody heard. */
-  send(message: unknown, handle: undefined, options: undefined, callback: (error: Error | null) => void): unknown;
-  on(event: 'message', listener: (message: unknown) => void): unknown;
+/** One end of the socket pair: the worker's in the primary, the primary's in a worker. Text, UTF-8. */
+export interface Link {
+  write(text: string): unknown;
+  on(event: 'data', listener: (chunk: string) => void): unknown;
 }
 
+/** The file descriptor a worker finds its end of the socket pair on (node:cluster's IPC is 3). */
+const LINK_FD = 4;
+
+/** What a worker is forked with: its standard streams, node:cluster's IPC, and the socket pair. */
+export const WORKER_STDIO = ['inherit', 'inherit', 'inherit', 'ipc', 'pipe'] as const;
+
+/**
+ * In the primary: the link to a worker forked with WORKER_STDIO. A write to one that died fails quietly:
+ * its clients got no answer either, and its exit says the rest.
+ */
+export function linkTo(worker: ChildProcess): Socket {
+  const link = (worker.stdio[LINK_FD] as Socket).setEncoding('utf8');
+  link.on('error', () => undefined);
+  return link;
+}
+
+/** In a worker: the link to the primary. */
+export const linkToPrimary = (): Socket =>
+  new Socket({ fd: LINK_FD, readable: true, writable: true }).setEncoding('utf8');
+
 /** Each call a worker makes: the state's own methods, and a token from a route's rate limit. */
-type StateOp = 'putNewPoll' | 'getPoll' | 'getCounts' | 'claimVoter' | 'releaseVoter' | 'send';
+type StateOp = 'putNewPoll' | 'getPoll' | 'getCounts' | 'claimVoter' | 'releaseVoter';
 type Calls = Pick<VpsPorts['polls'], StateOp> & {
   take(route: RateLimitedRoute, key: string, nowMs: number): number | Promise<number>;
 };
 type Op = keyof Calls;
 
-interface CallMessage {
-  call: number;
-  op: Op;
-  args: unknown[];
-}
-
-/** An error as it crosses the channel: a PollError keeps what its answer is made of. */
+/** An error as it crosses the link: a PollError keeps what its answer is made of. */
 interface WireError {
   message: string;
   code?: PollError['code'];
@@ -36,45 +61,50 @@ interface WireError {
   field?: string;
 }
 
-interface ReplyMessage {
-  reply: number;
-  value?: unknown;
-  error?: WireError;
-}
-
-/** What crosses the channel: the calls (or replies) of one turn of the event loop together. */
-interface Batch<T> {
-  batch: T[];
-}
-
 /**
- * Sends what is said within one turn of the event loop as one message: under load a turn handles many
- * requests, and each message costs a write and a parse on both sides. A channel that closed meanwhile
- * takes nothing: a worker hears of it by its 'disconnect'; the primary has no one left to answer, whose
- * clients got no answer either.
+ * Writes the lines said within one turn of the event loop as one write: under load a turn handles many
+ * requests, and each write costs a system call and a wake-up of the other side.
  */
-function batched<T>(channel: Channel): (item: T) => void {
-  let items: T[] = [];
-  return (item) => {
-    items.push(item);
-    if (items.length > 1) return;
+function batched(link: Link): (line: string) => void {
+  let lines: string[] = [];
+  return (line) => {
+    lines.push(line);
+    if (lines.length > 1) return;
     setImmediate(() => {
-      const batch = items;
-      items = [];
-      channel.send({ batch } satisfies Batch<T>, undefined, undefined, () => undefined);
+      const text = `${lines.join('\n')}\n`;
+      lines = [];
+      link.write(text);
     });
   };
 }
 
-/** Each item of a batch the channel brings that is what `is` expects; anything else is dropped. */
-function onBatch<T>(channel: Channel, is: (item: unknown) => item is T, handle: (item: T) => void): void {
-  channel.on('message', (message) => {
-    const { batch } = (typeof message === 'object' && message !== null ? message : {}) as Partial<Batch<unknown>>;
-    if (Array.isArray(batch)) for (const item of batch) if (is(item)) handle(item);
+/** Each whole line the link brings (a chunk may end mid-line: the rest waits for the next). */
+function eachLine(link: Link, handle: (line: string) => void): void {
+  let rest = '';
+  link.on('data', (chunk) => {
+    const text = rest + chunk;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      handle(text.slice(start, end));
+      start = end + 1;
+    }
+    rest = text.slice(start);
   });
 }
 
-const isRecord = (item: unknown): item is Record<string, unknown> => typeof item === 'object' && item !== null;
+/** A line's fields: what comes before the first `count` tabs, then the rest (which may hold tabs). */
+function fields(line: string, count: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const tab = line.indexOf('\t', start);
+    if (tab === -1) break;
+    out.push(line.slice(start, tab));
+    start = tab + 1;
+  }
+  out.push(line.slice(start));
+  return out;
+}
 
 const toWire = (error: unknown): WireError =>
   error instanceof PollError
@@ -84,34 +114,63 @@ const toWire = (error: unknown): WireError =>
 const fromWire = ({ message, code, ...options }: WireError): Error =>
   code ? new PollError(code, message, options) : new Error(message);
 
+const parse = (json: string): unknown => {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+};
+
+/** What the writer answers from: the box's state and its rate limits. */
+export interface WriterPorts {
+  polls: PollState;
+  limits: VpsPorts['limits'];
+}
+
 /** In the primary: answers a worker's calls from the ports that hold the box's state. */
-export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void {
+export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void {
   const handlers: Calls = {
     putNewPoll: (poll) => polls.putNewPoll(poll),
     getPoll: (id) => polls.getPoll(id),
     getCounts: (id) => polls.getCounts(id),
     claimVoter: (...args) => polls.claimVoter(...args),
     releaseVoter: (...args) => polls.releaseVoter(...args),
-    send: (vote, keyed) => polls.send(vote, keyed),
     take: (route, key, nowMs) => limits[route]?.take(key, nowMs) ?? 0,
   };
-  const reply = batched<ReplyMessage>(worker);
-  const isCall = (item: unknown): item is CallMessage =>
-    isRecord(item) &&
-    Number.isInteger(item.call) &&
-    typeof item.op === 'string' &&
-    Object.hasOwn(handlers, item.op) &&
-    Array.isArray(item.args);
-  onBatch(worker, isCall, (message) => {
-    const handler = handlers[message.op] as (...args: unknown[]) => unknown;
-    // JSON carries an argument left out (a vote without a ballot) as null: the ports take it as left out.
-    const args = message.args.map((arg) => arg ?? undefined);
-    void Promise.resolve()
-      .then(() => handler(...args))
-      .then(
-        (value) => reply({ reply: message.call, value }),
-        (error: unknown) => reply({ reply: message.call, error: toWire(error) }),
-      );
+  const reply = batched(worker);
+  const answer = (call: string, value: unknown) =>
+    reply(value === undefined ? call : `${call}\t${JSON.stringify(value)}`);
+  const refuse = (call: string, error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
+  // A line's callbacks are made inline, not as named functions: naming one made for each line costs a property
+  // write (tsx keeps names), and the writer's CPU a vote is the box's ceiling.
+  eachLine(worker, (line) => {
+    const [call, op, json] = fields(line, 2);
+    if (!/^\d+$/.test(call)) return;
+    if (op === 'vote') {
+      const record = recordOf(json);
+      if (isStateRecord(record) && record.k === 'vote')
+        polls.sendRecord(record, json).then(
+          () => reply(call),
+          (error: unknown) => refuse(call, error),
+        );
+      return;
+    }
+    const args = parse(json);
+    // Anything else is not a call of this program's workers: dropped, unanswered.
+    if (!Object.hasOwn(handlers, op) || !Array.isArray(args)) return;
+    try {
+      // JSON carries an argument left out (a vote without a ballot) as null: the ports take it as left out.
+      const value = (handlers[op as Op] as (...a: unknown[]) => unknown)(...args.map((arg) => arg ?? undefined));
+      if (value instanceof Promise)
+        value.then(
+          (settled: unknown) => answer(call, settled),
+          (error: unknown) => refuse(call, error),
+        );
+      else answer(call, value);
+    } catch (error) {
+      refuse(call, error);
+    }
   });
 }
 
@@ -120,29 +179,32 @@ export function answerCalls(worker: Channel, { polls, limits }: VpsPorts): void 
  * and a wait for the calls still out.
  */
 export function remotePorts(
-  primary: Channel,
+  primary: Link,
   limited: boolean,
 ): VpsPorts & { idle(): Promise<void>; fail(error: Error): void } {
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let drained: (() => void) | undefined;
-  const send = batched<CallMessage>(primary);
-  const isReply = (item: unknown): item is ReplyMessage => isRecord(item) && Number.isInteger(item.reply);
-  onBatch(primary, isReply, (message) => {
-    const call = waiting.get(message.reply);
-    waiting.delete(message.reply);
-    if (message.error) call?.reject(fromWire(message.error));
-    else call?.resolve(message.value);
+  const send = batched(primary);
+  eachLine(primary, (line) => {
+    const [id, answer = ''] = fields(line, 1);
+    const call = waiting.get(Number(id));
+    if (!call) return;
+    waiting.delete(Number(id));
+    if (answer.startsWith('!')) call.reject(fromWire(parse(answer.slice(1)) as WireError));
+    else call.resolve(answer === '' ? undefined : parse(answer));
     if (waiting.size === 0) drained?.();
   });
-  const call = <O extends Op>(op: O, ...args: Parameters<Calls[O]>): Promise<Awaited<ReturnType<Calls[O]>>> =>
+  /** A call, as its line says it after its id. */
+  const request = <T>(said: string): Promise<T> =>
     new Promise((resolve, reject) => {
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      send({ call: id, op, args });
+      send(`${id}\t${said}`);
     });
-  // Results asked for while a read of the same poll is out share it: under load many ask at once, and each
-  // read costs the primary. The answer may be one round trip (a millisecond or so) older than the request.
+  const call = <O extends Op>(op: O, ...args: Parameters<Calls[O]>) =>
+    request<Awaited<ReturnType<Calls[O]>>>(`${op}\t${JSON.stringify(args)}`);
+  // Results asked for while a read of the same poll is out share it: under load many ask at once.
   const reading = new Map<string, ReturnType<Calls['getCounts']>>();
   const getCounts = (id: string) => {
     const read = reading.get(id) ?? call('getCounts', id).finally(() => reading.delete(id));
@@ -157,7 +219,7 @@ export function remotePorts(
       getCounts,
       claimVoter: (...args) => call('claimVoter', ...args),
       releaseVoter: (...args) => call('releaseVoter', ...args),
-      send: (vote, keyed) => call('send', vote, keyed),
+      send: (vote, keyed = false) => request<void>(`vote\t${encodeRecord(voteRecord(vote, keyed))}`),
     },
     limits: limited ? { createPoll: take('createPoll'), castVote: take('castVote') } : {},
     idle: () => (waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),

@@ -2,14 +2,13 @@
  * The VPS edition's data folder: replay the log into memory (whatever is intact), drop expired
  * polls, compact, and from then on make every change durable through the journal.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Journal, readLog, writeLog } from './journal';
+import { lockFolder } from './folder-lock';
+import { Journal, readLog, writeLog, type FlushMode } from './journal';
 import { isStateRecord, PollState } from './poll-state';
 
 export const LOG_FILE = 'polls.log';
-/** Who holds the data folder: the pid of the process that owns its log. */
-export const LOCK_FILE = 'polls.lock';
 
 export interface StoreOptions {
   dataDir: string;
@@ -17,6 +16,8 @@ export interface StoreOptions {
   /** Compact when the log grows past this many bytes, or past 4x its last compacted size. */
   compactAtBytes?: number;
   onCompactionError?: (error: Error) => void;
+  /** How a flush waits for the disk (journal.ts): in the background (default), or inline (a box's writer). */
+  flushMode?: FlushMode;
 }
 
 export interface Store {
@@ -32,6 +33,7 @@ export async function openStore({
   clock = Date.now,
   compactAtBytes = 64 * 1024 * 1024,
   onCompactionError = () => undefined,
+  flushMode,
 }: StoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockFolder(dataDir);
@@ -42,15 +44,19 @@ export async function openStore({
   const expiredDropped = state.sweep(clock());
   // Start from a clean, compact log: torn lines and expired polls are gone from disk too.
   writeLog(path, state.snapshot());
-  const journal = await Journal.open(path, {
-    due: (size, compactedSize) => size > Math.max(compactAtBytes, 4 * compactedSize),
-    snapshot: () => state.snapshot(),
-    failed: onCompactionError,
-  }).catch((error: unknown) => {
+  const journal = await Journal.open(
+    path,
+    {
+      due: (size, compactedSize) => size > Math.max(compactAtBytes, 4 * compactedSize),
+      snapshot: () => state.snapshot(),
+      failed: onCompactionError,
+    },
+    flushMode,
+  ).catch((error: unknown) => {
     unlock();
     throw error;
   });
-  state.persistWith((record, apply) => journal.append(record, apply));
+  state.persistWith((record, apply, line) => journal.append(record, apply, line));
   const sweeper = setInterval(() => state.sweep(clock()), 60_000);
   sweeper.unref();
   return {
@@ -63,37 +69,4 @@ export async function openStore({
       unlock();
     },
   };
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    return process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/**
- * One server a data folder: a second would rewrite the log at its start while the first goes on
- * appending to the file it replaced, and what the first acknowledged would be lost. A lock whose
- * process is gone (killed, the machine restarted) is taken over. Returns the release.
- */
-function lockFolder(dataDir: string): () => void {
-  const path = join(dataDir, LOCK_FILE);
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx' });
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    if (holder > 0 && alive(holder))
-      throw new Error(
-        `${dataDir} is in use by another server of the VPS edition (pid ${holder}): ` +
-          'stop it, or give this one another --data-dir.',
-      );
-    rmSync(path, { force: true });
-  }
-  throw new Error(`Could not take ${join(dataDir, LOCK_FILE)}: another server keeps taking it.`);
 }

@@ -8,24 +8,26 @@ import { EventEmitter, once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { PollError } from '../../lambdas/domain/errors';
 import { PollState } from '../../vps/poll-state';
-import { localLimits, type VpsPorts } from '../../vps/server';
-import { answerCalls, remotePorts, type Channel } from '../../vps/state-channel';
+import { localLimits } from '../../vps/server';
+import { answerCalls, linkTo, remotePorts, WORKER_STDIO, type Link, type WriterPorts } from '../../vps/state-channel';
 import { testPoll } from '../support/factories';
 
-/** Two ends of a channel in memory; each message crosses as JSON, as node:cluster's IPC carries it. */
-function channelPair(): [Channel & EventEmitter, Channel & EventEmitter] {
+/** Two ends of a link in memory; what one writes the other reads a turn later, cut in two as a socket may. */
+function linkPair(): [Link & EventEmitter, Link & EventEmitter] {
   const [a, b] = [new EventEmitter(), new EventEmitter()];
-  const wire =
-    (to: EventEmitter) => (message: unknown, _h: undefined, _o: undefined, done: (error: Error | null) => void) => {
-      setImmediate(() => to.emit('message', JSON.parse(JSON.stringify(message))));
-      done(null);
-    };
-  return [Object.assign(a, { send: wire(b) }), Object.assign(b, { send: wire(a) })];
+  const wire = (to: EventEmitter) => (text: string) => {
+    const half = Math.floor(text.length / 2);
+    setImmediate(() => {
+      to.emit('data', text.slice(0, half));
+      to.emit('data', text.slice(half));
+    });
+  };
+  return [Object.assign(a, { write: wire(b) }), Object.assign(b, { write: wire(a) })];
 }
 
 /** A worker's ports answered by a primary holding `ports`, over an in-memory channel. */
-function connected(ports: VpsPorts) {
-  const [primarySide, workerSide] = channelPair();
+function connected(ports: WriterPorts) {
+  const [primarySide, workerSide] = linkPair();
   answerCalls(primarySide, ports);
   return { remote: remotePorts(workerSide, true), primarySide };
 }
@@ -67,38 +69,38 @@ describe('the state channel', () => {
 
   it('drops what is not a call, and answers the calls beside it', async () => {
     const { primarySide } = connected({ polls: new PollState(), limits: localLimits(true) });
-    const replies: unknown[] = [];
-    primarySide.send = (message: unknown) => replies.push(message);
-    const junk = [null, 42, { call: 1, op: 'constructor', args: [] }, { call: 2, op: 'getPoll', args: 'x' }];
-    for (const message of [
-      null,
-      'text',
-      { batch: 'no' },
-      { batch: [...junk, { call: 3, op: 'take', args: ['castVote', 'a', 0] }] },
-    ])
-      primarySide.emit('message', message);
+    const replies: string[] = [];
+    primarySide.write = (text: string) => replies.push(text);
+    const junk = ['', 'text', '1\tconstructor\t[]', '2\tgetPoll\t"x"', '3\tgetPoll\t[', 'x\tgetPoll\t["p"]'];
+    primarySide.emit('data', `${junk.join('\n')}\n4\ttake\t["castVote","a",0]\n5\tgetPoll`);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(replies).toEqual([{ batch: [{ reply: 3, value: 0 }] }]);
+    expect(replies).toEqual(['4\t0\n']);
+    // The last line was cut short: it is answered once its end comes.
+    primarySide.emit('data', '\t["p"]\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(replies).toEqual(['4\t0\n', '5\n']);
   });
 
   it('does not stop the primary when the worker it answers has died', { timeout: 30_000 }, async () => {
-    const script = 'process.on("message", () => {}); setInterval(() => {}, 1000)';
-    const worker = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const script = 'setInterval(() => {}, 1000)';
+    const worker = spawn(process.execPath, ['-e', script], { stdio: [...WORKER_STDIO] });
     let answer!: () => void;
     const slow = new Promise<void>((resolve) => (answer = resolve));
     const polls = new PollState();
     polls.putNewPoll = () => slow;
-    answerCalls(worker, { polls, limits: {} });
+    const link = linkTo(worker);
+    answerCalls(link, { polls, limits: {} });
     // As the worker's call arrives: then it dies before its answer is sent.
-    worker.emit('message', { batch: [{ call: 1, op: 'putNewPoll', args: [testPoll()] }] });
+    link.emit('data', `1\tputNewPoll\t${JSON.stringify([testPoll()])}\n`);
     worker.kill('SIGKILL');
     await once(worker, 'exit');
-    const heard: unknown[] = [];
-    worker.on('error', (error) => heard.push(error));
     answer();
-    // An 'error' nobody listens to would throw here, as it stops a primary.
     for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(heard).toEqual([]);
+    await expect.poll(() => link.destroyed).toBe(true);
+    // Had the answer been written before the link heard the worker was gone, the write would fail with EPIPE:
+    // an 'error' nobody listens to throws, as it would stop a primary.
+    expect(() => link.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).not.toThrow();
   });
 });

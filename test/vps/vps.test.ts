@@ -4,7 +4,7 @@
  * is loaded as far as it is intact, with a count of what was not; many requests share one flush;
  * compaction and expiry keep the log small.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,10 @@ import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';
-import { LOCK_FILE, LOG_FILE } from '../../vps/store';
+import { LOCK_FILE } from '../../vps/folder-lock';
+import { LOG_FILE } from '../../vps/store';
 import { api, pool } from '../support/local';
+import { startProcess } from '../support/vps-process';
 
 const site = buildSite();
 const folders: string[] = [];
@@ -184,22 +186,9 @@ afterEach(() => {
   child?.kill('SIGKILL');
 });
 function runProcess(args: string[], cwd?: string): Promise<{ url: string; output: () => string }> {
-  child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the VPS edition did not start:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /on (https?:\/\/[\d.]+:\d+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ url: url.replace('0.0.0.0', '127.0.0.1'), output: () => output });
-      }
-    };
-    child!.stdout!.on('data', read);
-    child!.stderr!.on('data', read);
-    child!.on('exit', () => reject(new Error(`the VPS edition exited:\n${output}`)));
-  });
+  const started = startProcess(process.execPath, args, { cwd });
+  child = started.child;
+  return started.ready;
 }
 
 describe('a crash', () => {
