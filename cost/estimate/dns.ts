@@ -7,7 +7,7 @@ import { PRICES } from './prices';
 
 /** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {
-  name: "the box's provider's or the CDN's DNS",
+  name: "its provider's or CDN's DNS",
   monthlyUsd: 0,
   source: 'docs.digitalocean.com/products/networking/dns (records on ns1-3.digitalocean.com; no price listed)',
   checked: '2026-11-26',
@@ -24,8 +24,8 @@ export function domainDns(): { awsUsd: number; vpsUsd: number; text: string } {
     awsUsd: zone,
     vpsUsd: VPS_DNS.monthlyUsd,
     text:
-      `AWS $${zone.toFixed(2)} a month (a Route 53 hosted zone; its alias records to CloudFront are queried free, ` +
-      `other records $${queries.toFixed(2)} per million queries), the VPS $${VPS_DNS.monthlyUsd.toFixed(2)} ` +
+      `AWS $${zone.toFixed(2)} a month (a Route 53 hosted zone; alias queries to CloudFront free, others ` +
+      `$${queries.toFixed(2)} a million), the VPS $${VPS_DNS.monthlyUsd.toFixed(2)} ` +
       `(${VPS_DNS.name})`,
   };
 }
