@@ -117,7 +117,11 @@ describe('the answer, as npm run cost prints it', () => {
 
   it("prices a domain's DNS on both sides, the Route 53 prices dated in the price sheet", () => {
     expect(unwrapped(renderAnswer(seed, WHERE))).toMatch(
-      /^Your own domain adds: AWS \$0\.50 a month \(a Route 53 hosted zone; .*\), the VPS \$0\.00 \(its provider's or CDN's DNS\)\.?$/m,
+      joined(
+        'm',
+        /^Your own domain adds: AWS \$0\.50 a month \(a Route 53 hosted zone; .*\), /,
+        /the VPS \$0\.00 \(its provider's or CDN's DNS\)\.?$/,
+      ),
     );
     const md = renderMarkdown(seed, 'chart.svg');
     expect(md).toMatch(
