@@ -15,7 +15,7 @@ import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';
 import { tieredCost } from '../cost/estimate/model';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
-import { PRICES } from '../cost/estimate/prices';
+import { PRICES } from '../config/aws-prices';
 import { PROFILES, profileFieldLines } from '../cost/usage/profiles';
 import { beforeThePeak, closingSentence, verdictLines } from '../cost/report/answer';
 import { capacityHead, capacityRows, designHead, designRows, peakLines, voteRateWorking } from '../cost/report/report';
@@ -23,7 +23,7 @@ import { renderMarkdown } from '../cost/report/working';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
 import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
 import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
-import { votePathFor, withApiRateLimit } from '../cost/estimate/vote-path';
+import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure, parseCommandLine, runCommand } from './command-line';
 
@@ -258,7 +258,7 @@ function quotas(): string[] {
 }
 
 /**
- * What `-c hotPollVotesPerSecond=<n>` sizes, from cost/estimate/vote-path.ts (the stage throttle is
+ * What `-c hotPollVotesPerSecond=<n>` sizes, from config/vote-path.ts (the stage throttle is
  * apiRateLimit's).
  */
 const votePathSizes = () =>

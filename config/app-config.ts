@@ -194,7 +194,7 @@ export const CONSUMER_FAILURE_ALARM = { periodMinutes: 1, evaluationPeriods: 5 }
 export const POLL_CACHE = { maxAgeSeconds: 60, maxEntries: 1000 } as const;
 
 /**
- * How the stack tells the functions the vote path's size (cost/estimate/vote-path.ts): the create function
+ * How the stack tells the functions the vote path's size (config/vote-path.ts): the create function
  * records it in each new poll (a poll keeps its size for life: lambdas/domain/poll.ts), whose
  * votes are spread over this many message groups and counted in this many counter items (the
  * cost model reads the deployment's size there too). Absent: the default size.
@@ -202,7 +202,7 @@ export const POLL_CACHE = { maxAgeSeconds: 60, maxEntries: 1000 } as const;
 export const VOTE_PATH_ENV = { groupsPerPoll: 'VOTE_GROUPS_PER_POLL', counterShards: 'COUNTER_SHARDS' } as const;
 
 /**
- * API Gateway stage throttling (steady rate, burst): the default size (cost/estimate/vote-path.ts sizes it
+ * API Gateway stage throttling (steady rate, burst): the default size (config/vote-path.ts sizes it
  * for a hot poll).
  */
 export const API_THROTTLE = {

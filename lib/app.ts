@@ -23,7 +23,7 @@ import {
   votePathFor,
   withApiRateLimit,
   type VotePath,
-} from '../cost/estimate/vote-path';
+} from '../config/vote-path';
 import type { BudgetSettings } from './cost-budget';
 import { addNagChecks } from './nag';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
@@ -92,7 +92,7 @@ export function resultsConcurrencyFrom(value: unknown): number | undefined {
 
 /**
  * `-c hotPollVotesPerSecond=<n>|off`: the vote path sized for one poll of n votes a second, and
- * `-c apiRateLimit=<n>|off`: the API stage's throttle (cost/estimate/vote-path.ts).
+ * `-c apiRateLimit=<n>|off`: the API stage's throttle (config/vote-path.ts).
  */
 export function votePathFrom(hotPoll: unknown, apiRate: unknown): VotePath {
   const checked = <T>(flag: string, example: number, parse: () => T): T => {

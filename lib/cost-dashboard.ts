@@ -2,7 +2,7 @@
  * The cost dashboard: one CloudWatch dashboard with what the app does (requests by route, votes
  * queued and counted, the dead-letter queue, throttles) and what that costs right now, in dollars
  * an hour, as metric math over the same usage metrics. Its prices are read from the price sheet
- * (cost/estimate/prices.ts) at synth time, never written here: list prices, first tier, before free tiers,
+ * (config/aws-prices.ts) at synth time, never written here: list prices, first tier, before free tiers,
  * so at small volume it shows what the usage would cost, not what the bill will say.
  *
  * Requests by route come from each route's function (its invocations), not from API Gateway's
@@ -30,8 +30,8 @@ import {
   type ApiKind,
   type ConsumerMetricName,
 } from '../config/app-config';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../cost/estimate/prices';
-import { SQS_REQUESTS_PER_BATCH } from '../cost/estimate/rates';
+import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../config/aws-prices';
+import { SQS_REQUESTS_PER_BATCH } from '../config/vote-rates';
 import type { ApiMetrics } from './poll-api';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
@@ -123,7 +123,7 @@ export class CostDashboard extends Construct {
       new TextWidget({
         markdown:
           `**${stack.stackName}: usage and its cost rate.** Made by the stack (lib/cost-dashboard.ts): ` +
-          'edits here are lost on the next deploy. Prices from cost/estimate/prices.ts ' +
+          'edits here are lost on the next deploy. Prices from config/aws-prices.ts ' +
           `(${PRICE_SHEET_REGION} list prices checked ${PRICE_SHEET_CHECKED}): first tier, before free tiers.`,
         width: 24,
         height: 2,

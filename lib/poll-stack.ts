@@ -23,7 +23,7 @@ import {
   type ResultsDelivery,
   type SiteConfig,
 } from '../config/app-config';
-import { DEFAULT_VOTE_PATH, type VotePath } from '../cost/estimate/vote-path';
+import { DEFAULT_VOTE_PATH, type VotePath } from '../config/vote-path';
 import { type BudgetSettings, CostBudget } from './cost-budget';
 import { CostDashboard } from './cost-dashboard';
 import { appFunction } from './functions';
@@ -53,7 +53,7 @@ export interface PollStackProps extends StackProps {
   results?: ResultsDelivery;
   /** results=function-url: the results function's reserved concurrency; none when undefined. */
   resultsConcurrency?: number;
-  /** The vote path's size (`-c hotPollVotesPerSecond`, cost/estimate/vote-path.ts); the default size when absent. */
+  /** The vote path's size (`-c hotPollVotesPerSecond`, config/vote-path.ts); the default size when absent. */
   votePath?: VotePath;
   /** The cost dashboard (lib/cost-dashboard.ts); off for LocalStack, whose free plan has no dashboards. */
   costDashboard?: boolean;

@@ -3,11 +3,11 @@
  * (`npm start -- --aws-limits <scale>`): the API's account and stage throttles, Lambda's account
  * concurrency and requests a second (and a function's reserved concurrency), a FIFO queue's sends
  * per message group and per queue, and a partition key's reads and writes. Every value is the quota
- * sheet's (cost/estimate/quotas.ts) or the template's (cost/estimate/stack-config.ts) times the scale, never a
+ * sheet's (config/aws-quotas.ts) or the template's (cost/estimate/stack-config.ts) times the scale, never a
  * copy. One FIFO batch in flight per message group needs nothing here: the queue locks a group
  * while its messages are in flight (fauxqs, local/fauxqs-internals.ts), as SQS does.
  */
-import { quota } from '../cost/estimate/quotas';
+import { quota } from '../config/aws-quotas';
 import type { StackConfig } from '../cost/estimate/stack-config';
 import { NamedError } from '../config/errors';
 

@@ -8,7 +8,7 @@
  */
 import { parseCommandLine } from '../bin/command-line';
 import { VOTE_QUEUE } from '../config/app-config';
-import { voteRates } from '../cost/estimate/rates';
+import { voteRates } from '../config/vote-rates';
 import { derivePeak } from '../cost/usage/peaks';
 import { PROFILES } from '../cost/usage/profiles';
 import { benchClient } from './bench-client';

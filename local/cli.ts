@@ -15,12 +15,7 @@ import {
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
-import {
-  API_RATE_FLAG,
-  HOT_POLL_FLAG,
-  parseApiRateLimit,
-  parseHotPollVotesPerSecond,
-} from '../cost/estimate/vote-path';
+import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../config/vote-path';
 import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';
 

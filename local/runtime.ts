@@ -19,7 +19,7 @@ import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
-import { API_RATE_FLAG, HOT_POLL_FLAG } from '../cost/estimate/vote-path';
+import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
 import { synthesizeTemplate } from '../lib/app';
 import { readStackConfig } from '../cost/estimate/stack-config';
 import { awsLimits, type AwsLimits } from './aws-limits';

@@ -2,7 +2,7 @@
  * Does a design carry the profile's busiest second? Each stage a request passes (the API's stage
  * and account throttle, the functions and the account's concurrency, the queue and each message
  * group, the consumer, the hot items and the table, the distribution) gets its limit, from the
- * template (what the stack sets) or the quota sheet (cost/estimate/quotas.ts), and its load at the peak
+ * template (what the stack sets) or the quota sheet (config/aws-quotas.ts), and its load at the peak
  * (cost/usage/peaks.ts). A design carries the peak when no stage is over its limit and Lambda reaches it
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
@@ -11,8 +11,9 @@ import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, pollKeyReadUnits, re
 import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
-import { QUOTAS, quota, raiseText, type QuotaId } from './quotas';
-import { preflightsPerVote, voteRates } from './rates';
+import { QUOTAS, quota, raiseText, type QuotaId } from '../../config/aws-quotas';
+import { preflightsPerVote } from './rates';
+import { voteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';
 import {
   API_RATE_FLAG,
@@ -20,7 +21,7 @@ import {
   MAX_HOT_POLL_VOTES_PER_SECOND,
   votePathFor,
   withApiRateLimit,
-} from './vote-path';
+} from '../../config/vote-path';
 
 /** A design carries a peak that Lambda scales to within this: the busiest minute is the unit of a peak. */
 export const MAX_RAMP_SECONDS = 60;
@@ -365,7 +366,7 @@ export const roundUp = (n: number) => {
 
 /**
  * What is asked for beyond the peak's own load (a quota raise, a reserved concurrency): a quarter
- * more, as the vote path keeps half of each limit free (cost/estimate/vote-path.ts VOTE_PATH_HEADROOM).
+ * more, as the vote path keeps half of each limit free (config/vote-path.ts VOTE_PATH_HEADROOM).
  */
 export const RAISE_HEADROOM = 1.25;
 

@@ -2,7 +2,7 @@
  * `npm run cost -- --from-cloudwatch`: the bill a deployed stack actually ran. Its resources come
  * from CloudFormation (DescribeStackResources), their standard metrics over a window from CloudWatch
  * (GetMetricData); the window's usage is projected to a month and priced with the price sheet the
- * model uses (cost/estimate/prices.ts). Beside it, the profile that best fits the measured mix, and its estimate.
+ * model uses (config/aws-prices.ts). Beside it, the profile that best fits the measured mix, and its estimate.
  * The clients are injected (`send` only): the tests give recorded answers in the SDK's own shapes.
  */
 import type {
@@ -24,8 +24,8 @@ import {
   SECONDS_PER_MONTH,
   type TrafficProfile,
 } from '../usage/traffic-profile';
-import { bytesToUnits, PRICES, type PriceId } from './prices';
-import { SQS_REQUESTS_PER_BATCH } from './rates';
+import { bytesToUnits, PRICES, type PriceId } from '../../config/aws-prices';
+import { SQS_REQUESTS_PER_BATCH } from '../../config/vote-rates';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';

@@ -2,10 +2,10 @@
  * The vote consumer's ramp: how long the SQS event source takes to reach the concurrent batches a peak
  * needs, on demand (as deployed) and in provisioned mode, and what happens meanwhile: votes wait in the
  * queue (each still counted once) and results lag. From the event source's scaling quotas
- * (cost/estimate/quotas.ts) and the event poller's price (cost/estimate/prices.ts). Pure.
+ * (config/aws-quotas.ts) and the event poller's price (config/aws-prices.ts). Pure.
  */
-import { PRICES } from './prices';
-import { quota } from './quotas';
+import { PRICES } from '../../config/aws-prices';
+import { quota } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 import type { Peak } from '../usage/peaks';
 import { SECONDS_PER_MONTH } from '../usage/traffic-profile';

@@ -15,9 +15,9 @@ import {
 import { estimate, type Bill, type BillOptions } from './model';
 import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import { bytesToUnits, type PriceId, PRICES } from './prices';
+import { bytesToUnits, type PriceId, PRICES } from '../../config/aws-prices';
 import type { TrafficProfile } from '../usage/traffic-profile';
-import { quotaNamed } from './quotas';
+import { quotaNamed } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 
 export interface DesignSpec {

@@ -3,7 +3,7 @@
  * hosted zone (prices.ts), whose alias records to the stack's CloudFront distribution are answered at
  * no charge; on the VPS side the DNS of the provider that rents the box.
  */
-import { PRICES } from './prices';
+import { PRICES } from '../../config/aws-prices';
 
 /** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {

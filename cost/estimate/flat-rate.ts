@@ -1,9 +1,9 @@
 /**
  * CloudFront's flat-rate plans beside pay as you go: a month's CloudFront is priced at the cheaper of its
  * pay-as-you-go lines and the smallest plan whose allowance covers the month's requests and transfer
- * (cost/estimate/prices.ts CLOUDFRONT_FLAT_RATE_PLANS and their rules). Pure.
+ * (config/aws-prices.ts CLOUDFRONT_FLAT_RATE_PLANS and their rules). Pure.
  */
-import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from './prices';
+import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../config/aws-prices';
 
 export type FlatRatePlan = (typeof CLOUDFRONT_FLAT_RATE_PLANS)[number];
 

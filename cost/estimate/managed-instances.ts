@@ -11,7 +11,7 @@ import { derivePeak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { FunctionRole, UnitCosts } from '../usage/unit-costs';
 
-/** The instance priced (cost/estimate/prices.ts managedInstanceHours) and AWS's floor of them. */
+/** The instance priced (config/aws-prices.ts managedInstanceHours) and AWS's floor of them. */
 export const MANAGED_INSTANCES = {
   instanceType: 'm7g.xlarge',
   vcpus: 4,

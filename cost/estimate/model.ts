@@ -4,16 +4,10 @@
  * with no Node or AWS imports, so the frontend can run it too.
  */
 import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
-import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from './prices';
-import { quota } from './quotas';
-import {
-  preflightsPerVote,
-  type ResultsTraffic,
-  resultsEnvironments,
-  resultsReadsPerRequest,
-  type VoteRates,
-  voteRates,
-} from './rates';
+import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from '../../config/aws-prices';
+import { quota } from '../../config/aws-quotas';
+import { preflightsPerVote, type ResultsTraffic, resultsEnvironments, resultsReadsPerRequest } from './rates';
+import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { FunctionConfig, StackConfig } from './stack-config';
 import { coldStartShare } from './cold-starts';
 import { type CloudFrontPricing, priceCloudFront } from './flat-rate';

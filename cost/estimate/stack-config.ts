@@ -13,7 +13,7 @@ import {
   type ResultsDelivery,
 } from '../../config/app-config';
 import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
-import { DEFAULT_VOTE_PATH, type VotePath } from './vote-path';
+import { DEFAULT_VOTE_PATH, type VotePath } from '../../config/vote-path';
 
 export interface FunctionConfig {
   memoryMb: number;

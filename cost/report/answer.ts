@@ -9,7 +9,7 @@ import { isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
-import { QUOTAS } from '../estimate/quotas';
+import { QUOTAS } from '../../config/aws-quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 import type { RampOutcome } from '../estimate/consumer-ramp';

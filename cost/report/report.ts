@@ -20,14 +20,14 @@ import { percent, percentFine, quantity, usd, usdSmall } from '../estimate/forma
 import { MANAGED_INSTANCES, type ManagedInstancesWhatIf } from '../estimate/managed-instances';
 import type { Bill, BillLine } from '../estimate/model';
 import { batchCycleMs, type FunctionRole } from '../usage/unit-costs';
-import { QUOTAS, raiseText, type QuotaId } from '../estimate/quotas';
+import { QUOTAS, raiseText, type QuotaId } from '../../config/aws-quotas';
 import {
   CLOUDFRONT_FLAT_RATE_PLANS,
   CLOUDFRONT_FLAT_RATE_RULES,
   NEW_ACCOUNT_CREDITS,
   PRICES,
   type Price,
-} from '../estimate/prices';
+} from '../../config/aws-prices';
 import { microsOfMix, pricedTls, requestsOf, VPS_MAX_UTILISATION, type RequestMix } from '../estimate/vps';
 import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
 import type { CostReport, DesignRow } from '../estimate/build-report';

@@ -18,7 +18,7 @@ import { renderChart } from './chart';
 import { VPS_DNS, domainDns } from '../estimate/dns';
 import { escapeHtml, percent, usd } from '../estimate/format';
 import type { Bill } from '../estimate/model';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../estimate/prices';
+import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../../config/aws-prices';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
@@ -258,7 +258,7 @@ function blocks(report: CostReport, where: string[] = []): Block[] {
     {
       prose: [
         `Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} ` +
-          `(cost/estimate/prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
+          `(config/aws-prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
       ],
     },
     { markdown: [...markdownPrices(), '', ...markdownQuotas(), ''] },

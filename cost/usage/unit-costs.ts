@@ -3,6 +3,8 @@
  * measures in their place (cost/usage/measured.ts). A leaf: the model, the vote path and the stack's
  * reading all take these, so none of them need another for them.
  */
+import { CONSUMER_BATCH_MS } from '../../config/vote-path';
+import type { MeasuredVoteRates } from '../../config/vote-rates';
 
 export type FunctionRole = 'createPoll' | 'getPoll' | 'castVote' | 'getResults' | 'countVotes';
 
@@ -18,13 +20,6 @@ export const FUNCTION_ROLES: readonly FunctionRole[] = [
 /** `CreatePoll` (a function's name in the template's metadata and in metered usage) -> `createPoll`. */
 export const functionRole = (name: string): FunctionRole | undefined =>
   FUNCTION_ROLES.find((role) => role.toLowerCase() === name.toLowerCase());
-
-/** What a load test measured of the vote path; each replaces the rate derived from traffic. */
-export interface MeasuredVoteRates {
-  votesPerBatch?: number;
-  counterWriteUnitsPerVote?: number;
-  sqsRequestsPerVote?: number;
-}
 
 /**
  * What one operation uses. The defaults are measurements of this code where we
@@ -78,7 +73,7 @@ export interface UnitCosts extends MeasuredVoteRates {
 
 /** What each operation uses when no load test says otherwise, each figure with its source. */
 export const DEFAULT_UNIT_COSTS: UnitCosts = {
-  billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: 40 },
+  billedMs: { createPoll: 30, getPoll: 12, castVote: 25, getResults: 2, countVotes: CONSUMER_BATCH_MS },
   initMs: 250,
   readUnitsPerRead: 0.5,
   writeUnitsPerCreate: 2,

@@ -67,6 +67,12 @@ export const RULES: Rule[] = [
     why: 'the CDK app depends on no command line: its errors and settings come from config/',
   },
   {
+    from: 'lib/',
+    forbidden: ['cost/'],
+    evenTypes: true,
+    why: 'the stack stands on its own: what it shares with the estimator (prices, quotas, the vote path) is in config/',
+  },
+  {
     from: 'frontend/src/',
     forbidden: ['lambdas/adapters/', 'lambdas/handlers/', '@aws-sdk/', 'node:'],
     evenTypes: true,
@@ -75,6 +81,7 @@ export const RULES: Rule[] = [
   {
     from: 'config/',
     forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/'],
+    evenTypes: true,
     why: 'config is read by everything, so it reads nothing of ours',
   },
   {

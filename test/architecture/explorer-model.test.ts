@@ -19,12 +19,13 @@ describe('the cost explorer', () => {
       'estimate/designs',
       'estimate/capacity',
       'estimate/compare',
-      'estimate/prices',
       'estimate/build-report',
       'report/report',
       'report/chart',
     ])
       expect(inputs).toContain(`cost/${model}.ts`);
+    // The price sheet, where the estimator and the stack's cost dashboard both read it.
+    expect(inputs).toContain('config/aws-prices.ts');
     // Every module of ours in it is the CLI's (or the config it reads), or the page's own code.
     expect(inputs.filter((path) => !/^(cost|config)\//.test(path))).toEqual([]);
     const own = readdirSync(EXPLORER_SOURCES).filter((name) => name.endsWith('.ts'));

@@ -6,7 +6,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quota } from '../../cost/estimate/quotas';
+import { quota } from '../../config/aws-quotas';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME } from '../support/campaign';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/app-config';
-import { counterWriteUnits, SQS_REQUESTS_PER_BATCH, voteRates } from '../../cost/estimate/rates';
+import { counterWriteUnits, SQS_REQUESTS_PER_BATCH, voteRates } from '../../config/vote-rates';
 import { consumerTotals } from '../../local/metering';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';

@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../config/app-config';
-import { votePathFor } from '../../cost/estimate/vote-path';
+import { votePathFor } from '../../config/vote-path';
 import { newId } from '../../lambdas/domain/ids';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME, campaign } from '../support/campaign';

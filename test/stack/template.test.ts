@@ -18,9 +18,9 @@ import {
   VOTE_PATH_ENV,
   VOTE_QUEUE,
 } from '../../config/app-config';
-import { PRICES, type PriceId } from '../../cost/estimate/prices';
+import { PRICES, type PriceId } from '../../config/aws-prices';
 import { readStackConfig } from '../../cost/estimate/stack-config';
-import { votePathFor, withApiRateLimit } from '../../cost/estimate/vote-path';
+import { votePathFor, withApiRateLimit } from '../../config/vote-path';
 import { apiKindFrom, budgetFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { ESBUILD_OPTIONS } from '../../local/functions';
 import { templateFor } from '../support/synth';

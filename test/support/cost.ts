@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ApiKind } from '../../config/app-config';
 import { reportInput } from '../../cost/cli';
 import type { Bill, BillLine } from '../../cost/estimate/model';
-import { QUOTAS, type QuotaId } from '../../cost/estimate/quotas';
+import { QUOTAS, type QuotaId } from '../../config/aws-quotas';
 import { buildReport, type CostReport } from '../../cost/estimate/build-report';
 import { readStackConfig, type StackConfig } from '../../cost/estimate/stack-config';
 import { synthesizeTemplate } from '../../lib/app';

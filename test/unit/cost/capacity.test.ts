@@ -1,6 +1,6 @@
 /**
  * The capacity verdicts (cost/estimate/capacity.ts) and the recommendation they lead to: each verdict pinned
- * to the quota (cost/estimate/quotas.ts) or template value it comes from, so that changing that value
+ * to the quota (config/aws-quotas.ts) or template value it comes from, so that changing that value
  * changes the verdict; the peak each is checked against is derived from the profile's fields.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,9 +14,9 @@ import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../../cost/usage/unit-cos
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
 import type { TrafficProfile } from '../../../cost/usage/traffic-profile';
-import { QUOTAS, quota } from '../../../cost/estimate/quotas';
+import { QUOTAS, quota } from '../../../config/aws-quotas';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
-import { votePathFor } from '../../../cost/estimate/vote-path';
+import { votePathFor } from '../../../config/vote-path';
 import { capacityRows } from '../../../cost/report/report';
 import { renderDetail } from '../../../cost/report/working';
 import { costReport, designStack, restoreQuotas, setQuota } from '../../support/cost';

@@ -22,7 +22,7 @@ import {
 import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command';
 import { estimate, tieredCost } from '../../../cost/estimate/model';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
-import { PRICES } from '../../../cost/estimate/prices';
+import { PRICES } from '../../../config/aws-prices';
 import { renderAnswer, renderDetail, renderMarkdown } from '../../../cost/report/working';
 import { verdictLines } from '../../../cost/report/answer';
 import { usd } from '../../../cost/estimate/format';

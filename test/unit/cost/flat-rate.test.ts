@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { designCapacity, priceDesigns } from '../../../cost/estimate/designs';
 import { priceCloudFront } from '../../../cost/estimate/flat-rate';
 import { estimate } from '../../../cost/estimate/model';
-import { CLOUDFRONT_FLAT_RATE_PLANS, PRICES } from '../../../cost/estimate/prices';
+import { CLOUDFRONT_FLAT_RATE_PLANS, PRICES } from '../../../config/aws-prices';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { managedInstancesWhatIfs, MANAGED_INSTANCES } from '../../../cost/estimate/managed-instances';
 import { usd } from '../../../cost/estimate/format';
 import { estimate } from '../../../cost/estimate/model';
-import { PRICES } from '../../../cost/estimate/prices';
+import { PRICES } from '../../../config/aws-prices';
 import { VPS_MAX_UTILISATION } from '../../../cost/estimate/vps';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES } from '../../../cost/usage/profiles';

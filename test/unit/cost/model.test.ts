@@ -3,7 +3,7 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES } from '../../../cost/estimate/prices';
+import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES } from '../../../config/aws-prices';
 import {
   appShare,
   estimate,

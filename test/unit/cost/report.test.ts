@@ -14,7 +14,7 @@ import { closingSentence, verdictLines, withoutFree } from '../../../cost/report
 import { designRps } from '../../../cost/estimate/compare';
 import { quantity, usd, votesLabel } from '../../../cost/estimate/format';
 import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/model';
-import { QUOTAS } from '../../../cost/estimate/quotas';
+import { QUOTAS } from '../../../config/aws-quotas';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { designRows, vpsRows } from '../../../cost/report/report';
 import { renderAnswer, renderDetail, renderMarkdown, reportBodyHtml } from '../../../cost/report/working';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { API_THROTTLE, VOTE_QUEUE } from '../../../config/app-config';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { quota } from '../../../cost/estimate/quotas';
-import { voteRates } from '../../../cost/estimate/rates';
+import { quota } from '../../../config/aws-quotas';
+import { voteRates } from '../../../config/vote-rates';
 import {
   DEFAULT_VOTE_PATH,
   MAX_HOT_POLL_VOTES_PER_SECOND,
@@ -11,7 +11,7 @@ import {
   parseHotPollVotesPerSecond,
   votePathFor,
   withApiRateLimit,
-} from '../../../cost/estimate/vote-path';
+} from '../../../config/vote-path';
 
 describe('parseHotPollVotesPerSecond', () => {
   it.each([undefined, null, '', 'off'])('reads %j as no flag', (value) => {

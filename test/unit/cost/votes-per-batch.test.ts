@@ -5,7 +5,7 @@
  * or the one vote that wakes an idle group. No timers: the same figures on any machine, however busy.
  */
 import { describe, expect, it } from 'vitest';
-import { votesPerBatch } from '../../../cost/estimate/rates';
+import { votesPerBatch } from '../../../config/vote-rates';
 import { prng } from '../../support/prng';
 
 /** Mean votes a batch over `votes` arrivals at `perSecond`, with batches that hold the group `cycleMs`. */

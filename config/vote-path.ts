@@ -2,14 +2,19 @@
  * How big the vote path is: message groups per poll and counter items per poll, sized from the
  * votes a second one poll must carry (`-c hotPollVotesPerSecond=<n>`, `npm start --
  * --hot-poll-votes-per-second <n>`); and the API stage's throttle, sized from the requests a second
- * the API must pass (`-c apiRateLimit=<n>`). Both from AWS's quotas (cost/estimate/quotas.ts); the stack
+ * the API must pass (`-c apiRateLimit=<n>`). Both from AWS's quotas (config/aws-quotas.ts); the stack
  * deploys what they return, and the capacity model checks a design against it. Without the flags
  * the path is today's default size.
  */
-import { API_THROTTLE, VOTE_QUEUE } from '../../config/app-config';
-import { quota } from './quotas';
-import { voteRates } from './rates';
-import { batchCycleMs, DEFAULT_UNIT_COSTS } from '../usage/unit-costs';
+import { API_THROTTLE, VOTE_QUEUE } from './app-config';
+import { quota } from './aws-quotas';
+import { voteRates } from './vote-rates';
+
+/**
+ * The consumer's time a batch the sizing assumes: also the estimator's default (cost/usage/unit-costs.ts
+ * DEFAULT_UNIT_COSTS, where its source is given), unless a load test measured another.
+ */
+export const CONSUMER_BATCH_MS = 40;
 
 /** The CDK context key (and, in kebab case, the npm start option) that sizes the vote path. */
 export const HOT_POLL_FLAG = 'hotPollVotesPerSecond';
@@ -22,7 +27,7 @@ export const API_RATE_FLAG = 'apiRateLimit';
  */
 export const VOTE_PATH_HEADROOM = 0.5;
 
-/** The most the flag may ask for: the SQS FIFO queue's sends a second (cost/estimate/quotas.ts). */
+/** The most the flag may ask for: the SQS FIFO queue's sends a second (config/aws-quotas.ts). */
 export const MAX_HOT_POLL_VOTES_PER_SECOND = quota('sqsFifoSendsPerQueue');
 
 export interface VotePath {
@@ -49,7 +54,7 @@ export const DEFAULT_VOTE_PATH: VotePath = {
  * The vote path sized for `votesPerSecond` on one poll: never smaller than the default. Groups so
  * each sends at most VOTE_PATH_HEADROOM of its quota; counter shards so each partition key takes at
  * most that share of its write units, at the writes a vote that rate brings and the units a write
- * of an item that size takes (cost/estimate/rates.ts, with the consumer's assumed time a batch). The stage
+ * of an item that size takes (config/vote-rates.ts, with the consumer's assumed time a batch). The stage
  * throttle is the API's own flag (withApiRateLimit).
  */
 export function votePathFor(votesPerSecond: number | undefined): VotePath {
@@ -62,7 +67,7 @@ export function votePathFor(votesPerSecond: number | undefined): VotePath {
     voteRates(
       votesPerSecond,
       { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll, counterShards } },
-      batchCycleMs(DEFAULT_UNIT_COSTS),
+      CONSUMER_BATCH_MS,
     ).counterWriteUnitsPerVote;
   // Fewer groups an item make a smaller item, and a write of fewer units: the count is found, not solved for.
   let counterShards = 1;
