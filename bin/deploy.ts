@@ -1,12 +1,12 @@
 /**
  * `npm run deploy`: `cdk deploy --outputs-file cdk-outputs.json` with the -c flags given, once this machine
  * has AWS credentials configured. Without them it says so in one line, what to run, and exits 1 before the
- * synth, having sent no request (bin/aws-credentials.ts).
+ * synth, having sent no request (cli/aws-credentials.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { credentialSource, noCredentialsMessage } from './aws-credentials';
+import { credentialSource, noCredentialsMessage } from '../cli/aws-credentials';
 import {
   badContextPair,
   CommandFailure,
@@ -14,7 +14,7 @@ import {
   parseCommandLine,
   runCommand,
   UsageError,
-} from './command-line';
+} from '../cli/command-line';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 

@@ -25,7 +25,7 @@ import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost
 import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
-import { CommandFailure, parseCommandLine, runCommand } from './command-line';
+import { CommandFailure, parseCommandLine, runCommand } from '../cli/command-line';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 

@@ -1,6 +1,6 @@
 /**
  * A CAPTCHA as a command line asks for one: `-c captcha=` for the stack (lib/app.ts), `--captcha`
- * for the servers (bin/server-options.ts). Checked once here, in the words of the flags used.
+ * for the servers (cli/server-options.ts). Checked once here, in the words of the flags used.
  */
 import { CAPTCHA_PROVIDERS, isCaptchaProvider, type CaptchaSettings } from './app-config';
 import { UsageError } from './errors';

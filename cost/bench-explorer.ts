@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import { reportInput } from './cli';
 import { explorerHtml } from './report/explorer';
 import { PROFILES } from './usage/profiles';

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { makeFolder } from '../bin/folders';
+import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { makeFolder } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import { STACK_NAME } from '../config/app-config';
 import { LOCALSTACK } from '../config/emulated-aws';
@@ -396,7 +396,7 @@ export async function cloudWatchInput(
   let measurement: Awaited<ReturnType<typeof measureStack>>;
   try {
     // The SDK only when it is asked for: cost/ loads none.
-    const sdk = clients ? undefined : await import('../bin/cloudwatch-sdk');
+    const sdk = clients ? undefined : await import('../cli/cloudwatch-sdk');
     measurement = await measureStack(clients ?? sdk!.cloudWatchClients(target), stackName, window);
   } catch (error) {
     throw cloudWatchFailure(error, { target, stackName });

@@ -1,6 +1,6 @@
 /**
  * What `npm run cost -- --from-cloudwatch` needs from its command line and from AWS: the window, the
- * stack's name, how soon its clients give up (bin/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
+ * stack's name, how soon its clients give up (cli/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
  * and each way a call can fail as one line that says which and what to do.
  */
 import { STACK_NAME } from '../config/app-config';

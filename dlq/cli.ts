@@ -3,7 +3,7 @@
  * that cannot count a vote twice (docs/exactly-once.md). `--help` for the options.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VOTE_QUEUE } from '../config/app-config';

@@ -38,7 +38,7 @@ export function buildSite(options: { minify?: boolean } = {}): Site {
 
 /** `npm run build:site`: writes frontend/dist and prints what a visit transfers. */
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { parseCommandLine } = await import('../bin/command-line');
+  const { parseCommandLine } = await import('../cli/command-line');
   parseCommandLine({
     command: 'npm run build:site --',
     summary: 'Builds the site into frontend/dist and prints what a visit transfers, raw and gzipped.',

@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import {
   DEPLOY_COMMANDS,
   EDITION_HEADER,

@@ -6,7 +6,7 @@
  * tests check the curve on a clock they control (test/unit/cost/votes-per-batch.test.ts) and the metering's
  * accounting exactly (test/local/batching.test.ts).
  */
-import { parseCommandLine } from '../bin/command-line';
+import { parseCommandLine } from '../cli/command-line';
 import { VOTE_QUEUE } from '../config/app-config';
 import { voteRates } from '../config/vote-rates';
 import { derivePeak } from '../cost/usage/peaks';

@@ -3,16 +3,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { makeFolder, PROJECT_ROOT } from '../bin/folders';
+import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { makeFolder, PROJECT_ROOT } from '../cli/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
   RATE_LIMITS_OPTIONS,
   rateLimitsFrom,
   serverCaptchaFrom,
-} from '../bin/server-options';
-import { startOrExit, stopOnSignals } from '../bin/server-shell';
+} from '../cli/server-options';
+import { startOrExit, stopOnSignals } from '../http/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
 import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../config/vote-path';

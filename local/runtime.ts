@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { PROJECT_ROOT } from '../bin/folders';
+import { PROJECT_ROOT } from '../cli/folders';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   API_BASE_PATH,
@@ -15,7 +15,7 @@ import {
   type ServerCaptchaSettings,
   type SiteConfig,
 } from '../config/app-config';
-import { closeServer, listen, originOf } from '../bin/server-shell';
+import { closeServer, listen, originOf } from '../http/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';

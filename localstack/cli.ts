@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { badContextPair, contextOption, exitWithUsageError, parseCommandLine, runCommand } from '../bin/command-line';
+import { badContextPair, contextOption, exitWithUsageError, parseCommandLine, runCommand } from '../cli/command-line';
 import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';

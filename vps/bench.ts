@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import {
   TLS_SETUPS,
   type RouteMicros,

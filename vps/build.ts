@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { parseCommandLine } from '../bin/command-line';
+import { parseCommandLine } from '../cli/command-line';
 import { buildServedSite } from '../frontend/served-site';
 
 const { values } = parseCommandLine({

@@ -7,16 +7,16 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
-import { makeFolder } from '../bin/folders';
+import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { makeFolder } from '../cli/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
   RATE_LIMITS_OPTIONS,
   rateLimitsFrom,
   serverCaptchaFrom,
-} from '../bin/server-options';
-import { startOrExit, stopOnSignals } from '../bin/server-shell';
+} from '../cli/server-options';
+import { startOrExit, stopOnSignals } from '../http/server-shell';
 import { COST_PATH } from '../frontend/serve';
 import { runVpsWorker, startVpsCluster } from './cluster';
 import { LOG_FILE } from './store';

@@ -6,7 +6,7 @@
  * worker; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { drainServer, listen, originOf, type TlsFiles } from '../bin/server-shell';
+import { drainServer, listen, originOf, type TlsFiles } from '../http/server-shell';
 import {
   pageCaptcha,
   POLL_LIMITS,

@@ -63,7 +63,7 @@ export const RULES: Rule[] = [
   },
   {
     from: 'lib/',
-    forbidden: ['bin/'],
+    forbidden: ['bin/', 'cli/'],
     why: 'the CDK app depends on no command line: its errors and settings come from config/',
   },
   {
@@ -144,7 +144,7 @@ describe('import boundaries', () => {
       { path: 'cost/estimate/model.ts', source: "const { synthesizeTemplate } = await import('../../lib/app');" },
       { path: 'cost/usage/measured.ts', source: "import type { Usage } from '../../local/metering';" },
       { path: 'lib/poll-stack.ts', source: "export { VOTER } from '../lambdas/adapters/poll-table';" },
-      { path: 'lib/app.ts', source: "import { UsageError } from '../bin/command-line';" },
+      { path: 'lib/app.ts', source: "import { UsageError } from '../cli/command-line';" },
       { path: 'vps/server.ts', source: "import { PollTable } from '../lambdas/adapters/poll-table';" },
       { path: 'vps/server.ts', source: "import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';" },
       { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../lambdas/domain/poll';" },
@@ -157,7 +157,7 @@ describe('import boundaries', () => {
       'cost/estimate/model.ts imports ../../lib/app ' +
         '(the cost model reads data, not the stack, the runtime or the page)',
       'lib/poll-stack.ts imports ../lambdas/adapters/poll-table (a synth must not load Lambda code)',
-      'lib/app.ts imports ../bin/command-line ' +
+      'lib/app.ts imports ../cli/command-line ' +
         '(the CDK app depends on no command line: its errors and settings come from config/)',
       'vps/server.ts imports ../lambdas/adapters/poll-table (the VPS edition runs without AWS)',
     ]);

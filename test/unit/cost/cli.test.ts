@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseCommandLine, runCommand } from '../../../bin/command-line';
+import { parseCommandLine, runCommand } from '../../../cli/command-line';
 import { COST_COMMAND, reportInput } from '../../../cost/cli';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { renderForTerminal } from '../../../cost/report/working';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serverCaptchaFrom } from '../../../bin/server-options';
+import { serverCaptchaFrom } from '../../../cli/server-options';
 import { checkVerdict, requireToken, takeCaptchaToken } from '../../../lambdas/domain/captcha';
 import type { CaptchaProvider } from '../../../config/app-config';
 import { captchaSettingsFrom } from '../../../config/captcha';

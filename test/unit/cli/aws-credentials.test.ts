@@ -1,5 +1,5 @@
 /**
- * npm run deploy's check for AWS credentials (bin/aws-credentials.ts): found where the SDK's default chain
+ * npm run deploy's check for AWS credentials (cli/aws-credentials.ts): found where the SDK's default chain
  * finds them, from files and the environment only; without any, one line saying what to run, exit 1, and
  * no synth (bin/deploy.ts runs cdk only after the check).
  */
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CredentialPlaces, credentialSource, noCredentialsMessage } from '../../../bin/aws-credentials';
+import { type CredentialPlaces, credentialSource, noCredentialsMessage } from '../../../cli/aws-credentials';
 
 /** A machine with these environment variables and files (path → text), and nothing else. */
 const machine = (env: Record<string, string> = {}, files: Record<string, string> = {}): CredentialPlaces => ({
