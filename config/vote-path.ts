@@ -90,26 +90,3 @@ export function withApiRateLimit(path: VotePath, requestsPerSecond: number | und
 
 /** The most `-c apiRateLimit` takes: far above any account throttle AWS grants on request. */
 export const MAX_API_RATE_LIMIT = 1_000_000;
-
-/** -c apiRateLimit: requests a second, every route together. */
-export const parseApiRateLimit = (value: unknown) =>
-  parseRateFlag(value, API_RATE_FLAG, 'requests', MAX_API_RATE_LIMIT);
-
-/**
- * A rate flag's value checked: a whole number from 1 to `max`, or off (undefined); a RangeError naming
- * the flag, what it counts and the bound otherwise (the stack and the CLIs turn it into their usage error).
- */
-function parseRateFlag(value: unknown, flag: string, what: string, max: number, bound = ''): number | undefined {
-  if (value === undefined || value === null || value === '' || value === 'off') return undefined;
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new RangeError(
-      `${flag} must be a whole number of ${what} a second from 1 to ${max.toLocaleString('en-US')}${bound}, ` +
-        `or off (got ${JSON.stringify(value)}).`,
-    );
-  return n;
-}
-
-/** -c hotPollVotesPerSecond: up to the FIFO queue's sends a second. */
-export const parseHotPollVotesPerSecond = (value: unknown) =>
-  parseRateFlag(value, HOT_POLL_FLAG, 'votes', MAX_HOT_POLL_VOTES_PER_SECOND, " (the FIFO queue's sends a second)");

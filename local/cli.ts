@@ -15,7 +15,8 @@ import {
 import { startOrExit, stopOnSignals } from '../http/server-shell';
 import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
-import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../config/vote-path';
+import { FLAGS, fromOption } from '../config/flags';
+import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
 import { parseAwsLimitsScale } from './aws-limits';
 import { USAGE_PATH } from './endpoints';
 
@@ -34,22 +35,22 @@ const SPEC = {
       value: '<port>',
       description: 'where to listen on 127.0.0.1; 0 picks a free port (or PORT)',
     },
-    'api-kind': {
+    [FLAGS.apiKind.option]: {
       type: 'string',
       value: 'http|rest',
       description: 'the API Gateway flavour to emulate (default: http)',
     },
-    results: {
+    [FLAGS.results.option]: {
       type: 'string',
       value: RESULTS_DELIVERIES.join('|'),
       description: 'how the page reads results, as -c results= deploys it (default: api)',
     },
-    'hot-poll-votes-per-second': {
+    [FLAGS.hotPollVotesPerSecond.option]: {
       type: 'string',
       value: '<n>',
       description: `size the vote path for one poll of n votes a second, as -c ${HOT_POLL_FLAG}= deploys it`,
     },
-    'api-rate-limit': {
+    [FLAGS.apiRateLimit.option]: {
       type: 'string',
       value: '<n>',
       description: `the API stage's throttle in requests a second, as -c ${API_RATE_FLAG}= deploys it`,
@@ -85,8 +86,7 @@ const SPEC = {
 } as const;
 
 const { values } = parseCommandLine(SPEC);
-// Loaded once the command line is read: the CDK app and the emulators take seconds, which --help need not wait.
-const { apiKindFrom, resultsFrom } = await import('../lib/app');
+// Loaded once the command line is read: the emulators take seconds, which --help need not wait.
 const { startLocalRuntime } = await import('./runtime');
 
 function options() {
@@ -94,46 +94,18 @@ function options() {
   const logLevel = values['log-level'].toUpperCase();
   if (!LOG_LEVELS.includes(logLevel))
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')} (got ${values['log-level']}).`);
-  let apiKind: ReturnType<typeof apiKindFrom>;
-  try {
-    apiKind = apiKindFrom(values['api-kind']);
-  } catch (error) {
-    throw new UsageError(`--api-kind must be http or rest (got ${values['api-kind']}).`, { cause: error });
-  }
-  let results: ReturnType<typeof resultsFrom>;
-  try {
-    results = resultsFrom(values.results);
-  } catch (error) {
-    throw new UsageError(`--results must be one of ${RESULTS_DELIVERIES.join(', ')} (got ${values.results}).`, {
-      cause: error,
-    });
-  }
   return {
     port,
     logLevel,
-    apiKind,
-    results,
-    hotPollVotesPerSecond: stackFlag('hot-poll-votes-per-second', HOT_POLL_FLAG, parseHotPollVotesPerSecond, values),
-    apiRateLimit: stackFlag('api-rate-limit', API_RATE_FLAG, parseApiRateLimit, values),
+    apiKind: fromOption(FLAGS.apiKind, values['api-kind']),
+    results: fromOption(FLAGS.results, values.results),
+    hotPollVotesPerSecond: fromOption(FLAGS.hotPollVotesPerSecond, values['hot-poll-votes-per-second']),
+    apiRateLimit: fromOption(FLAGS.apiRateLimit, values['api-rate-limit']),
     awsLimits: awsLimitsFrom(values['aws-limits']),
     dataDir: values['data-dir'] ? makeFolder(values['data-dir']) : undefined,
     rateLimits: rateLimitsFrom(values['rate-limits']),
     captcha: serverCaptchaFrom(values),
   };
-}
-
-/** A stack flag's option checked as the stack checks it; its message names the option. */
-function stackFlag(
-  option: 'hot-poll-votes-per-second' | 'api-rate-limit',
-  flag: string,
-  parse: (value: unknown) => number | undefined,
-  values: Record<string, unknown>,
-): number | undefined {
-  try {
-    return parse(values[option]);
-  } catch (error) {
-    throw new UsageError(`--${option}${(error as Error).message.slice(flag.length)}`, { cause: error });
-  }
 }
 
 /** --aws-limits: absent, or a scale in (0, 1]. */

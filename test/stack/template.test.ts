@@ -21,7 +21,8 @@ import {
 import { PRICES, type PriceId } from '../../config/aws-prices';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { votePathFor, withApiRateLimit } from '../../config/vote-path';
-import { apiKindFrom, budgetFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
+import { FLAGS, fromContext } from '../../config/flags';
+import { budgetFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { ESBUILD_OPTIONS } from '../../local/functions';
 import { templateFor } from '../support/synth';
 
@@ -258,9 +259,9 @@ describe('the API', () => {
   });
 
   it('names the API kind it was asked for and refuses others', () => {
-    expect(apiKindFrom(undefined)).toBe('http');
-    expect(apiKindFrom('rest')).toBe('rest');
-    expect(() => apiKindFrom('grpc')).toThrow(/apiKind must be "http" or "rest"/);
+    expect(fromContext(FLAGS.apiKind, undefined)).toBe('http');
+    expect(fromContext(FLAGS.apiKind, 'rest')).toBe('rest');
+    expect(() => fromContext(FLAGS.apiKind, 'grpc')).toThrow(/apiKind must be "http" or "rest"/);
   });
 
   it('outputs the URL and names a user needs', () => {

@@ -7,30 +7,9 @@ import { voteRates } from '../../../config/vote-rates';
 import {
   DEFAULT_VOTE_PATH,
   MAX_HOT_POLL_VOTES_PER_SECOND,
-  parseApiRateLimit,
-  parseHotPollVotesPerSecond,
   votePathFor,
   withApiRateLimit,
 } from '../../../config/vote-path';
-
-describe('parseHotPollVotesPerSecond', () => {
-  it.each([undefined, null, '', 'off'])('reads %j as no flag', (value) => {
-    expect(parseHotPollVotesPerSecond(value)).toBeUndefined();
-  });
-  it.each([
-    ['1', 1],
-    [50_000, 50_000],
-    [String(MAX_HOT_POLL_VOTES_PER_SECOND), MAX_HOT_POLL_VOTES_PER_SECOND],
-  ])('accepts %j', (value, expected) => {
-    expect(parseHotPollVotesPerSecond(value)).toBe(expected);
-  });
-  it.each(['0', '-5', '1.5', 'lots', String(MAX_HOT_POLL_VOTES_PER_SECOND + 1), '1000000'])(
-    'refuses %j with the valid range named',
-    (value) => {
-      expect(() => parseHotPollVotesPerSecond(value)).toThrow(/from 1 to 70,000 .*or off/);
-    },
-  );
-});
 
 describe('votePathFor', () => {
   it('is today’s size without the flag', () => {
@@ -87,15 +66,5 @@ describe('the stage throttle (-c apiRateLimit)', () => {
       stageRateLimit: 66_000,
       stageBurstLimit: quota('apiAccountBurst'),
     });
-  });
-  it.each(['0', '-1', '2.5', 'fast', '1000001'])('refuses %j with the range named', (value) => {
-    expect(() => parseApiRateLimit(value)).toThrow(/apiRateLimit must be a whole number .* from 1 to 1,000,000/);
-  });
-  it.each([
-    [undefined, undefined],
-    ['off', undefined],
-    ['20000', 20_000],
-  ])('reads %j', (value, expected) => {
-    expect(parseApiRateLimit(value)).toBe(expected);
   });
 });
