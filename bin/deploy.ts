@@ -18,7 +18,7 @@ import {
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
-export const DEPLOY_COMMAND = {
+const DEPLOY_COMMAND = {
   command: 'npm run deploy --',
   summary:
     'Deploys the stack to AWS (cdk deploy, the pinned CDK CLI), writing its addresses to cdk-outputs.json; ' +
@@ -34,16 +34,14 @@ export const DEPLOY_COMMAND = {
   ],
 } as const;
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseCommandLine(DEPLOY_COMMAND);
-  const context = values.context ?? [];
-  await runCommand(DEPLOY_COMMAND, () => {
-    const bad = badContextPair(context);
-    if (bad !== undefined) throw new UsageError(`-c takes key=value (got ${JSON.stringify(bad)})`);
-    if (!credentialSource()) throw new CommandFailure(noCredentialsMessage());
-  });
-  const cdk = join(ROOT, 'node_modules', '.bin', 'cdk');
-  const args = ['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])];
-  const result = spawnSync(cdk, args, { cwd: ROOT, stdio: 'inherit' });
-  process.exit(result.status ?? 1);
-}
+const { values } = parseCommandLine(DEPLOY_COMMAND);
+const context = values.context ?? [];
+await runCommand(DEPLOY_COMMAND, () => {
+  const bad = badContextPair(context);
+  if (bad !== undefined) throw new UsageError(`-c takes key=value (got ${JSON.stringify(bad)})`);
+  if (!credentialSource()) throw new CommandFailure(noCredentialsMessage());
+});
+const cdk = join(ROOT, 'node_modules', '.bin', 'cdk');
+const args = ['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])];
+const result = spawnSync(cdk, args, { cwd: ROOT, stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -98,7 +98,9 @@ export const FLAGS = {
   apiRateLimit: {
     name: API_RATE_FLAG,
     option: 'api-rate-limit',
-    mustBe: `must be a whole number of requests a second from 1 to ${MAX_API_RATE_LIMIT.toLocaleString('en-US')}, or off`,
+    mustBe:
+      `must be a whole number of requests a second from 1 to ${MAX_API_RATE_LIMIT.toLocaleString('en-US')}, ` +
+      'or off',
     example: `-c ${API_RATE_FLAG}=20000`,
     parse: rate(MAX_API_RATE_LIMIT),
   },

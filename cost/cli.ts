@@ -1,12 +1,12 @@
 /**
- * `npm run cost -- --profile seed`: the monthly AWS bill for a traffic profile, beside the VPS
- * baseline. `npm run cost -- --help` for the options. The only file of cost/ that touches files:
- * each reader is exported (the tests call them), and the command runs only as the entry point.
+ * `npm run cost -- --profile seed` (bin/cost.ts runs it): the monthly AWS bill for a traffic profile,
+ * beside the VPS baseline. `npm run cost -- --help` for the options. The command's options and the
+ * files it reads and writes: each reader is exported (the tests call them).
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { UsageError } from '../cli/command-line';
 import { makeFolder } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import { STACK_NAME } from '../config/app-config';
@@ -36,8 +36,8 @@ import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileErr
 import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
-import { renderForTerminal, renderMarkdown } from './report/working';
-import { buildReport, type CostReport, type ReportInput } from './estimate/build-report';
+import { renderMarkdown } from './report/working';
+import type { CostReport, ReportInput } from './estimate/build-report';
 import { readStackConfig, type StackConfig } from './estimate/stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
 
@@ -46,7 +46,7 @@ const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'estimate', 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'estimate', 'vps-capacity.json');
 const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
-/** What npm run localstack:deploy synthesized (its own assembly: localstack/cli.ts). */
+/** What npm run localstack:deploy synthesized (its own assembly: bin/localstack.ts). */
 const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
 
 /** The profile fields as --help lists them: name and unit, the seed's value and range, then what it means. */
@@ -362,7 +362,7 @@ export interface CloudWatchOptions {
 }
 
 /** The options that only --from-cloudwatch takes, given without it; or the ones it cannot take with it. */
-function checkCloudWatchOptions(values: CloudWatchOptions, argv: string[]): void {
+export function checkCloudWatchOptions(values: CloudWatchOptions, argv: string[]): void {
   const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   if (!values['from-cloudwatch']) {
     const stray = ['target', 'stack', 'since', 'hours'].find(given);
@@ -444,23 +444,4 @@ let defaultExplorer: string | undefined;
 export function defaultExplorerPage(): string {
   defaultExplorer ??= explorerHtml(reportInput({ profile: 'seed', 'new-account': false }));
   return defaultExplorer;
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseCommandLine(COST_COMMAND);
-  let input!: ReportInput;
-  await runCommand(COST_COMMAND, async () => {
-    checkCloudWatchOptions(values, process.argv.slice(2));
-    input = values['from-cloudwatch'] ? await cloudWatchInput(values) : reportInput(values);
-    // Before the report is printed: a folder it cannot write to is one line, not a report and a trace.
-    makeFolder(values.out);
-  });
-  const report = buildReport(input);
-  const out = writeReports(input, report, values.out);
-  const args = process.argv.slice(2).filter((a) => a !== '--detail');
-  const where = [
-    ...(values.detail ? [] : [`The full working: npm run cost -- ${[...args, '--detail'].join(' ')}`]),
-    `Reports: ${join(out, 'report.html')} (the explorer), report.md, report.json, chart.svg`,
-  ];
-  console.log(renderForTerminal(report, values.detail, where));
 }

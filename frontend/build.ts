@@ -4,11 +4,10 @@
  * calls it), used by the stack, the local runtime, the VPS edition and the LocalStack upload.
  */
 import { buildSync } from 'esbuild';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageWithConfig, type Site } from './page';
+import type { Site } from './page';
 
 export type { Site };
 
@@ -37,24 +36,3 @@ export function buildSite(options: { minify?: boolean } = {}): Site {
 }
 
 /** `npm run build:site`: writes frontend/dist and prints what a visit transfers. */
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { parseCommandLine } = await import('../cli/command-line');
-  parseCommandLine({
-    command: 'npm run build:site --',
-    summary: 'Builds the site into frontend/dist and prints what a visit transfers, raw and gzipped.',
-    options: {},
-  });
-  const site = buildSite();
-  const dist = join(FRONTEND_DIR, 'dist');
-  mkdirSync(dist, { recursive: true });
-  const files = { 'index.html': pageWithConfig(site.page, { apiUrl: '' }), 'not-found.html': site.notFound };
-  for (const [name, text] of Object.entries(files)) {
-    writeFileSync(join(dist, name), text);
-    const bytes = String(Buffer.byteLength(text)).padStart(7);
-    const gzipped = String(gzipSync(text).length).padStart(6);
-    console.log(`${name.padEnd(16)} ${bytes} B  ${gzipped} B gzipped`);
-  }
-  console.log(
-    'A visit is one request: index.html (CloudFront compresses it); a return visit is one revalidation (304).',
-  );
-}

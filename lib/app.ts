@@ -54,7 +54,8 @@ export function budgetFrom(amount: unknown, email: unknown, target: DeployTarget
   if (amount === undefined || email === undefined)
     throw new UsageError(
       `-c ${BUDGET_FLAGS.amount} and -c ${BUDGET_FLAGS.email} go together (the budget e-mails that address at ` +
-        `${BUDGET_ALERT_PERCENTAGES.join('% and ')}% of the amount); e.g. npx cdk synth ${FLAGS.monthlyBudgetUsd.example}`,
+        `${BUDGET_ALERT_PERCENTAGES.join('% and ')}% of the amount); ` +
+        `e.g. npx cdk synth ${FLAGS.monthlyBudgetUsd.example}`,
     );
   return { monthlyUsd: fromContext(FLAGS.monthlyBudgetUsd, amount), email: fromContext(FLAGS.budgetEmail, email) };
 }

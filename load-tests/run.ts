@@ -1,5 +1,5 @@
 /**
- * `npm run load -- <scenario> [--target local|vps|localstack|aws] [--url <api url>]`
+ * `npm run load -- <scenario> [--target local|vps|localstack|aws] [--url <api url>]` (bin/load.ts runs it)
  *
  * Runs an artillery scenario against a target (starting the local runtime or the VPS edition
  * itself unless --url says where one runs), then checks that every accepted vote was counted,
@@ -13,7 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { CommandFailure, UsageError } from '../cli/command-line';
 import {
   DEPLOY_COMMANDS,
   EDITION_HEADER,
@@ -437,54 +437,4 @@ export function formatSummary(result: LoadRunResult): string {
   else if (s.scenario === HOT_POLL.scenario) lines.push(NO_LIMITS_HINT);
   lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
   return lines.join('\n');
-}
-
-const SPEC = {
-  command: 'npm run load --',
-  positionals: '<scenario>',
-  summary: 'Runs an artillery scenario against a target, then checks that every vote that got a 202 was counted once.',
-  options: {
-    target: {
-      type: 'string',
-      value: LOAD_TARGETS.join('|'),
-      description:
-        'local and vps start their own app, localstack and aws read their outputs file ' +
-        '(default: local; with --url, what answers there)',
-    },
-    url: {
-      type: 'string',
-      value: '<api url>',
-      description:
-        "where the app runs: npm start's or npm run vps's URL, or a deployed stack's API; " +
-        'refused when another kind of server than --target answers there',
-    },
-    quiet: { type: 'boolean', default: false, description: 'print only the summary, no progress lines' },
-    verbose: {
-      type: 'boolean',
-      default: false,
-      description: "print artillery's own output instead of the progress lines (else kept in artillery.log)",
-    },
-  },
-  details: [
-    `Scenarios: ${scenarioNames().join(', ')} (load-tests/scenarios/).`,
-    "While it runs, a line from each of artillery's reports (every 10 s): requests, answers, votes accepted.",
-    'Results go to load-tests/results/<scenario>-<target>-<time>/; ' +
-      'npm run cost -- --from <that folder> prices a local run.',
-  ],
-} as const;
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseCommandLine(SPEC);
-  await runCommand(SPEC, async () => {
-    if (positionals.length !== 1) throw new UsageError(`Name one scenario: ${scenarioNames().join(', ')}.`);
-    if (values.quiet && values.verbose) throw new UsageError('--quiet and --verbose ask for opposites: give one.');
-    const result = await runLoadTest({
-      scenario: positionals[0],
-      target: values.target as LoadTarget | undefined,
-      url: values.url,
-      output: values.quiet ? 'quiet' : values.verbose ? 'verbose' : 'progress',
-    });
-    console.log(`\n${formatSummary(result)}`);
-    process.exit(result.ok ? 0 : 1);
-  });
 }

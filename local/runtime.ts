@@ -1,6 +1,6 @@
 /**
  * The embedded local runtime: the synthesized stack, served on one machine with no Docker and no
- * AWS account. Start it with startLocalRuntime() (tests) or `npm start` (local/cli.ts). Read
+ * AWS account. Start it with startLocalRuntime() (tests) or `npm start` (bin/start.ts). Read
  * assemble() for the order things come up in; each step is a function below it.
  */
 import { rmSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rewrittenDocuments } from '../../bin/docs-figures';
+import { rewrittenDocuments } from '../../figures/docs-figures';
 
 /** A copy of the documents, to change without touching the repository's. */
 function copyOfDocuments(): string {

@@ -34,7 +34,7 @@ async function cost(args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'cost/cli.ts', ...args, '--out', out],
+      ['--import', 'tsx', 'bin/cost.ts', ...args, '--out', out],
       { timeout: 60_000, env: { ...process.env, ...env } },
     );
     return { code: 0, stdout, stderr };

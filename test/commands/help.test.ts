@@ -110,63 +110,63 @@ describe('mistakes people make', () => {
   it.each([
     [
       'a value that starts with a dash',
-      ['vps/cli.ts', '--port', '-5'],
+      ['bin/vps.ts', '--port', '-5'],
       '--port needs a value, and what follows it starts with a dash (write --port=<value> if that is the value). ' +
         'Run npm run vps -- --help for the usage.',
     ],
     ...['0', '-1', '1.5', '65'].map((count) => [
       `a worker count of ${count}`,
-      ['vps/cli.ts', `--workers=${count}`],
+      ['bin/vps.ts', `--workers=${count}`],
       `--workers must be auto or a whole number from 1 to 64 (got ${count}). Run npm run vps -- --help for the usage.`,
     ]),
     [
       'a certificate without its key',
-      ['vps/cli.ts', '--tls-cert', 'test/fixtures/tls/cert.pem'],
+      ['bin/vps.ts', '--tls-cert', 'test/fixtures/tls/cert.pem'],
       '--tls-cert and --tls-key go together. Run npm run vps -- --help for the usage.',
     ],
     [
       'a certificate file that is not there',
-      ['vps/cli.ts', '--tls-cert', 'nowhere.pem', '--tls-key', 'test/fixtures/tls/key.pem'],
+      ['bin/vps.ts', '--tls-cert', 'nowhere.pem', '--tls-key', 'test/fixtures/tls/key.pem'],
       '--tls-cert nowhere.pem: ENOENT. Run npm run vps -- --help for the usage.',
     ],
     [
       'a TLS set-up bench:vps does not know',
-      ['vps/bench.ts', '--tls', 'apache'],
+      ['bin/bench-vps.ts', '--tls', 'apache'],
       '--tls must be all, off or some of caddy,caddy-keepalive,nginx,node (got apache). ' +
         'Run npm run bench:vps -- --help for the usage.',
     ],
     [
       'a design LocalStack cannot deploy, said before anything is checked',
-      ['localstack/cli.ts', 'deploy', '-c', 'results=cloudfront'],
+      ['bin/localstack.ts', 'deploy', '-c', 'results=cloudfront'],
       'LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there. ' +
         'Run npm run localstack:deploy -- --help for the usage.',
     ],
     [
       'a log level that is none',
-      ['local/cli.ts', '--log-level', 'bogus'],
+      ['bin/start.ts', '--log-level', 'bogus'],
       '--log-level must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT (got bogus). ' +
         'Run npm start -- --help for the usage.',
     ],
     [
       'rate limits that are neither on nor off, on npm start as on npm run vps',
-      ['local/cli.ts', '--rate-limits', 'bogus'],
+      ['bin/start.ts', '--rate-limits', 'bogus'],
       '--rate-limits must be on or off (got bogus). Run npm start -- --help for the usage.',
     ],
     [
       'a hot poll size that is no whole number of votes a second',
-      ['local/cli.ts', '--hot-poll-votes-per-second', '0'],
+      ['bin/start.ts', '--hot-poll-votes-per-second', '0'],
       '--hot-poll-votes-per-second must be a whole number of votes a second from 1 to 70,000 ' +
         '(the FIFO queue\'s sends a second), or off (got "0"). Run npm start -- --help for the usage.',
     ],
     [
       "a scale of AWS's limits outside (0, 1]",
-      ['local/cli.ts', '--aws-limits', '2'],
+      ['bin/start.ts', '--aws-limits', '2'],
       "--aws-limits must be the fraction of AWS's limits to enforce, a number in (0, 1], e.g. 0.01 " +
         '(got "2"). Run npm start -- --help for the usage.',
     ],
     [
       'a hot poll beyond any quota raise, as CDK context for LocalStack',
-      ['localstack/cli.ts', 'deploy', '-c', 'hotPollVotesPerSecond=1000000'],
+      ['bin/localstack.ts', 'deploy', '-c', 'hotPollVotesPerSecond=1000000'],
       'hotPollVotesPerSecond must be a whole number of votes a second from 1 to 70,000 ' +
         '(the FIFO queue\'s sends a second), or off (got "1000000"); ' +
         'e.g. npx cdk synth -c hotPollVotesPerSecond=50000. ' +
@@ -174,7 +174,7 @@ describe('mistakes people make', () => {
     ],
     [
       'CDK context for LocalStack that is not key=value',
-      ['localstack/cli.ts', 'deploy', '-c', 'rateLimits'],
+      ['bin/localstack.ts', 'deploy', '-c', 'rateLimits'],
       '-c takes key=value (got "rateLimits"). Run npm run localstack:deploy -- --help for the usage.',
     ],
     ...(
@@ -209,19 +209,19 @@ describe('mistakes people make', () => {
     ]),
     [
       'a budget on LocalStack, which has no AWS Budgets',
-      ['localstack/cli.ts', 'deploy', '-c', 'monthlyBudgetUsd=300', '-c', 'budgetEmail=ops@example.com'],
+      ['bin/localstack.ts', 'deploy', '-c', 'monthlyBudgetUsd=300', '-c', 'budgetEmail=ops@example.com'],
       'LocalStack’s free plan has no AWS Budgets: leave out -c monthlyBudgetUsd and -c budgetEmail there. ' +
         'Run npm run localstack:deploy -- --help for the usage.',
     ],
     [
       'a discard of votes a redrive would count',
-      ['dlq/cli.ts', 'discard', '--verdict', 'unapplied'],
+      ['bin/dlq.ts', 'discard', '--verdict', 'unapplied'],
       'Only unknown, poll-missing, malformed letters can be discarded (not unapplied): ' +
         'redrive unapplied votes instead. Run npm run dlq -- --help for the usage.',
     ],
     [
       'a local runtime URL that is not one',
-      ['dlq/cli.ts', 'inspect', '--url', 'not-a-url'],
+      ['bin/dlq.ts', 'inspect', '--url', 'not-a-url'],
       "--url not-a-url is not a URL: give the local runtime's, e.g. http://127.0.0.1:3000. " +
         'Run npm run dlq -- --help for the usage.',
     ],
@@ -245,11 +245,11 @@ describe('a command called right that cannot do its work', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'not-a-folder-')), 'file');
   writeFileSync(file, '');
   it.each([
-    ['npm start', 'tsx local/cli.ts', ['--port', '0', '--data-dir', file], file],
-    ['npm run vps', 'tsx vps/cli.ts', ['--port', '0', '--data-dir', file], file],
-    ['npm run cost', 'tsx cost/cli.ts', ['--out', join(file, 'sub')], file],
+    ['npm start', 'tsx bin/start.ts', ['--port', '0', '--data-dir', file], file],
+    ['npm run vps', 'tsx bin/vps.ts', ['--port', '0', '--data-dir', file], file],
+    ['npm run cost', 'tsx bin/cost.ts', ['--out', join(file, 'sub')], file],
     // A plain mkdir answers at once where Node 20's recursive one spins forever.
-    ['npm run cost', 'tsx cost/cli.ts', ['--out', '/proc/no-such-folder/sub'], undefined],
+    ['npm run cost', 'tsx bin/cost.ts', ['--out', '/proc/no-such-folder/sub'], undefined],
   ])('%s with a folder it cannot make: one line, exit 1 (%#)', async (_name, command, args, isFile) => {
     const result = await run(command, args);
     expect(result.code).toBe(1);
@@ -265,7 +265,7 @@ describe('a command called right that cannot do its work', () => {
     // --url alone is that URL: the run does not start a runtime of its own and test that instead.
     ['with --url alone', []],
   ])('says why in one line and exits 1, not as a usage mistake (%s)', async (_name, target) => {
-    const result = await run('tsx load-tests/run.ts', ['smoke', ...target, '--url', 'http://127.0.0.1:39999']);
+    const result = await run('tsx bin/load.ts', ['smoke', ...target, '--url', 'http://127.0.0.1:39999']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       'Nothing answers at http://127.0.0.1:39999 (ECONNREFUSED): is the stack deployed there, or the runtime running?',

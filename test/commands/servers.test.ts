@@ -40,8 +40,8 @@ function serve(file: string, args: string[]): Promise<string> {
 const temporary = () => mkdtempSync(join(tmpdir(), 'servers-'));
 
 describe.each([
-  ['npm start', 'local/cli.ts', () => ['--usage-file', join(temporary(), 'usage.json')]],
-  ['npm run vps', 'vps/cli.ts', () => ['--data-dir', temporary()]],
+  ['npm start', 'bin/start.ts', () => ['--usage-file', join(temporary(), 'usage.json')]],
+  ['npm run vps', 'bin/vps.ts', () => ['--data-dir', temporary()]],
 ])('%s --rate-limits off', (_name, file, own) => {
   it('creates past the create burst from one address', { timeout: 60_000 }, async () => {
     const url = await serve(file, [...own(), '--rate-limits', 'off']);

@@ -226,7 +226,7 @@ describe('npm run dlq', () => {
 
   it('works from the command line against a running local runtime, and says what to do when none runs', async () => {
     const run = (...args: string[]) =>
-      promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['dlq/cli.ts', ...args], {
+      promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['bin/dlq.ts', ...args], {
         cwd: PROJECT_ROOT,
       }).then(
         (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),

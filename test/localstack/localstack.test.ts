@@ -139,7 +139,7 @@ describe('the preflight', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const env = { ...process.env, LOCALSTACK_ENDPOINT: `http://127.0.0.1:${port}` };
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'localstack/cli.ts', 'deploy'], {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/localstack.ts', 'deploy'], {
       encoding: 'utf8',
       timeout: 60_000,
       env,

@@ -28,5 +28,5 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
   return { child, ready };
 }
 
-/** `npm run vps` as node runs it, without npm: the arguments after `vps/cli.ts`. */
-export const VPS_CLI = ['--import', 'tsx', 'vps/cli.ts'];
+/** `npm run vps` as node runs it, without npm: the arguments after `bin/vps.ts`. */
+export const VPS_CLI = ['--import', 'tsx', 'bin/vps.ts'];

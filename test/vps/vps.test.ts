@@ -197,7 +197,7 @@ describe('a crash', () => {
     runProcess([
       '--import',
       'tsx',
-      'vps/cli.ts',
+      'bin/vps.ts',
       ...['--port', '0', '--data-dir', dir, '--rate-limits', rateLimits, '--workers', String(workers)],
     ]);
 
@@ -333,7 +333,7 @@ describe('on every core (--workers 2): one box, one state', () => {
     );
   const runWorkers = (dir: string, rateLimits: 'on' | 'off', workers = 2) =>
     runProcess(
-      ['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dir, '--trust-proxy'].concat([
+      ['--import', 'tsx', 'bin/vps.ts', '--port', '0', '--data-dir', dir, '--trust-proxy'].concat([
         '--workers',
         String(workers),
         '--rate-limits',
@@ -465,7 +465,7 @@ describe('the bundle a droplet or the container runs', () => {
     timeout: 90_000,
   }, async () => {
     const droplet = dataDir();
-    const build = spawnSync(process.execPath, ['--import', 'tsx', 'vps/build.ts', '--out', droplet], {
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'bin/build-vps.ts', '--out', droplet], {
       encoding: 'utf8',
     });
     expect(build.status, build.stderr).toBe(0);

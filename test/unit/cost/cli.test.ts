@@ -1,5 +1,5 @@
 /**
- * npm run cost (cost/cli.ts): what it reads and how it answers a mistake, called in this process,
+ * npm run cost (bin/cost.ts, cost/cli.ts): what it reads and how it answers a mistake, called in this process,
  * and one run of the command itself (the only process the fast tier starts for it): it prints
  * the bill and writes the reports.
  */
@@ -51,7 +51,7 @@ describe('npm run cost, the command', () => {
     const out = mkdtempSync(join(tmpdir(), 'cost-'));
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'cost/cli.ts', '--profile', 'club', '--out', out, '--template', httpTemplateFile()],
+      ['--import', 'tsx', 'bin/cost.ts', '--profile', 'club', '--out', out, '--template', httpTemplateFile()],
       { encoding: 'utf8' },
     );
     expect(result.status, result.stderr).toBe(0);

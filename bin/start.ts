@@ -17,8 +17,8 @@ import { RESULTS_DELIVERIES } from '../config/app-config';
 import { COST_PATH } from '../frontend/serve';
 import { FLAGS, fromOption } from '../config/flags';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
-import { parseAwsLimitsScale } from './aws-limits';
-import { USAGE_PATH } from './endpoints';
+import { parseAwsLimitsScale } from '../local/aws-limits';
+import { USAGE_PATH } from '../local/endpoints';
 
 /** Powertools' log levels, which the handlers use. */
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
@@ -87,7 +87,7 @@ const SPEC = {
 
 const { values } = parseCommandLine(SPEC);
 // Loaded once the command line is read: the emulators take seconds, which --help need not wait.
-const { startLocalRuntime } = await import('./runtime');
+const { startLocalRuntime } = await import('../local/runtime');
 
 function options() {
   const port = portFrom(values.port);

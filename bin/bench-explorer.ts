@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import { reportInput } from './cli';
-import { explorerHtml } from './report/explorer';
-import { PROFILES } from './usage/profiles';
+import { reportInput } from '../cost/cli';
+import { explorerHtml } from '../cost/report/explorer';
+import { PROFILES } from '../cost/usage/profiles';
 
 const FRAME_MS = 1000 / 60;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

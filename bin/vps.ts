@@ -18,10 +18,10 @@ import {
 } from '../cli/server-options';
 import { startOrExit, stopOnSignals } from '../http/server-shell';
 import { COST_PATH } from '../frontend/serve';
-import { runVpsWorker, startVpsCluster } from './cluster';
-import { LOG_FILE } from './store';
-import { startVpsServer, type VpsOptions, type VpsServer } from './server';
-import { BUNDLED, loadSite } from './site';
+import { runVpsWorker, startVpsCluster } from '../vps/cluster';
+import { LOG_FILE } from '../vps/store';
+import { startVpsServer, type VpsOptions, type VpsServer } from '../vps/server';
+import { BUNDLED, loadSite } from '../vps/site';
 
 /** The seed platform's port. */
 export const VPS_PORT = 3081;

@@ -19,7 +19,7 @@ const out = resolve(values.out);
 mkdirSync(out, { recursive: true });
 const outfile = join(out, 'poll-vps.mjs');
 const result = await build({
-  entryPoints: [resolve('vps/cli.ts')],
+  entryPoints: [resolve('bin/vps.ts')],
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -16,10 +16,10 @@ import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
 import { stackPropsFrom, synthesizeTemplate } from '../lib/app';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
-import { freePlanViolations } from './free-plan';
+import { freePlanViolations } from '../localstack/free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
-import { probe, problems, readDotEnv, type Step } from './preflight';
-import { localstackApiUrl } from './urls';
+import { probe, problems, readDotEnv, type Step } from '../localstack/preflight';
+import { localstackApiUrl } from '../localstack/urls';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { credentials } = LOCALSTACK;

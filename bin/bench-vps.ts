@@ -23,9 +23,9 @@ import {
   type TlsSetup,
   type VpsMeasurement,
 } from '../cost/estimate/vps';
-import { BARE_SERVER, makeCertificate, missing, TERMINATORS, type CertFiles } from './bench-tls';
-import { printSummary, type Measured, type Run, type Setup } from './bench-summary';
-import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
+import { BARE_SERVER, makeCertificate, missing, TERMINATORS, type CertFiles } from '../vps/bench-tls';
+import { printSummary, type Measured, type Run, type Setup } from '../vps/bench-summary';
+import { call, cpuSeconds, freePort, ROOT, startServer, stop } from '../vps/bench-processes';
 
 /** Bare and options runs alternate this many times on one process: a shared machine's drift hits both alike. */
 const ROUNDS = 3;
@@ -181,7 +181,7 @@ async function measure(setup: Setup, rounds: number): Promise<Measured> {
   const dataDir = mkdtempSync(join(home, `${setup.key}-`));
   const own = setup.tls === 'node' ? cert! : undefined;
   const app = await startServer(process.execPath, [
-    ...['--import', 'tsx', 'vps/cli.ts', '--port', '0', '--data-dir', dataDir],
+    ...['--import', 'tsx', 'bin/vps.ts', '--port', '0', '--data-dir', dataDir],
     ...['--rate-limits', 'off', '--workers', String(setup.workers)],
     ...(own ? ['--tls-cert', own.cert, '--tls-key', own.key] : []),
   ]);

@@ -11,8 +11,8 @@ import { VOTE_QUEUE } from '../config/app-config';
 import { voteRates } from '../config/vote-rates';
 import { derivePeak } from '../cost/usage/peaks';
 import { PROFILES } from '../cost/usage/profiles';
-import { benchClient } from './bench-client';
-import { consumerTotals } from './metering';
+import { benchClient } from '../local/bench-client';
+import { consumerTotals } from '../local/metering';
 
 parseCommandLine({
   command: 'npm run bench:batching --',
@@ -23,7 +23,7 @@ parseCommandLine({
   details: ['It prints measured beside predicted figures; nothing is asserted (these machines are shared).'],
 });
 // Loaded once the command line is read: the emulators take seconds, which --help need not wait.
-const { startLocalRuntime } = await import('./runtime');
+const { startLocalRuntime } = await import('../local/runtime');
 
 const runtime = await startLocalRuntime({
   rateLimits: false,

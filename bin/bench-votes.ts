@@ -7,7 +7,7 @@
  *     after its 202 the k-th accepted vote shows in the total (p50, p99).
  */
 import { parseCommandLine } from '../cli/command-line';
-import { benchClient } from './bench-client';
+import { benchClient } from '../local/bench-client';
 
 parseCommandLine({
   command: 'npm run bench:votes --',
@@ -21,7 +21,7 @@ parseCommandLine({
   ],
 });
 // Loaded once the command line is read: the emulators take seconds, which --help need not wait.
-const { startLocalRuntime } = await import('./runtime');
+const { startLocalRuntime } = await import('../local/runtime');
 
 const VOTES = 1000;
 const VOTERS = 50;
