@@ -9,20 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { badContextPair, contextOption, exitWithUsageError, parseCommandLine, runCommand } from '../cli/command-line';
-import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
-import { buildSite } from '../frontend/build';
-import { pageWithConfig } from '../frontend/page';
 import { stackPropsFrom, synthesizeTemplate } from '../lib/app';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from '../localstack/free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
 import { probe, problems, readDotEnv, type Step } from '../localstack/preflight';
 import { localstackApiUrl } from '../localstack/urls';
+import { cdklocalEnv, emptyBucket, uploadSite } from '../localstack/deploy';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { credentials } = LOCALSTACK;
 const STEPS = {
   up: 'Starts LocalStack with docker compose (the image pinned in docker-compose.yml) and waits until it is healthy.',
   deploy:
@@ -67,21 +63,6 @@ const contextObject: Record<string, string> = {
   target: 'localstack',
 };
 
-/** What cdklocal needs: endpoints that work where localhost.localstack.cloud does not resolve. */
-const cdkEnv = {
-  ...process.env,
-  AWS_ENDPOINT_URL: LOCALSTACK.endpoint,
-  AWS_ENDPOINT_URL_S3: LOCALSTACK.endpoint,
-  AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-  AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  AWS_REGION: REGION,
-  AWS_DEFAULT_REGION: REGION,
-  // cdklocal drops other AWS_* variables unless listed.
-  AWS_ENVAR_ALLOWLIST: 'AWS_REGION,AWS_DEFAULT_REGION,AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY',
-  CDK_DISABLE_CLI_TELEMETRY: '1',
-  CDK_DISABLE_VERSION_CHECK: '1',
-};
-
 function stop(lines: string[]): never {
   for (const line of lines) console.error(`✗ ${line}`);
   process.exit(1);
@@ -102,39 +83,6 @@ async function preflight(step: Step): Promise<void> {
 function checkFreePlan(): void {
   const violations = freePlanViolations(synthesizeTemplate(contextObject));
   if (violations.length) stop(['The LocalStack variant of the stack needs paid LocalStack features:', ...violations]);
-}
-
-const s3 = () => new S3Client({ region: REGION, endpoint: LOCALSTACK.endpoint, forcePathStyle: true, credentials });
-
-/**
- * CloudFront and BucketDeployment are paid LocalStack features: upload the page to the website
- * bucket directly. The bucket answers every other path with the page too (its error document),
- * which then says "not found" itself.
- */
-async function uploadSite(bucket: string, config: SiteConfig): Promise<void> {
-  const client = s3();
-  await client.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: 'index.html',
-      Body: pageWithConfig(buildSite().page, config),
-      ContentType: 'text/html; charset=utf-8',
-      CacheControl: SITE_CACHE_CONTROL,
-    }),
-  );
-  client.destroy();
-  console.log(`Uploaded the page to s3://${bucket}`);
-}
-
-async function emptyBucket(bucket: string): Promise<void> {
-  const client = s3();
-  for (let page = 0; page < 100; page++) {
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-    const keys = (listed.Contents ?? []).map((o) => ({ Key: o.Key! }));
-    if (keys.length === 0) break;
-    await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
-  }
-  client.destroy();
 }
 
 const outputs = () => stackOutputs(OUTPUTS_FILES.localstack);
@@ -166,11 +114,15 @@ if (step === 'up') {
   });
   await preflight('deploy');
   await runCommand(SPEC, checkFreePlan);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CDK_ARGS], cdkEnv);
+  run(
+    join(ROOT, 'node_modules/.bin/cdklocal'),
+    ['bootstrap', `aws://${ACCOUNT}/${REGION}`, ...CDK_ARGS],
+    cdklocalEnv(),
+  );
   run(
     join(ROOT, 'node_modules/.bin/cdklocal'),
     ['deploy', '--all', '--require-approval', 'never', ...CDK_ARGS, '--outputs-file', OUTPUTS_FILES.localstack],
-    cdkEnv,
+    cdklocalEnv(),
   );
   const out = outputs();
   const apiUrl = localstackApiUrl(out.ApiUrl);
@@ -187,6 +139,6 @@ if (step === 'up') {
   await preflight('deploy');
   const bucket = outputs().SiteBucketName;
   if (bucket) await emptyBucket(bucket);
-  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CDK_ARGS], cdkEnv);
+  run(join(ROOT, 'node_modules/.bin/cdklocal'), ['destroy', '--all', '--force', ...CDK_ARGS], cdklocalEnv());
   rmSync(OUTPUTS_FILES.localstack, { force: true });
 }
