@@ -1,0 +1,319 @@
+/**
+ * `npm run bench:vps` (bin/bench-vps.ts runs it): the seed platform's own benchmark (`npx autocannon -c 100 -d 10
+ * http://localhost:3081/api/poll/<id>/options`) against the VPS edition, then on the page, a
+ * vote and the results, and the same command against a bare node:http server answering a fixed
+ * JSON body, run the same way in the same set-up: on a shared machine the app's share of the bare
+ * server's is the figure that holds. Each route is measured with one process and two workers, plain
+ * and behind each TLS set-up a busy box might use (./bench-tls.ts); clients send `Accept-Encoding:
+ * gzip` as browsers do. What a box carries is read from the server's own CPU time per request (its
+ * processes' /proc), which the load generator on the same cores does not inflate. Writes the figures
+ * to a file the cost model reads (--vps-from).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, type } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import {
+  TLS_SETUPS,
+  type RouteMicros,
+  type RouteRate,
+  type SetupMicros,
+  type TlsSetup,
+  type VpsMeasurement,
+} from '../cost/estimate/vps';
+import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
+import { printSummary, type Measured, type Run, type Setup } from './bench-summary';
+import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
+
+/** Bare and options runs alternate this many times on one process: a shared machine's drift hits both alike. */
+const ROUNDS = 3;
+/** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
+export const TLS_FLAGS: Record<string, TlsSetup> = {
+  caddy: 'caddy',
+  'caddy-keepalive': 'caddyKeepAlive',
+  nginx: 'nginx',
+  node: 'node',
+};
+
+const rate = (result: Result, path: string, method = 'GET'): RouteRate => ({
+  method,
+  path,
+  requestsPerSecond: Math.round(result.requests.average),
+  latencyMs: { p50: result.latency.p50, p97_5: result.latency.p97_5, p99: result.latency.p99, max: result.latency.max },
+  requests: result.requests.total,
+  non2xx: result.non2xx,
+  errors: result.errors + result.timeouts,
+});
+
+export interface VpsBenchOptions {
+  /** Seconds each run. */
+  duration: number;
+  connections: number;
+  /** The TLS set-ups to measure beside plain HTTP. */
+  chosen: TlsSetup[];
+  /** --tls as given, for the figures' command line. */
+  tlsFlag: string;
+  /** Where the figures go (default: bench-results/vps-<time>.json). */
+  out?: string;
+}
+
+/**
+ * Measures every set-up, prints the summary, writes the figures; false when a check of the summary
+ * failed (a vote acknowledged but not counted, errors).
+ */
+export async function benchVps({ duration, connections, chosen, tlsFlag, out }: VpsBenchOptions): Promise<boolean> {
+  type RouteName = keyof VpsMeasurement['routes'];
+  const SETUPS: Setup[] = [
+    { key: 'plain', label: 'one process', workers: 1 },
+    { key: 'workersPlain', label: '2 workers', workers: 2 },
+    ...chosen.flatMap((tls): Setup[] => {
+      const flag = Object.keys(TLS_FLAGS).find((name) => TLS_FLAGS[name] === tls);
+      return [
+        { key: `${tls}`, label: `one process, ${flag}`, workers: 1, tls },
+        { key: `${tls}Workers`, label: `2 workers, ${flag}`, workers: 2, tls },
+      ];
+    }),
+  ];
+  const ROUTES: Record<RouteName, { path: string; method?: string; body?: string }> = {
+    options: { path: '/api/poll/ID/options' },
+    page: { path: '/poll/ID' },
+    vote: { path: '/api/poll/ID/vote', method: 'POST', body: '{"option":1}' },
+    results: { path: '/api/poll/ID/results' },
+  };
+  /** What a browser sends: it takes gzip, so no proxy unzips a page for it. */
+  const headersOf = (route: { method?: string }) => ({
+    'accept-encoding': 'gzip',
+    ...(route.method ? { 'content-type': 'application/json' } : {}),
+  });
+
+  const home = mkdtempSync(join(tmpdir(), 'vps-bench-'));
+  /** The bare server as a file: node:cluster forks its workers from the script the primary runs. */
+  const bareScript = join(home, 'bare.cjs');
+  writeFileSync(bareScript, BARE_SERVER);
+  const started: ChildProcess[] = [];
+  let cert: CertFiles | undefined;
+  let ok = false;
+
+  /** One autocannon run of `route`, with the server's CPU time per request over it. */
+  async function run(
+    label: string,
+    url: string,
+    route: (typeof ROUTES)[RouteName],
+    pids: () => number[],
+    primary?: number,
+  ): Promise<Run> {
+    const post = route.method ? ` -m ${route.method} -H content-type=application/json -b '${route.body}'` : '';
+    console.log(
+      `${label.padEnd(30)} npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip${post} ${url}`,
+    );
+    const before = { tree: cpuSeconds(pids()), primary: primary ? cpuSeconds([primary], true) : 0 };
+    const instance = autocannon({
+      url,
+      connections,
+      duration,
+      headers: headersOf(route),
+      ...(route.method ? { method: route.method, body: route.body } : {}),
+    });
+    // A line every 5 s of a run longer than that (autocannon ticks once a second), and its rate at the end.
+    let seconds = 0;
+    instance.on('tick', () => {
+      if (++seconds % 5 === 0 && seconds < duration) console.log(`${''.padEnd(30)} ${seconds} s`);
+    });
+    const result = await instance;
+    const perRequest = (cpu: number) => Math.round((cpu * 1e6) / Math.max(1, result.requests.total));
+    const micros = perRequest(cpuSeconds(pids()) - before.tree);
+    const primaryMicros = primary ? perRequest(cpuSeconds([primary], true) - before.primary) : 0;
+    console.log(
+      `${''.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
+        `${micros} µs of the server's CPU a request`,
+    );
+    return { result, micros, primaryMicros };
+  }
+
+  /** One set-up from start to stop: every route and the bare server, and that each acknowledged vote counted. */
+  async function measure(setup: Setup, rounds: number): Promise<Measured> {
+    const dataDir = mkdtempSync(join(home, `${setup.key}-`));
+    const own = setup.tls === 'node' ? cert! : undefined;
+    const app = await startServer(process.execPath, [
+      ...['--import', 'tsx', 'bin/vps.ts', '--port', '0', '--data-dir', dataDir],
+      ...['--rate-limits', 'off', '--workers', String(setup.workers)],
+      ...(own ? ['--tls-cert', own.cert, '--tls-key', own.key] : []),
+    ]);
+    started.push(app.child);
+    const bare = await startServer(process.execPath, [bareScript], {
+      ...process.env,
+      BARE_WORKERS: String(setup.workers),
+      BARE_SCHEME: own ? 'https' : 'http',
+      ...(own ? { BARE_CERT: own.cert, BARE_KEY: own.key } : {}),
+    });
+    started.push(bare.child);
+    const terminator = setup.tls ? TERMINATORS[setup.tls] : undefined;
+    const front = terminator?.front
+      ? await terminator.front({ app: app.url, bare: bare.url }, [await freePort(), await freePort()], {
+          home: mkdtempSync(join(home, `${setup.tls}-`)),
+          cert: cert!,
+          workers: setup.workers,
+          connections,
+          freePort,
+        })
+      : undefined;
+    if (front) started.push(front.child);
+    const [url, bareUrl] = front ? [front.app, front.bare] : [app.url, bare.url];
+    const withFront = (pid: number) => () => [pid, ...(front ? [front.child.pid!] : [])];
+    const primary = setup.workers > 1 ? app.child.pid : undefined;
+    const create = async (title: string) =>
+      (
+        (await call(`${url}/api/poll`, {
+          title,
+          options: ['Option A', 'Option B', 'Option C'],
+          lifetimeMinutes: 60,
+        })) as { id: string }
+      ).id;
+    const [id, warmUp] = [await create('Benchmark'), await create('Warm-up')];
+    const at = (route: RouteName, poll: string) => url + ROUTES[route].path.replace('ID', poll);
+    // Warm up first (not recorded, on a poll of its own): a fresh process runs code the JIT has not compiled yet.
+    console.log(`\n${setup.label}: every route and the bare server for 2 s to warm up (not recorded)`);
+    for (const [target, route] of [
+      ...(Object.keys(ROUTES) as RouteName[]).map((r) => [at(r, warmUp), ROUTES[r]] as const),
+      [bareUrl, ROUTES.options] as const,
+    ])
+      await autocannon({ url: target, connections, duration: 2, headers: headersOf(route), ...route });
+    // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
+    const pairs: Measured['pairs'] = [];
+    for (let round = 0; round < rounds; round++) {
+      const bareRun = await run(
+        `${setup.label}: bare`,
+        `${bareUrl}/api/poll/${id}/options`,
+        ROUTES.options,
+        withFront(bare.child.pid!),
+      );
+      pairs.push({
+        bare: bareRun,
+        options: await run(
+          `${setup.label}: options`,
+          at('options', id),
+          ROUTES.options,
+          withFront(app.child.pid!),
+          primary,
+        ),
+      });
+    }
+    const runs = { options: pairs[0].options } as Record<RouteName, Run>;
+    for (const route of ['page', 'vote', 'results'] as const)
+      runs[route] = await run(
+        `${setup.label}: ${route}`,
+        at(route, id),
+        ROUTES[route],
+        withFront(app.child.pid!),
+        primary,
+      );
+    const { total: counted } = (await call(at('results', id))) as { total: number };
+    if (front) await stop(front.child);
+    await stop(bare.child);
+    await stop(app.child);
+    const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
+      app.output(),
+    );
+    return { setup, pairs, runs, counted, flushLine };
+  }
+
+  const mean = (list: number[]) => Math.round(list.reduce((a, b) => a + b, 0) / list.length);
+  const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
+
+  /** Each route's CPU a request in a set-up, or the primary's share of it (the options route's rounds averaged). */
+  const routeMicros = ({ pairs, runs }: Measured, figure = (r: Run) => r.micros): RouteMicros => ({
+    options: mean(pairs.map((pair) => figure(pair.options))),
+    page: figure(runs.page),
+    vote: figure(runs.vote),
+    results: figure(runs.results),
+  });
+  const setupMicros = (one: Measured, two: Measured): SetupMicros => ({
+    oneProcess: routeMicros(one),
+    workers: routeMicros(two),
+    bare: {
+      oneProcess: mean(one.pairs.map((p) => p.bare.micros)),
+      workers: mean(two.pairs.map((p) => p.bare.micros)),
+    },
+  });
+
+  try {
+    cert = makeCertificate(home);
+    const measured: Measured[] = [];
+    for (const setup of SETUPS) measured.push(await measure(setup, setup.key === 'plain' ? ROUNDS : 1));
+    const of = (key: string) => measured.find((m) => m.setup.key === key)!;
+    const plain = of('plain');
+    const shares = plain.pairs
+      .map((p) => p.options.result.requests.average / p.bare.result.requests.average)
+      .sort((a, b) => a - b);
+    // The round whose ratio is the median stands for options and bare (its latencies are reported).
+    const middle = plain.pairs.find(
+      (p) => p.options.result.requests.average / p.bare.result.requests.average === median(shares),
+    )!;
+    const tls = Object.fromEntries(
+      (Object.keys(TLS_SETUPS) as TlsSetup[]).map((name) => [
+        name,
+        chosen.includes(name) ? { via: TERMINATORS[name].via(), ...setupMicros(of(name), of(`${name}Workers`)) } : null,
+      ]),
+    ) as VpsMeasurement['cpu']['tls'];
+    const measurement: VpsMeasurement = {
+      what:
+        'npm run bench:vps: the VPS edition (its log fsynced before each answer) on loopback, ' +
+        'with autocannon in another process',
+      date: new Date().toISOString().slice(0, 10),
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model ?? 'unknown',
+        os: `${type()} ${release()}`,
+        node: process.version,
+      },
+      command:
+        `npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip <url> (the seed's command, ` +
+        `with a browser's Accept-Encoding), per route and set-up, --tls ${tlsFlag}; ` +
+        `bare and options alternate ${ROUNDS} times on one process`,
+      bare: {
+        ...rate(middle.bare.result, '/api/poll/<id>/options (bare node:http, fixed body)'),
+        requestsPerSecond: mean(plain.pairs.map((p) => p.bare.result.requests.average)),
+      },
+      routes: {
+        options: {
+          ...rate(middle.options.result, '/api/poll/<id>/options'),
+          requestsPerSecond: mean(plain.pairs.map((p) => p.options.result.requests.average)),
+        },
+        page: rate(plain.runs.page.result, '/poll/<id>'),
+        vote: rate(plain.runs.vote.result, '/api/poll/<id>/vote', 'POST'),
+        results: rate(plain.runs.results.result, '/api/poll/<id>/results'),
+      },
+      optionsShareOfBare: Math.round(median(shares) * 100) / 100,
+      votes: { acknowledged: plain.runs.vote.result['2xx'], counted: plain.counted },
+      journal: plain.flushLine
+        ? {
+            records: Number(plain.flushLine[1]),
+            flushes: Number(plain.flushLine[2]),
+            recordsPerFlush: Number(plain.flushLine[3]),
+            msPerFlush: Number(plain.flushLine[4]),
+          }
+        : undefined,
+      cpu: {
+        what:
+          "the server's CPU time per request (its processes' utime + stime in /proc, the TLS proxy's included), " +
+          'in µs, over each route’s run',
+        plain: setupMicros(plain, of('workersPlain')),
+        tls,
+        // The primary's own work does not depend on TLS: read over the two-worker plain runs.
+        primaryMicrosPerRequest: routeMicros(of('workersPlain'), (r) => r.primaryMicros),
+      },
+    };
+    ok = printSummary(measurement, measured, connections);
+    const file = resolve(
+      out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    );
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(measurement, null, 2)}\n`);
+    console.log(`Figures written to ${file} (npm run cost -- --vps-from ${file.replace(`${ROOT}/`, '')})`);
+  } finally {
+    for (const child of started) await stop(child);
+    rmSync(home, { recursive: true, force: true });
+  }
+  return ok;
+}
