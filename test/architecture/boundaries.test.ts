@@ -80,7 +80,7 @@ export const RULES: Rule[] = [
   },
   {
     from: 'config/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/'],
+    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/'],
     evenTypes: true,
     why: 'config is read by everything, so it reads nothing of ours',
   },
