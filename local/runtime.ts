@@ -380,7 +380,7 @@ function startEventSources(
       faults,
       maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
-      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
+      redeliverAfterSeconds: options.visibilityTimeoutSeconds,
       onBatchHeld: (ms) => {
         const { name, memoryMb } = functions.get(mapping.functionLogicalId)!.model;
         meter.recordBatchHeld(name, memoryMb, ms);
