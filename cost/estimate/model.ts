@@ -3,7 +3,7 @@
  * month of usage, and usage becomes a bill, line by line. Plain TypeScript
  * with no Node or AWS imports, so the frontend can run it too.
  */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from '../../config/aws-prices';
 import { quota } from '../../config/aws-quotas';
 import { preflightsPerVote, type ResultsTraffic, resultsEnvironments, resultsReadsPerRequest } from './rates';
