@@ -3,6 +3,10 @@ import type { ApiFunctionName } from './api-contract';
 
 /** The functions the stack makes: the four behind the API (config/api-contract.ts ROUTES) and the vote consumer. */
 export type AppFunctionName = ApiFunctionName | 'countVotes';
+/** How its construct and the template's metadata name it: createPoll is `CreatePoll`. */
+export type AppFunctionId = Capitalize<AppFunctionName>;
+export const appFunctionName = (id: AppFunctionId): AppFunctionName =>
+  `${id[0].toLowerCase()}${id.slice(1)}` as AppFunctionName;
 
 /**
  * Template metadata on each app function: its source file and its name. The local runtime

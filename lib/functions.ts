@@ -16,7 +16,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CONSUMER_METRICS } from '../config/vote-queue';
-import { type AppFunctionName, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/functions';
+import { type AppFunctionId, appFunctionName, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/functions';
 import { functionEnvironment, type FunctionSettings } from '../config/function-env';
 import { acknowledge } from './nag';
 
@@ -55,14 +55,9 @@ export function retainedLogGroup(scope: Construct, id: string): LogGroup {
   });
 }
 
-/** One of the app's functions, named as its construct (and the template's metadata): `CreatePoll` is createPoll. */
-export function appFunction(
-  scope: Construct,
-  name: Capitalize<AppFunctionName>,
-  props: AppFunctionProps,
-): NodejsFunction {
+/** One of the app's functions, named as its construct and the template's metadata name it (`CreatePoll`). */
+export function appFunction(scope: Construct, name: AppFunctionId, props: AppFunctionProps): NodejsFunction {
   const entry = `lambdas/${props.entry}`;
-  const role = `${name[0].toLowerCase()}${name.slice(1)}` as AppFunctionName;
   const logGroup = retainedLogGroup(scope, `${name}Logs`);
   const fn = new NodejsFunction(scope, name, {
     entry,
@@ -77,7 +72,10 @@ export function appFunction(
     systemLogLevelV2: SystemLogLevel[FUNCTION_DEFAULTS.systemLogLevel],
     logGroup,
     reservedConcurrentExecutions: props.reservedConcurrency,
-    environment: functionEnvironment(role, { serviceName: CONSUMER_METRICS.service, ...props.environment }),
+    environment: functionEnvironment(appFunctionName(name), {
+      serviceName: CONSUMER_METRICS.service,
+      ...props.environment,
+    }),
     bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
   });
   acknowledge(

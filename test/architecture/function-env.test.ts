@@ -4,16 +4,28 @@
  * A name spelled anywhere else in the code (a string, an object key, `process.env.NAME`) could drift
  * from it: a renamed variable the stack sets and no handler reads. Comments may name them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_ENV } from '../../config/function-env';
+import { ROOT, sourceFiles } from '../support/source-files';
 
-const ROOT = join(__dirname, '..', '..');
 const TABLE_FILE = 'config/function-env.ts';
 /** Every folder of code: the stack, the functions, the runtimes, the page, the commands and the cost model. */
-const FOLDERS = ['lib', 'lambdas', 'local', 'vps', 'bin', 'config', 'cost', 'frontend', 'dlq', 'localstack', 'load-tests'];
+const FOLDERS = [
+  'lib',
+  'lambdas',
+  'local',
+  'vps',
+  'bin',
+  'config',
+  'cost',
+  'frontend',
+  'dlq',
+  'localstack',
+  'load-tests',
+];
 const NAMES = Object.values(FUNCTION_ENV).map((variable) => variable.name);
 
 /** Where a file's code (not its comments) spells one of `names`: `file:line NAME`. */
@@ -33,14 +45,6 @@ export function spelledNames(path: string, source: string, names: readonly strin
   };
   visit(file);
   return found;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
-    return /\.(ts|mts|cts)$/.test(entry.name) ? [path] : [];
-  });
 }
 
 describe("the functions' environment variables", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_ENV, functionEnvironment } from '../../config/function-env';
-import { FUNCTION_METADATA, type AppFunctionName } from '../../config/functions';
+import { type AppFunctionId, type AppFunctionName, appFunctionName, FUNCTION_METADATA } from '../../config/functions';
 import { synthesizeTemplate } from '../../lib/app';
 
 /** Between them, every variable the stack can set: a hot poll, a CAPTCHA, each results design, LocalStack. */
@@ -26,12 +26,8 @@ const DESIGNS: Record<string, Record<string, string>> = {
 function environments(template: ReturnType<typeof synthesizeTemplate>): Map<AppFunctionName, Record<string, unknown>> {
   const found = new Map<AppFunctionName, Record<string, unknown>>();
   for (const resource of Object.values<any>(template.Resources)) {
-    const name: string | undefined = resource.Metadata?.[FUNCTION_METADATA.name];
-    if (name)
-      found.set(
-        `${name[0].toLowerCase()}${name.slice(1)}` as AppFunctionName,
-        resource.Properties.Environment.Variables,
-      );
+    const id: AppFunctionId | undefined = resource.Metadata?.[FUNCTION_METADATA.name];
+    if (id) found.set(appFunctionName(id), resource.Properties.Environment.Variables);
   }
   return found;
 }
