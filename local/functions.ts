@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
-import { RESULTS_URL } from '../config/app-config';
+import { RESULTS_URL } from '../config/results-delivery';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
 import type { AwsLimits } from './aws-limits';
