@@ -3,7 +3,7 @@
  * that cannot count a vote twice (dlq/; docs/exactly-once.md). `--help` for the options.
  */
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import { VOTE_QUEUE } from '../config/app-config';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import { TARGETS, type Target } from '../config/targets';
 import { formatInspection, queuesOf, verdictLines } from '../dlq/cli';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, refusedDiscard } from '../dlq/dead-letters';

@@ -13,7 +13,7 @@ import {
   serverCaptchaFrom,
 } from '../cli/server-options';
 import { startOrExit, stopOnSignals } from '../http/server-shell';
-import { RESULTS_DELIVERIES } from '../config/app-config';
+import { RESULTS_DELIVERIES } from '../config/results-delivery';
 import { COST_PATH } from '../frontend/serve';
 import { FLAGS, fromOption } from '../config/flags';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';

@@ -4,17 +4,9 @@
  * read, and what a wrong value is told. The checks that join two flags (a budget's amount and its
  * e-mail, what LocalStack cannot deploy) stay with the stack's settings in lib/app.ts.
  */
-import {
-  budgetFlagsFor,
-  BUDGET_FLAGS,
-  DEFAULT_API_KIND,
-  DEFAULT_RESULTS_DELIVERY,
-  RESULTS_DELIVERIES,
-  RESULTS_URL,
-  type ApiKind,
-  type DeployTarget,
-  type ResultsDelivery,
-} from './app-config';
+import { budgetFlagsFor, BUDGET_FLAGS } from './budget';
+import { DEFAULT_RESULTS_DELIVERY, RESULTS_DELIVERIES, RESULTS_URL, type ResultsDelivery } from './results-delivery';
+import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from './stack';
 import { UsageError } from './errors';
 import { API_RATE_FLAG, HOT_POLL_FLAG, MAX_API_RATE_LIMIT, MAX_HOT_POLL_VOTES_PER_SECOND } from './vote-path';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../cli/command-line';
 import { makeFolder } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
-import { STACK_NAME } from '../config/app-config';
+import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
 import {
   CLOUDWATCH_PERMISSIONS,

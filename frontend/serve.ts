@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { isSitePage, SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
+import { isSitePage, type SiteConfig } from '../config/site';
+import { SITE_CACHE_CONTROL } from '../config/caching';
 import { pageWithConfig, type Site } from './page';
 
 interface Body {

@@ -1,13 +1,8 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
-import {
-  BUDGET_ALERT_PERCENTAGES,
-  BUDGET_FLAGS,
-  STACK_NAME,
-  type ApiKind,
-  type DeployTarget,
-  type ResultsDelivery,
-} from '../config/app-config';
+import { BUDGET_ALERT_PERCENTAGES, BUDGET_FLAGS } from '../config/budget';
+import type { ResultsDelivery } from '../config/results-delivery';
+import { STACK_NAME, type ApiKind, type DeployTarget } from '../config/stack';
 import { captchaSettingsFrom } from '../config/captcha';
 import { UsageError } from '../config/errors';
 import { FLAGS, fromContext, type Flag } from '../config/flags';
@@ -30,7 +25,7 @@ function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
   return 'rest';
 }
 
-/** `-c results=api|function-url|cloudfront`: how the page reads results (config/app-config.ts RESULTS_DELIVERIES). */
+/** `-c results=api|function-url|cloudfront`: how the page reads results (config/results-delivery.ts). */
 function resultsFor(target: DeployTarget, requested: unknown): ResultsDelivery {
   const results = fromContext(FLAGS.results, requested);
   if (target === 'localstack' && results === 'cloudfront')

@@ -3,7 +3,8 @@
  * environment, and the site bucket's page put in and taken out.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
+import { SITE_CACHE_CONTROL } from '../config/caching';
+import type { SiteConfig } from '../config/site';
 import { EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
