@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { isSitePage, type SiteConfig } from '../config/site';
+import { SITE_CACHE_CONTROL } from '../config/caching';
 import { targetOf } from '../http/request-reader';
-import { isSitePage, SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
 import { pageWithConfig, type Site } from './page';
 
 interface Body {

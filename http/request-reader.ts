@@ -7,7 +7,7 @@
  * object, headers are not copied, and a body-less request does not wait for its end.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { API_BASE_PATH } from '../config/app-config';
+import { API_BASE_PATH } from '../config/api-contract';
 
 /** A request's target: its path as sent (still percent-encoded) and its query without the '?'. */
 export interface RequestTarget {

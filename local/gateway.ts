@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ROUTES, type ApiKind } from '../config/app-config';
+import { ROUTES } from '../config/api-contract';
+import type { ApiKind } from '../config/stack';
 import { announcesBody, headersOf, readBody, sourceIpOf, targetOf } from '../http/request-reader';
 import { routeMatcher } from '../lambdas/handlers/http';
 import type { AwsLimits } from './aws-limits';

@@ -7,15 +7,13 @@ import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { PROJECT_ROOT } from '../bin/folders';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import {
-  pageCaptcha,
-  type ApiKind,
-  type ResultsDelivery,
-  type ServerCaptchaSettings,
-  type SiteConfig,
-} from '../config/app-config';
+import { pageCaptcha, type ServerCaptchaSettings } from '../config/captcha';
+import type { ApiKind } from '../config/stack';
+import type { ResultsDelivery } from '../config/results-delivery';
+import type { SiteConfig } from '../config/site';
 import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
+import { FUNCTION_ENV } from '../config/function-env';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
 import { isApiPath, targetOf, wireResponse, writeResponse } from '../http/request-reader';
@@ -304,8 +302,8 @@ function pointSdkClientsAt(
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_REGION: REGION,
     AWS_DEFAULT_REGION: REGION,
-    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoEndpoint,
-    AWS_ENDPOINT_URL_SQS: endpoints.sqsEndpoint,
+    [FUNCTION_ENV.dynamoEndpoint.name]: endpoints.dynamoEndpoint,
+    [FUNCTION_ENV.sqsEndpoint.name]: endpoints.sqsEndpoint,
     ...(endpoints.ssmEndpoint ? { AWS_ENDPOINT_URL_SSM: endpoints.ssmEndpoint } : {}),
     ...(maxAttempts ? { AWS_MAX_ATTEMPTS: String(maxAttempts) } : {}),
     // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
@@ -353,11 +351,11 @@ function functionEnvironment(
     ...Object.fromEntries(Object.entries(template).map(([key, value]) => [key, resolveRef(value)])),
     AWS_LAMBDA_FUNCTION_NAME: fn.name,
     // Its own path on the table's metering proxy: reads and writes are metered per function.
-    AWS_ENDPOINT_URL_DYNAMODB: functionEndpoint(dynamoEndpoint, fn.name),
+    [FUNCTION_ENV.dynamoEndpoint.name]: functionEndpoint(dynamoEndpoint, fn.name),
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
-    ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
-    ...(options.captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: options.captcha.verifyUrl } : {}),
+    ...(options.rateLimits === false ? { [FUNCTION_ENV.rateLimit.name]: 'off' } : {}),
+    ...(options.captcha?.verifyUrl ? { [FUNCTION_ENV.captchaVerifyUrl.name]: options.captcha.verifyUrl } : {}),
   };
 }
 
@@ -380,7 +378,7 @@ function startEventSources(
       faults,
       maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
-      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
+      redeliverAfterSeconds: options.visibilityTimeoutSeconds,
       onBatchHeld: (ms) => {
         const { name, memoryMb } = functions.get(mapping.functionLogicalId)!.model;
         meter.recordBatchHeld(name, memoryMb, ms);

@@ -4,7 +4,7 @@
  * the VoteSink the handlers use (lambdas/domain/ports.ts), as DynamoDB and SQS are on AWS.
  * A vote is counted when its record is on disk: no queue, no consumer, no carpool needed.
  */
-import { IDEMPOTENCY } from '../config/app-config';
+import { IDEMPOTENCY } from '../config/api-contract';
 import { PollError } from '../lambdas/domain/errors';
 import { isExpired, type Poll } from '../lambdas/domain/poll';
 import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';

@@ -7,14 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainServer, listen, originOf, type TlsFiles } from '../bin/server-shell';
-import {
-  pageCaptcha,
-  POLL_LIMITS,
-  RATE_LIMITS,
-  ROUTES,
-  type ApiFunctionName,
-  type ServerCaptchaSettings,
-} from '../config/app-config';
+import { pageCaptcha, type ServerCaptchaSettings } from '../config/captcha';
+import { POLL_LIMITS, ROUTES, type ApiFunctionName } from '../config/api-contract';
+import { RATE_LIMITS } from '../config/throttling';
 import { EDITION_HEADER } from '../config/targets';
 import type { Site } from '../frontend/page';
 import {

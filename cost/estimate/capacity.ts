@@ -6,7 +6,8 @@
  * (cost/usage/peaks.ts). A design carries the peak when no stage is over its limit and Lambda reaches it
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
-import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../../config/app-config';
+import { POLL_CACHE, RESULTS_CACHE_SECONDS } from '../../config/caching';
+import { RESULTS_URL } from '../../config/results-delivery';
 import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, pollKeyReadUnits, resultsReadUnits } from './model';
 import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';

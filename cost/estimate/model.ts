@@ -3,7 +3,7 @@
  * month of usage, and usage becomes a bill, line by line. Plain TypeScript
  * with no Node or AWS imports, so the frontend can run it too.
  */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from '../../config/aws-prices';
 import { quota } from '../../config/aws-quotas';
 import { preflightsPerVote, type ResultsTraffic, resultsEnvironments, resultsReadsPerRequest } from './rates';
@@ -230,7 +230,7 @@ export function appShare(volumes: MonthVolumes, profile: TrafficProfile, units: 
 
 /**
  * Read units a results request that reaches the results function costs, at the function's traffic:
- * behind CloudFront, a read each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the
+ * behind CloudFront, a read each (CloudFront is the cache: config/function-env.ts resultsKeepCounts); else what the
  * function's own cache leaves to the table (cost/estimate/rates.ts), or what a load test measured. Each read
  * reads every counter key of the poll.
  */

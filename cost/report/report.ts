@@ -3,12 +3,8 @@
  * monthly cost against monthly votes. It opens with the answer: the cheapest AWS design you can
  * deploy for the profile, the floor no AWS design can go under, and the VPS beside them.
  */
-import {
-  BUDGET_ALERT_PERCENTAGES,
-  budgetFlagsFor,
-  POLL_READ_CACHE_SECONDS,
-  RESULTS_CACHE_SECONDS,
-} from '../../config/app-config';
+import { BUDGET_ALERT_PERCENTAGES, budgetFlagsFor } from '../../config/budget';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { beforeThePeak, observedLine, raisesText, scaleUp, stageLoad, stageShare } from './answer';
 import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Stage } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';

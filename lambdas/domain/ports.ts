@@ -3,7 +3,7 @@
  * AWS they are DynamoDB, SQS, SSM and Powertools (lambdas/adapters/); in the VPS edition memory
  * and a log on disk (vps/); in handler tests, in-memory fakes (test/support/fakes.ts).
  */
-import type { ConsumerMetricName } from '../../config/app-config';
+import type { ConsumerMetricName } from '../../config/vote-queue';
 import type { CaptchaAction } from './captcha';
 import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';

@@ -1,7 +1,7 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
 import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
-import { IDEMPOTENCY } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
 import { isPollId } from '../domain/ids';
 import { cachedPollStore } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';

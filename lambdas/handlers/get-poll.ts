@@ -1,5 +1,5 @@
 /** GET /api/poll/{id} and GET /api/poll/{id}/options — a poll, or just its options. */
-import { POLL_READ_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
 import { pollNotFound } from '../domain/errors';
 import { isPollId } from '../domain/ids';
 import { isClosed, isExpired, toPublicPoll, type Poll } from '../domain/poll';

@@ -1,5 +1,5 @@
 /** GET /api/poll/{id}/results — counts per option, cheap to poll often. */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { pollNotFound } from '../domain/errors';
 import { isPollId } from '../domain/ids';
 import { isClosed, isExpired } from '../domain/poll';

@@ -3,7 +3,7 @@
  * one mapping from a domain error to its status. Lambda (lambdas/adapters/api-gateway.ts) and
  * the VPS edition (vps/server.ts) are adapters around it.
  */
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
 import type { Log } from '../domain/ports';

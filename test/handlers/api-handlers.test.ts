@@ -4,7 +4,7 @@
  * provider that says no), and the mapping of every refusal to its status.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { PollError } from '../../lambdas/domain/errors';
 import type { CaptchaCheck } from '../../lambdas/domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
