@@ -38,6 +38,8 @@ export interface VoteSink {
    * `group`: its message group within the poll (vote.ts voteRoute); the VPS edition has none.
    */
   send(vote: VoteMessage, keyed?: boolean, group?: number): Promise<void>;
+  /** false: the sink has no message groups nor counter items (the VPS edition's log), so no vote's is worked out. */
+  readonly grouped?: boolean;
 }
 
 export type ApplyOutcome =

@@ -156,10 +156,9 @@ export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]): Rou
         if (!allowed.includes(route.method)) allowed.push(route.method);
         continue;
       }
-      return {
-        route,
-        pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])),
-      };
+      const pathParameters: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) pathParameters[names[i]] = decodeSegment(values[i + 1]);
+      return { route, pathParameters };
     }
     return allowed.length ? { allowed } : undefined;
   };
