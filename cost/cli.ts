@@ -19,7 +19,7 @@ import {
   measureStack,
   type MetricsClient,
   type StackResourcesClient,
-  sqsRequests,
+  sqsCounted,
   windowHours,
   windowText,
 } from './estimate/cloudwatch';
@@ -415,7 +415,7 @@ export async function cloudWatchInput(
     target,
     window: { start: window.start.toISOString(), end: window.end.toISOString(), hours: windowHours(window) },
     measurement,
-    sqsCounted: sqsRequests(measurement).how,
+    sqsCounted: sqsCounted(measurement),
     lines,
     measuredUsd: measuredOnly.reduce((sum, l) => sum + l.measured!.usd, 0),
     estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),

@@ -24,8 +24,23 @@ import {
   SECONDS_PER_MONTH,
   type TrafficProfile,
 } from '../usage/traffic-profile';
-import { bytesToUnits, PRICES, type PriceId } from '../../config/aws-prices';
-import { SQS_REQUESTS_PER_BATCH } from '../../config/vote-rates';
+import { PRICES, type PriceId } from '../../config/aws-prices';
+import {
+  bytesPerUnit,
+  MB_PER_GB,
+  METERED_METRICS,
+  METERED_SERVICES,
+  type MeteredMetric,
+  type MeteredMetricId,
+  type MeteredResource,
+  type MeteredService,
+  MS_PER_SECOND,
+  PRICED_USAGE,
+  priceFor,
+  pricesOf,
+  type Queue,
+  type TermOf,
+} from '../../config/priced-metrics';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
 import type { StackConfig } from './stack-config';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
@@ -46,23 +61,14 @@ export type MetricsClient = Sends<GetMetricDataCommandInput, GetMetricDataComman
  */
 export const REST_API_NAME = 'RestApi';
 
-/** The services the command reads, as a bill names them. */
-export const MEASURED_SERVICES = ['API Gateway', 'Lambda', 'SQS', 'DynamoDB', 'CloudFront'] as const;
-export type MeasuredService = (typeof MEASURED_SERVICES)[number];
+/** The services the command reads, as a bill names them (config/priced-metrics.ts). */
+export const MEASURED_SERVICES = Object.values(METERED_SERVICES);
+export type MeasuredService = MeteredService;
 
-/** Each bill line the metrics price, and the service whose metrics give it. */
-export const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = {
-  httpApiRequests: 'API Gateway',
-  restApiRequests: 'API Gateway',
-  lambdaRequests: 'Lambda',
-  lambdaArmGbSeconds: 'Lambda',
-  lambdaX86GbSeconds: 'Lambda',
-  sqsFifoRequests: 'SQS',
-  dynamoWriteUnits: 'DynamoDB',
-  dynamoReadUnits: 'DynamoDB',
-  cloudFrontRequests: 'CloudFront',
-  cloudFrontTransfer: 'CloudFront',
-};
+/** Each bill line the metrics price, and the service whose metrics give it: the table's lines. */
+export const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = Object.fromEntries(
+  PRICED_USAGE.flatMap((line) => pricesOf(line.price).map((id) => [id, line.service])),
+);
 
 /** The window the metrics are read over. */
 export interface Window {
@@ -102,8 +108,13 @@ export interface Measurement {
 
 interface Query {
   service: MeasuredService;
-  /** What the sum is for: `Invocations` of a function, `Count` of a route. */
+  /** The table's metric it reads; none for a route's count (not priced: the API's count is). */
+  id?: MeteredMetricId;
+  /** What the sum is for: `Invocations` of a function, `route GET /api/poll/{id}` (a `Count`) of a route. */
   metric: string;
+  metricName: string;
+  statistic: string;
+  logicalId: string;
   resource: string;
   namespace: string;
   dimensions: Record<string, string>;
@@ -113,83 +124,66 @@ interface Query {
 
 type Resource = NonNullable<DescribeStackResourcesCommandOutput['StackResources']>[number];
 
-/** The queries for the stack's resources: the standard metrics of each, as the bill needs them. */
+/** The kind of each resource type the table's metrics are published for. */
+const RESOURCE_KINDS: Record<string, MeteredResource> = {
+  'AWS::ApiGatewayV2::Api': 'api',
+  'AWS::ApiGateway::RestApi': 'api',
+  'AWS::Lambda::Function': 'function',
+  'AWS::SQS::Queue': 'queue',
+  'AWS::DynamoDB::Table': 'table',
+  'AWS::DynamoDB::GlobalTable': 'table',
+  'AWS::CloudFront::Distribution': 'distribution',
+};
+
+/**
+ * The queries for the stack's resources: each table metric of each resource's kind (config/priced-metrics.ts),
+ * in the table's order, and the API's count per route where its stage has detailed metrics on.
+ */
 export function metricQueries(resources: Resource[]): Query[] {
   const queries: Query[] = [];
-  const add = (q: Omit<Query, 'metric'>, ...metrics: string[]) => {
-    for (const metric of metrics) queries.push({ ...q, metric });
-  };
   for (const r of resources) {
     const id = r.PhysicalResourceId;
-    if (!id) continue;
-    switch (r.ResourceType) {
-      case 'AWS::ApiGatewayV2::Api':
-      case 'AWS::ApiGateway::RestApi': {
-        const http = r.ResourceType === 'AWS::ApiGatewayV2::Api';
-        const api: Record<string, string> = http ? { ApiId: id } : { ApiName: REST_API_NAME };
-        const q = { service: 'API Gateway', namespace: 'AWS/ApiGateway', resource: id } as const;
-        add({ ...q, dimensions: api }, 'Count');
-        // Per route, where the stage has detailed metrics on (its name from the stack's stage resource).
-        const stage = resources.find(
-          (s) => s.ResourceType === (http ? 'AWS::ApiGatewayV2::Stage' : 'AWS::ApiGateway::Stage'),
-        )?.PhysicalResourceId;
-        if (!stage) break;
-        for (const route of ROUTES) {
-          const key = `${route.method} ${route.path}`;
-          const dimensions = http
-            ? { ...api, Stage: stage, Route: key }
-            : { ...api, Stage: stage, Method: route.method, Resource: route.path };
-          queries.push({ ...q, metric: `route ${key}`, dimensions });
-        }
-        break;
-      }
-      case 'AWS::Lambda::Function':
-        add(
-          { service: 'Lambda', namespace: 'AWS/Lambda', resource: id, dimensions: { FunctionName: id } },
-          'Invocations',
-          'Duration',
-        );
-        break;
-      case 'AWS::SQS::Queue': {
-        // A queue's physical id is its URL; its metrics are named by the URL's last part.
-        const name = id.split('/').pop() ?? id;
-        add(
-          { service: 'SQS', namespace: 'AWS/SQS', resource: name, dimensions: { QueueName: name } },
-          'NumberOfMessagesSent',
-          'NumberOfMessagesReceived',
-          'NumberOfMessagesDeleted',
-          'NumberOfEmptyReceives',
-        );
-        break;
-      }
-      case 'AWS::DynamoDB::Table':
-      case 'AWS::DynamoDB::GlobalTable':
-        add(
-          { service: 'DynamoDB', namespace: 'AWS/DynamoDB', resource: id, dimensions: { TableName: id } },
-          'ConsumedReadCapacityUnits',
-          'ConsumedWriteCapacityUnits',
-        );
-        break;
-      case 'AWS::CloudFront::Distribution':
-        add(
-          {
-            service: 'CloudFront',
-            namespace: 'AWS/CloudFront',
-            resource: id,
-            dimensions: { DistributionId: id, Region: 'Global' },
-            global: true,
-          },
-          'Requests',
-          'BytesDownloaded',
-        );
-        break;
+    const kind = RESOURCE_KINDS[r.ResourceType ?? ''];
+    if (!id || !kind) continue;
+    const http = r.ResourceType === 'AWS::ApiGatewayV2::Api';
+    // A queue's physical id is its URL; its metrics are named by the URL's last part.
+    const name = kind === 'queue' ? (id.split('/').pop() ?? id) : kind === 'api' && !http ? REST_API_NAME : id;
+    const resource = kind === 'queue' ? name : id;
+    for (const [metricId, m] of Object.entries(METERED_METRICS) as [MeteredMetricId, MeteredMetric][]) {
+      if (m.resource !== kind) continue;
+      const dimension = typeof m.dimension === 'string' ? m.dimension : m.dimension[http ? 'http' : 'rest'];
+      queries.push({
+        service: m.service,
+        id: metricId,
+        metric: m.metricName,
+        metricName: m.metricName,
+        statistic: m.statistic,
+        resource,
+        logicalId: r.LogicalResourceId ?? '',
+        namespace: m.namespace,
+        dimensions: { [dimension]: name, ...m.fixedDimensions },
+        ...(m.region ? { global: true } : {}),
+      });
     }
+    if (kind === 'api') queries.push(...routeQueries(queries.at(-1)!, resources, http));
   }
   return queries;
 }
 
-/** The metric's name as CloudWatch knows it (a route's query is `Count`). */
-const metricName = (q: Query) => (q.metric.startsWith('route ') ? 'Count' : q.metric);
+/** The API's count route by route, where its stage has detailed metrics on (its name from the stage resource). */
+function routeQueries(count: Query, resources: Resource[], http: boolean): Query[] {
+  const stage = resources.find(
+    (s) => s.ResourceType === (http ? 'AWS::ApiGatewayV2::Stage' : 'AWS::ApiGateway::Stage'),
+  )?.PhysicalResourceId;
+  if (!stage) return [];
+  return ROUTES.map((route) => {
+    const key = `${route.method} ${route.path}`;
+    const dimensions = http
+      ? { ...count.dimensions, Stage: stage, Route: key }
+      : { ...count.dimensions, Stage: stage, Method: route.method, Resource: route.path };
+    return { ...count, id: undefined, metric: `route ${key}`, dimensions };
+  });
+}
 
 /**
  * One period the length of the window (only its sum is wanted), in the resolution CloudWatch still
@@ -215,11 +209,11 @@ async function sums(client: MetricsClient, queries: Query[], window: Window): Pr
       MetricStat: {
         Metric: {
           Namespace: q.namespace,
-          MetricName: metricName(q),
+          MetricName: q.metricName,
           Dimensions: Object.entries(q.dimensions).map(([Name, Value]) => ({ Name, Value })),
         },
         Period: period,
-        Stat: 'Sum',
+        Stat: q.statistic,
       },
       ReturnData: true,
     }));
@@ -249,6 +243,24 @@ export function roleOf(logicalId: string): FunctionRole | undefined {
 const total = (values: (number | undefined)[]): number | undefined =>
   values.some((v) => v !== undefined) ? values.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
 
+/** Which of the stack's resources the table reads each metric of: a term's, or a fallback's. */
+const READ_OF = new Map<MeteredMetricId, TermOf>(
+  PRICED_USAGE.flatMap((line) =>
+    line.terms.flatMap((t) => [
+      [t.metric, t.of] as const,
+      ...(t.orElse?.metrics.map((metric) => [metric, t.orElse!.of] as const) ?? []),
+    ]),
+  ),
+);
+/** A queue's part, from its logical id (lib/vote-pipeline.ts names them). */
+const queueOf = (logicalId: string): Queue =>
+  /DeadLetterQueue/.test(logicalId) ? 'the dead-letter queue' : 'the vote queue';
+/** Whether a metric of a resource counts: any resource's, but a queue's where the table reads one queue's. */
+function readsQueue(id: MeteredMetricId, logicalId: string): boolean {
+  const of = READ_OF.get(id);
+  return METERED_METRICS[id].resource !== 'queue' || of === 'each queue' || of === queueOf(logicalId);
+}
+
 /**
  * Reads the stack's resources, then their metrics over the window. The clients' errors pass through
  * (the command says which they are: cloudWatchFailure).
@@ -269,8 +281,9 @@ export async function measureStack(
   const value = new Map<Query, number | undefined>();
   for (const [i, q] of regional.entries()) value.set(q, regionalSums[i]);
   for (const [i, q] of global.entries()) value.set(q, globalSums[i]);
-  const of = (service: MeasuredService, metric: string) =>
-    total(queries.filter((q) => q.service === service && q.metric === metric).map((q) => value.get(q)));
+  // A metric summed over the resources the table reads it of (a queue's: each queue, or one of them).
+  const of = (id: MeteredMetricId) =>
+    total(queries.filter((q) => q.id === id && readsQueue(id, q.logicalId)).map((q) => value.get(q)));
 
   const m: Measurement = { stackName, window, missing: {}, functions: [] };
   const has = (service: MeasuredService) => queries.some((q) => q.service === service);
@@ -281,11 +294,11 @@ export async function measureStack(
       if (v !== undefined) routes[q.metric.slice('route '.length)] = v;
     }
     const kind = resources.some((r) => r.ResourceType === 'AWS::ApiGatewayV2::Api') ? 'http' : 'rest';
-    m.api = { kind, requests: of('API Gateway', 'Count'), routes };
+    m.api = { kind, requests: of('apiRequests'), routes };
   }
   const logicalIds = new Map(resources.map((r) => [r.PhysicalResourceId, r.LogicalResourceId ?? '']));
-  for (const q of queries.filter((q) => q.service === 'Lambda' && q.metric === 'Invocations')) {
-    const duration = queries.find((d) => d.resource === q.resource && d.metric === 'Duration');
+  for (const q of queries.filter((q) => q.id === 'invocations')) {
+    const duration = queries.find((d) => d.resource === q.resource && d.id === 'durationMs');
     m.functions.push({
       name: q.resource,
       role: roleOf(logicalIds.get(q.resource) ?? ''),
@@ -295,18 +308,17 @@ export async function measureStack(
   }
   if (has('SQS'))
     m.sqs = {
-      sent: of('SQS', 'NumberOfMessagesSent'),
-      received: of('SQS', 'NumberOfMessagesReceived'),
-      deleted: of('SQS', 'NumberOfMessagesDeleted'),
-      emptyReceives: of('SQS', 'NumberOfEmptyReceives'),
+      sent: of('messagesSent'),
+      received: of('messagesReceived'),
+      deleted: of('messagesDeleted'),
+      emptyReceives: of('emptyReceives'),
     };
   if (has('DynamoDB'))
     m.dynamo = {
-      readUnits: of('DynamoDB', 'ConsumedReadCapacityUnits'),
-      writeUnits: of('DynamoDB', 'ConsumedWriteCapacityUnits'),
+      readUnits: of('readUnits'),
+      writeUnits: of('writeUnits'),
     };
-  if (has('CloudFront'))
-    m.cloudFront = { requests: of('CloudFront', 'Requests'), bytes: of('CloudFront', 'BytesDownloaded') };
+  if (has('CloudFront')) m.cloudFront = { requests: of('edgeRequests'), bytes: of('edgeBytes') };
   for (const service of MEASURED_SERVICES) {
     if (!has(service)) m.missing[service] = 'not in the stack';
     else if (queries.every((q) => q.service !== service || value.get(q) === undefined))
@@ -320,48 +332,98 @@ export async function measureStack(
   return m;
 }
 
-/** A function's GB-seconds from its measured duration: memory and architecture as the stack configures its role. */
-function gbSeconds(fn: MeasuredFunction, stack: StackConfig): { arm64: number; x86_64: number } {
+/** The memory and architecture a function runs at: as the stack configures its role. */
+function configOf(fn: MeasuredFunction, stack: StackConfig): { memoryMb: number; architecture: 'arm64' | 'x86_64' } {
   // CDK's helper functions (custom resources, the site's edge router) run at Lambda's default 128 MB.
-  const config = fn.role ? stack.functions[fn.role] : { memoryMb: 128, architecture: 'x86_64' as const };
-  const seconds = ((fn.durationMs ?? 0) / 1000) * (config.memoryMb / 1024);
-  return config.architecture === 'arm64' ? { arm64: seconds, x86_64: 0 } : { arm64: 0, x86_64: seconds };
+  return fn.role ? stack.functions[fn.role] : { memoryMb: 128, architecture: 'x86_64' };
 }
 
 /** Lambda's consumer batches: a receive and a batch delete each, where its invocations were measured. */
 const consumerInvocations = (m: Measurement) =>
   total(m.functions.filter((f) => f.role === 'countVotes').map((f) => f.invocations));
 
-/** The queue requests the window made, and how they were counted. */
-export function sqsRequests(m: Measurement): { requests?: number; how: string } {
+/** A function's figure of each function metric. */
+const FUNCTION_FIGURES: Partial<Record<MeteredMetricId, (f: MeasuredFunction) => number | undefined>> = {
+  invocations: (f) => f.invocations,
+  durationMs: (f) => f.durationMs,
+};
+/** The window's figure of each other metric, as the measurement sums it over the resources the table names. */
+const FIGURES: Partial<Record<MeteredMetricId, (m: Measurement) => number | undefined>> = {
+  apiRequests: (m) => m.api?.requests,
+  messagesSent: (m) => m.sqs?.sent,
+  messagesReceived: (m) => m.sqs?.received,
+  messagesDeleted: (m) => m.sqs?.deleted,
+  emptyReceives: (m) => m.sqs?.emptyReceives,
+  readUnits: (m) => m.dynamo?.readUnits,
+  writeUnits: (m) => m.dynamo?.writeUnits,
+  edgeRequests: (m) => m.cloudFront?.requests,
+  edgeBytes: (m) => m.cloudFront?.bytes,
+};
+const figure = (metric: MeteredMetricId, m: Measurement): number | undefined => {
+  const read = FIGURES[metric];
+  if (!read) throw new Error(`The measurement holds no ${metric} but each function's`);
+  return read(m);
+};
+
+/** Whether a term's metric measured anything to count: else its fallback counts (an upper bound). */
+const counted = (n: number | undefined) => n !== undefined && n > 0;
+
+/**
+ * The window's usage of each priced line, made from the table of priced metrics (config/priced-metrics.ts)
+ * as the stack's cost dashboard is, each resource's part times `scale` as it is added (a month's factor):
+ * GB-seconds at the memory and architecture the stack gives each function's role. Unmeasured is 0.
+ */
+export function meteredUsage(m: Measurement, stack: StackConfig, scale = 1): Map<PriceId, number> {
+  const usage = new Map<PriceId, number>();
+  const add = (id: PriceId, n: number) => usage.set(id, (usage.get(id) ?? 0) + n);
+  const apiKind = m.api?.kind ?? stack.apiKind;
+  for (const line of PRICED_USAGE) {
+    for (const term of line.terms) {
+      if (term.of === 'each function') {
+        const read = FUNCTION_FIGURES[term.metric]!;
+        for (const fn of m.functions) {
+          const n = read(fn) ?? 0;
+          const config = configOf(fn, stack);
+          if (term.atMemory)
+            add(priceFor(line.price, config.architecture), (n / MS_PER_SECOND) * (config.memoryMb / MB_PER_GB) * scale);
+          else add(priceFor(line.price, apiKind), n * scale);
+        }
+        continue;
+      }
+      const id = priceFor(line.price, apiKind);
+      const n = term.of === 'the consumer' ? consumerInvocations(m) : figure(term.metric, m);
+      if (term.orElse && !counted(n)) {
+        for (const other of term.orElse.metrics) add(id, (figure(other, m) ?? 0) * scale);
+        continue;
+      }
+      const units = (n ?? 0) * scale * (term.times ?? 1);
+      add(id, term.inBytes ? units / bytesPerUnit(id) : units);
+    }
+  }
+  return usage;
+}
+
+/** How the window's queue requests were counted. */
+export function sqsCounted(m: Measurement): string {
   const { sent, received, deleted, emptyReceives } = m.sqs ?? {};
-  if ([sent, received, deleted, emptyReceives].every((v) => v === undefined)) return { how: 'no datapoints' };
-  const batches = consumerInvocations(m);
-  if (batches !== undefined && batches > 0)
-    return {
-      requests: (sent ?? 0) + SQS_REQUESTS_PER_BATCH * batches + (emptyReceives ?? 0),
-      how: 'a send per message, a receive and a delete per consumer batch, and the empty receives',
-    };
-  return {
-    requests: (sent ?? 0) + (received ?? 0) + (deleted ?? 0) + (emptyReceives ?? 0),
-    how:
-      'a request per message sent, received and deleted, and the empty receives ' +
-      '(an upper bound: batches make fewer)',
-  };
+  if ([sent, received, deleted, emptyReceives].every((v) => v === undefined)) return 'no datapoints';
+  return counted(consumerInvocations(m))
+    ? 'a send per message, a receive and a delete per consumer batch, and the empty receives'
+    : 'a request per message sent, received and deleted, and the empty receives (an upper bound: batches make fewer)';
 }
 
 /** The window's usage projected to a month, with zeros where nothing was measured, and the factor. */
 export function measuredMonth(m: Measurement, stack: StackConfig): { usage: MonthlyUsage; factor: number } {
   const factor = SECONDS_PER_MONTH / (windowHours(m.window) * 3600);
+  const metered = meteredUsage(m, stack, factor);
+  const priced = (id: PriceId) => metered.get(id) ?? 0;
+  // Lambda's requests, function by function (the profile is fitted to them), as the table counts them.
+  const requests = FUNCTION_FIGURES[PRICED_USAGE.find((l) => l.price === 'lambdaRequests')!.terms[0].metric]!;
   const invocations = Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>;
-  const gb = { arm64: 0, x86_64: 0 };
   let otherInvocations = 0;
   for (const fn of m.functions) {
-    if (fn.role) invocations[fn.role] += (fn.invocations ?? 0) * factor;
-    else otherInvocations += (fn.invocations ?? 0) * factor;
-    const s = gbSeconds(fn, stack);
-    gb.arm64 += s.arm64 * factor;
-    gb.x86_64 += s.x86_64 * factor;
+    if (fn.role) invocations[fn.role] += (requests(fn) ?? 0) * factor;
+    else otherInvocations += (requests(fn) ?? 0) * factor;
   }
   // CDK's helpers are billed as Lambda requests too: counted with the consumer's (the bill sums them all).
   invocations.countVotes += otherInvocations;
@@ -375,23 +437,23 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
       pageLoads: role('getPoll') + role('createPoll'),
       resultsRequests: role('getResults'),
       preflights: zero,
-      apiRequests: (m.api?.requests ?? 0) * factor,
+      apiRequests: priced((m.api?.kind ?? stack.apiKind) === 'http' ? 'httpApiRequests' : 'restApiRequests'),
       functionUrlRequests: zero,
       clientRequests: zero,
       invocations,
       // Not read: the Duration metric is what the window ran.
       coldStartShares: Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>,
-      gbSeconds: gb,
-      sqsRequests: (sqsRequests(m).requests ?? 0) * factor,
-      writeUnits: (m.dynamo?.writeUnits ?? 0) * factor,
-      readUnits: (m.dynamo?.readUnits ?? 0) * factor,
+      gbSeconds: { arm64: priced('lambdaArmGbSeconds'), x86_64: priced('lambdaX86GbSeconds') },
+      sqsRequests: priced('sqsFifoRequests'),
+      writeUnits: priced('dynamoWriteUnits'),
+      readUnits: priced('dynamoReadUnits'),
       storageGb: zero,
       logsGb: zero,
       logsStoredGb: zero,
       xrayTraces: zero,
-      cloudFrontRequests: (m.cloudFront?.requests ?? 0) * factor,
+      cloudFrontRequests: priced('cloudFrontRequests'),
       cloudFrontFunctionInvocations: zero,
-      cloudFrontGb: bytesToUnits((m.cloudFront?.bytes ?? 0) * factor, 'cloudFrontTransfer'),
+      cloudFrontGb: priced('cloudFrontTransfer'),
       cloudFrontOriginGb: zero,
       s3Gets: zero,
       apiTransferGb: zero,
