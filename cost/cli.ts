@@ -13,16 +13,13 @@ import { STACK_NAME } from '../config/app-config';
 import { LOCALSTACK } from '../config/emulated-aws';
 import {
   CLOUDWATCH_PERMISSIONS,
-  type CloudWatchBill,
-  fitProfile,
-  measuredLines,
   measureStack,
   type MetricsClient,
   type StackResourcesClient,
-  sqsCounted,
   windowHours,
   windowText,
 } from './estimate/cloudwatch';
+import { type CloudWatchBill, fitProfile, measuredLines, sqsCounted } from './estimate/cloudwatch-bill';
 import {
   CLOUDWATCH_TARGETS,
   type CloudWatchTarget,

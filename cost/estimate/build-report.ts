@@ -10,7 +10,7 @@ import {
   type FloodCeiling,
   type PricedDesign,
 } from './designs';
-import type { CloudWatchBill } from './cloudwatch';
+import type { CloudWatchBill } from './cloudwatch-bill';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { type ConsumerRamp, consumerRamp } from './consumer-ramp';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';

@@ -12,7 +12,7 @@ import {
 import { beforeThePeak, observedLine, raisesText, scaleUp, stageLoad, stageShare } from './answer';
 import { carriesInTime, MAX_RAMP_SECONDS, RAISE_HEADROOM, type Stage } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
-import type { CloudWatchBill } from '../estimate/cloudwatch';
+import type { CloudWatchBill } from '../estimate/cloudwatch-bill';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';

@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRICES, type PriceId } from '../../config/aws-prices';
 import { METERED_METRICS, type MeteredMetricId, PRICED_USAGE } from '../../config/priced-metrics';
-import { type Measurement, meteredUsage, metricQueries } from '../../cost/estimate/cloudwatch';
+import { type Measurement, metricQueries } from '../../cost/estimate/cloudwatch';
+import { meteredUsage } from '../../cost/estimate/cloudwatch-bill';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { FUNCTION_ROLES } from '../../cost/usage/unit-costs';
 import { synthesizeTemplate } from '../../lib/app';
