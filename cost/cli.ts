@@ -33,7 +33,8 @@ import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileErr
 import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
-import { renderForTerminal, renderMarkdown } from './report/working';
+import { renderForTerminal } from './report/render-text';
+import { renderMarkdown } from './report/render-markdown';
 import { buildReport, type CostReport, type ReportInput } from './estimate/build-report';
 import { readStackConfig, type StackConfig } from './estimate/stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';

@@ -17,8 +17,8 @@ import type { TrafficProfile } from '../../../cost/usage/traffic-profile';
 import { QUOTAS, quota } from '../../../config/aws-quotas';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
 import { votePathFor } from '../../../config/vote-path';
-import { capacityRows } from '../../../cost/report/report';
-import { renderDetail } from '../../../cost/report/working';
+import { capacityRows } from '../../../cost/report/capacity-lines';
+import { renderDetail } from '../../../cost/report/render-text';
 import { costReport, designStack, restoreQuotas, setQuota } from '../../support/cost';
 
 const functionUrl = designStack({ results: 'function-url' });

@@ -23,7 +23,8 @@ import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command
 import { estimate, tieredCost } from '../../../cost/estimate/model';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
 import { PRICES } from '../../../config/aws-prices';
-import { renderAnswer, renderDetail, renderMarkdown } from '../../../cost/report/working';
+import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
+import { renderMarkdown } from '../../../cost/report/render-markdown';
 import { verdictLines } from '../../../cost/report/answer';
 import { usd } from '../../../cost/estimate/format';
 import { unwrapped } from '../../support/cost';
