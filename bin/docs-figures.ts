@@ -13,7 +13,7 @@ import { loadDesigns, loadProfile, loadVpsCapacity } from '../cost/cli';
 import { designOf } from '../cost/estimate/designs';
 import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';
-import { tieredCost } from '../cost/estimate/model';
+import { tieredCost } from '../cost/estimate/bill';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { PRICES } from '../config/aws-prices';
 import { PROFILES, profileFieldLines } from '../cost/usage/profiles';

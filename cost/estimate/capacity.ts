@@ -7,7 +7,8 @@
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. Pure.
  */
 import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../../config/app-config';
-import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL, pollKeyReadUnits, resultsReadUnits } from './model';
+import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL } from './shares';
+import { pollKeyReadUnits, resultsReadUnits } from './results-shares';
 import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';

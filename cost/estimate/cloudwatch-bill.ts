@@ -22,7 +22,8 @@ import {
   windowHours,
   windowText,
 } from './cloudwatch';
-import { type Bill, type MonthlyUsage, priceUsage } from './model';
+import { type Bill, priceUsage } from './bill';
+import type { MonthlyUsage } from './monthly-usage';
 import type { StackConfig } from './stack-config';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
 import {

@@ -12,7 +12,8 @@ import {
   type CapacityVerdict,
   type QuotaRaiseNeeded,
 } from './capacity';
-import { estimate, type Bill, type BillOptions } from './model';
+import { estimate } from './model';
+import type { Bill, BillOptions } from './bill';
 import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import { bytesToUnits, type PriceId, PRICES } from '../../config/aws-prices';

@@ -1,7 +1,13 @@
+/**
+ * A bill in words, as the full working prints it (cost/report/working.ts): its lines as table rows, its
+ * total's sentences (credits, a price per million votes), its largest lines, what it costs idle and how
+ * often it starts cold; the measured bill of --from-cloudwatch beside its estimate; and the price sheet and
+ * quotas it rests on.
+ */
 import type { CloudWatchBill } from '../estimate/cloudwatch-bill';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { percent, percentFine, quantity, usd } from '../estimate/format';
-import type { Bill, BillLine } from '../estimate/model';
+import type { Bill, BillLine } from '../estimate/bill';
 import type { FunctionRole } from '../usage/unit-costs';
 import { QUOTAS, raiseText, type QuotaId } from '../../config/aws-quotas';
 import { NEW_ACCOUNT_CREDITS, PRICES, type Price } from '../../config/aws-prices';

@@ -1,3 +1,9 @@
+/**
+ * Whether each design carries the busiest second, in words, as the full working prints it
+ * (cost/report/working.ts): the busiest second, each design's verdict and what binds first, what carrying
+ * it takes (flags, quota raises, the scale-up), the recommended design stage by stage, the writes a vote
+ * brings, what the verdicts rest on, and a flood of the function URL.
+ */
 import { raisesText, scaleUp, stageLoad, stageShare } from './answer';
 import { carriesInTime, MAX_RAMP_SECONDS, type Stage } from '../estimate/capacity';
 import { quantity, usd } from '../estimate/format';

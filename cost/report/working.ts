@@ -56,7 +56,7 @@ import {
 } from './vps-lines';
 import { VPS_DNS, domainDns } from '../estimate/dns';
 import { percent, signedUsd, usd } from '../estimate/format';
-import type { Bill } from '../estimate/model';
+import type { Bill } from '../estimate/bill';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../../config/aws-prices';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';

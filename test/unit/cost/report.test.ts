@@ -13,7 +13,7 @@ import { renderChart } from '../../../cost/report/chart';
 import { closingSentence, verdictLines, withoutFree } from '../../../cost/report/answer';
 import { designRps } from '../../../cost/estimate/compare';
 import { quantity, usd, votesLabel } from '../../../cost/estimate/format';
-import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/model';
+import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/shares';
 import { QUOTAS } from '../../../config/aws-quotas';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { designRows } from '../../../cost/report/design-lines';
