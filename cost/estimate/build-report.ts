@@ -1,4 +1,5 @@
-import { RAISE_HEADROOM, type Account, type Capacity } from './capacity';
+import { RAISE_HEADROOM, type Capacity } from './capacity';
+import type { Account } from './stages';
 import {
   awsFloor,
   recommend,

@@ -4,14 +4,8 @@
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
 import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/app-config';
-import {
-  capacityOf,
-  carriesInTime,
-  type Capacity,
-  type CapacityContext,
-  type CapacityVerdict,
-  type QuotaRaiseNeeded,
-} from './capacity';
+import { capacityOf, carriesInTime, type Capacity, type CapacityVerdict, type QuotaRaiseNeeded } from './capacity';
+import type { CapacityContext } from './stages';
 import { estimate } from './model';
 import type { Bill, BillOptions } from './bill';
 import type { UnitCosts } from '../usage/unit-costs';

@@ -4,7 +4,8 @@
  * busiest second, what to do before the peak, and the verdict again in one sentence at the end. Every
  * figure is one the full working (working.ts, `--detail`) prints in its tables: report.answer's.
  */
-import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
+import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
+import type { Stage } from '../estimate/stages';
 import { isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';

@@ -5,7 +5,8 @@
  * brings, what the verdicts rest on, and a flood of the function URL.
  */
 import { raisesText, scaleUp, stageLoad, stageShare } from './answer';
-import { carriesInTime, MAX_RAMP_SECONDS, type Stage } from '../estimate/capacity';
+import { carriesInTime, MAX_RAMP_SECONDS } from '../estimate/capacity';
+import type { Stage } from '../estimate/stages';
 import { quantity, usd } from '../estimate/format';
 import { batchCycleMs } from '../usage/unit-costs';
 import { QUOTAS, type QuotaId } from '../../config/aws-quotas';
