@@ -2,8 +2,7 @@
  * The options both servers take alike (`npm start` and `npm run vps`): a port, rate limits on or
  * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
  */
-import { CAPTCHA_PROVIDERS, type ServerCaptchaSettings } from '../config/app-config';
-import { captchaSettingsFrom } from '../config/captcha';
+import { CAPTCHA_PROVIDERS, captchaSettingsFrom, type ServerCaptchaSettings } from '../config/captcha';
 import { UsageError, type OptionSpec } from './command-line';
 
 export function portFrom(value: string): number {

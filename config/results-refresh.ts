@@ -2,7 +2,20 @@
  * When the results page asks again. Pure and in config/, so the page, its unit tests and the
  * cost model (which counts what a viewer costs) share one schedule.
  */
-import { RESULTS_REFRESH } from './app-config';
+import { RESULTS_CACHE_SECONDS } from './caching';
+
+/**
+ * How the results page refreshes. Every refresh is a billed API request, so it
+ * backs off while nothing changes and stops while the tab is hidden or the poll
+ * is closed. Never faster than the results cache: a faster poll would only
+ * return the same cached answer. The cost model reads these too.
+ */
+export const RESULTS_REFRESH = {
+  minIntervalMs: RESULTS_CACHE_SECONDS * 1000,
+  maxIntervalMs: 30_000,
+  /** Each refresh that finds nothing new multiplies the interval by this. */
+  backoffFactor: 2,
+} as const;
 
 export interface RefreshPolicy {
   minIntervalMs: number;

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STACK_NAME, type DeployTarget } from './app-config';
+import { STACK_NAME, type DeployTarget } from './stack';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

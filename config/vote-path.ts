@@ -6,7 +6,8 @@
  * deploys what they return, and the capacity model checks a design against it. Without the flags
  * the path is today's default size.
  */
-import { API_THROTTLE, VOTE_QUEUE } from './app-config';
+import { API_THROTTLE } from './throttling';
+import { VOTE_QUEUE } from './vote-queue';
 import { quota } from './aws-quotas';
 import { voteRates } from './vote-rates';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { makeFolder } from '../bin/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
-import { STACK_NAME } from '../config/app-config';
+import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
 import {
   CLOUDWATCH_PERMISSIONS,

@@ -3,7 +3,7 @@
  * stack's name, how soon its clients give up (bin/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
  * and each way a call can fail as one line that says which and what to do.
  */
-import { STACK_NAME } from '../config/app-config';
+import { STACK_NAME } from '../config/stack';
 import { CommandFailure, UsageError } from '../config/errors';
 import { LOCALSTACK } from '../config/emulated-aws';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES } from '../config/targets';

@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../bin/command-line';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VOTE_QUEUE } from '../config/app-config';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES, stackOutputs, TARGETS, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';

@@ -2,7 +2,7 @@
  * The built site as data, and how its config goes in: shared by the build (frontend/build.ts),
  * whoever serves it (frontend/serve.ts) and the stack, none of which then needs the bundler to serve it.
  */
-import type { SiteConfig } from '../config/app-config';
+import type { SiteConfig } from '../config/site';
 
 /** In the page, where its config goes (a JSON string literal until then). */
 export const CONFIG_PLACEHOLDER = '"__SITE_CONFIG__"';

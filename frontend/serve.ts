@@ -8,7 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { isSitePage, SITE_CACHE_CONTROL, type SiteConfig } from '../config/app-config';
+import { isSitePage, type SiteConfig } from '../config/site';
+import { SITE_CACHE_CONTROL } from '../config/caching';
+import { targetOf } from '../http/request-reader';
 import { pageWithConfig, type Site } from './page';
 
 interface Body {
@@ -25,15 +27,6 @@ const body = (text: string): Body => {
     etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
   };
 };
-
-/** The request's path as sent (still percent-encoded); `/` when it cannot be read. */
-function pathOf(req: IncomingMessage): string {
-  try {
-    return new URL(req.url ?? '/', 'http://site').pathname;
-  } catch {
-    return '/';
-  }
-}
 
 /** Where a server of ours serves the cost explorer (npm start, npm run vps), when its site has one. */
 export const COST_PATH = '/cost';
@@ -57,7 +50,7 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
       onServed?.(405, 19);
       return;
     }
-    const found = pageFor(pathOf(req));
+    const found = pageFor(targetOf(req.url).path);
     const { raw, gzipped, etag } = found ?? notFound;
     const status = found && req.headers['if-none-match'] === etag ? 304 : found ? 200 : 404;
     const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));

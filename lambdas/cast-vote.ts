@@ -11,8 +11,8 @@ import { castVoteHandler } from './handlers/cast-vote';
 
 export const handler = apiGatewayHandler(
   castVoteHandler({
-    polls: new PollTable(requireEnv('TABLE_NAME')),
-    votes: new VoteQueue(requireEnv('QUEUE_URL')),
+    polls: new PollTable(requireEnv('tableName')),
+    votes: new VoteQueue(requireEnv('queueUrl')),
     log: logger,
     rateLimit: rateLimitSetting(),
     captcha: captchaSetting(),

@@ -7,8 +7,8 @@ import { PollTable } from './adapters/poll-table';
 import { countVotesHandler } from './handlers/count-votes';
 
 export const handler = countVotesHandler({
-  counts: new PollTable(requireEnv('TABLE_NAME')),
-  deadLetters: new DeadLetterQueue(requireEnv('DEAD_LETTER_QUEUE_URL')),
+  counts: new PollTable(requireEnv('tableName')),
+  deadLetters: new DeadLetterQueue(requireEnv('deadLetterQueueUrl')),
   log: logger,
   metrics: powertoolsMetrics(),
 });

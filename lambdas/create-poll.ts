@@ -6,7 +6,7 @@ import { createPollHandler } from './handlers/create-poll';
 
 export const handler = apiGatewayHandler(
   createPollHandler({
-    polls: new PollTable(requireEnv('TABLE_NAME')),
+    polls: new PollTable(requireEnv('tableName')),
     rateLimit: rateLimitSetting(),
     captcha: captchaSetting(),
     size: pollSizeSetting(),

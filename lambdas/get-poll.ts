@@ -5,6 +5,6 @@ import { PollTable } from './adapters/poll-table';
 import { getPollHandler } from './handlers/get-poll';
 
 export const handler = apiGatewayHandler(
-  getPollHandler({ polls: new PollTable(requireEnv('TABLE_NAME')) }),
+  getPollHandler({ polls: new PollTable(requireEnv('tableName')) }),
   httpOptions('getPoll'),
 );

@@ -1,18 +1,13 @@
 /** Builds the CDK app; shared by bin/poll-app.ts, the tests and the local runtime. */
 import { App, type AppProps } from 'aws-cdk-lib';
+import { BUDGET_ALERT_PERCENTAGES, BUDGET_FLAGS, budgetFlagsFor } from '../config/budget';
+import { DEFAULT_API_KIND, STACK_NAME, type ApiKind, type DeployTarget } from '../config/stack';
 import {
-  BUDGET_ALERT_PERCENTAGES,
-  BUDGET_FLAGS,
-  budgetFlagsFor,
-  DEFAULT_API_KIND,
   DEFAULT_RESULTS_DELIVERY,
   RESULTS_DELIVERIES,
   RESULTS_URL,
-  STACK_NAME,
-  type ApiKind,
-  type DeployTarget,
   type ResultsDelivery,
-} from '../config/app-config';
+} from '../config/results-delivery';
 import { captchaSettingsFrom } from '../config/captcha';
 import { UsageError } from '../config/errors';
 import {
@@ -62,7 +57,7 @@ function apiKindFor(target: DeployTarget, requested: unknown): ApiKind {
   return 'rest';
 }
 
-/** `-c results=api|function-url|cloudfront`: how the page reads results (config/app-config.ts RESULTS_DELIVERIES). */
+/** `-c results=api|function-url|cloudfront`: how the page reads results (config/results-delivery.ts). */
 export function resultsFrom(value: unknown, target: DeployTarget = 'aws'): ResultsDelivery {
   const results = value ?? DEFAULT_RESULTS_DELIVERY;
   if (!RESULTS_DELIVERIES.includes(results as ResultsDelivery)) {

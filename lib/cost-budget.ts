@@ -7,7 +7,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
 import { Construct } from 'constructs';
-import { BUDGET_ALERT_PERCENTAGES, COST_ALLOCATION_TAG } from '../config/app-config';
+import { BUDGET_ALERT_PERCENTAGES, COST_ALLOCATION_TAG } from '../config/budget';
 
 export interface BudgetSettings {
   monthlyUsd: number;

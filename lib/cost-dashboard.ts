@@ -24,13 +24,9 @@ import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  CONSUMER_METRICS,
-  ROUTES,
-  type ApiFunctionName,
-  type ApiKind,
-  type ConsumerMetricName,
-} from '../config/app-config';
+import { CONSUMER_METRICS, type ConsumerMetricName } from '../config/vote-queue';
+import { ROUTES, type ApiFunctionName } from '../config/api-contract';
+import type { ApiKind } from '../config/stack';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../config/aws-prices';
 import {
   bytesPerUnit,

@@ -15,12 +15,14 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { CONSUMER_METRICS, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/app-config';
+import { CONSUMER_METRICS } from '../config/vote-queue';
+import { type AppFunctionId, appFunctionName, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/functions';
+import { functionEnvironment, type FunctionSettings } from '../config/function-env';
 import { acknowledge } from './nag';
 
 // The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
 const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && !r.isVariable);
-if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/app-config.ts`);
+if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/functions.ts`);
 
 /** How handlers are bundled: by NodejsFunction for AWS and by the local runtime alike. */
 export const BUNDLING = {
@@ -35,7 +37,8 @@ export const BUNDLING = {
 export interface AppFunctionProps {
   /** Source file under lambdas/, e.g. `create-poll.ts`. */
   entry: string;
-  environment: Record<string, string>;
+  /** What the stack tells it (config/function-env.ts), by the table's keys; its service name is added here. */
+  environment: FunctionSettings;
   timeoutSeconds?: number;
   /** The CloudWatch custom metrics it publishes (recorded in the template for the cost model). */
   customMetrics?: readonly string[];
@@ -52,7 +55,8 @@ export function retainedLogGroup(scope: Construct, id: string): LogGroup {
   });
 }
 
-export function appFunction(scope: Construct, name: string, props: AppFunctionProps): NodejsFunction {
+/** One of the app's functions, named as its construct and the template's metadata name it (`CreatePoll`). */
+export function appFunction(scope: Construct, name: AppFunctionId, props: AppFunctionProps): NodejsFunction {
   const entry = `lambdas/${props.entry}`;
   const logGroup = retainedLogGroup(scope, `${name}Logs`);
   const fn = new NodejsFunction(scope, name, {
@@ -68,7 +72,10 @@ export function appFunction(scope: Construct, name: string, props: AppFunctionPr
     systemLogLevelV2: SystemLogLevel[FUNCTION_DEFAULTS.systemLogLevel],
     logGroup,
     reservedConcurrentExecutions: props.reservedConcurrency,
-    environment: { POWERTOOLS_SERVICE_NAME: CONSUMER_METRICS.service, ...props.environment },
+    environment: functionEnvironment(appFunctionName(name), {
+      serviceName: CONSUMER_METRICS.service,
+      ...props.environment,
+    }),
     bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
   });
   acknowledge(

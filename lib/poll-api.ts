@@ -1,5 +1,5 @@
 /**
- * The public API: the routes of config/app-config.ts, as an HTTP API (default,
+ * The public API: the routes of config/api-contract.ts, as an HTTP API (default,
  * cheapest per request) or a REST API (`-c apiKind=rest`, for LocalStack's free
  * plan). Both pass the request to the same handlers; see lambdas/adapters/http.ts.
  */
@@ -10,7 +10,8 @@ import { LambdaIntegration, RestApi, type IResource } from 'aws-cdk-lib/aws-apig
 import type { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { API_CORS, ROUTES, type ApiFunctionName, type ApiKind } from '../config/app-config';
+import { API_CORS, ROUTES, type ApiFunctionName } from '../config/api-contract';
+import type { ApiKind } from '../config/stack';
 import { acknowledge } from './nag';
 
 /**

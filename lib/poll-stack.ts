@@ -1,7 +1,7 @@
 /**
  * The serverless poll platform. Read it top-down: the table, the vote pipeline
  * (queue -> consumer), the API functions, the API. Settings come from
- * config/app-config.ts; handlers live in lambdas/.
+ * config/ (a file a topic); handlers live in lambdas/.
  */
 import { CfnOutput, CfnResource, Duration, RemovalPolicy, Stack, TagManager, Tags, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -9,20 +9,15 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
-import {
-  COST_ALLOCATION_TAG,
-  DEFAULT_RESULTS_DELIVERY,
-  pageCaptcha,
-  RATE_LIMITS,
-  RESULTS_KEEP_COUNTS_ENV,
-  TABLE,
-  VOTE_PATH_ENV,
-  type ApiFunctionName,
-  type ApiKind,
-  type CaptchaSettings,
-  type ResultsDelivery,
-  type SiteConfig,
-} from '../config/app-config';
+import { COST_ALLOCATION_TAG } from '../config/budget';
+import { DEFAULT_RESULTS_DELIVERY, type ResultsDelivery } from '../config/results-delivery';
+import { pageCaptcha, type CaptchaSettings } from '../config/captcha';
+import { RATE_LIMITS } from '../config/throttling';
+import type { FunctionSettings } from '../config/function-env';
+import { TABLE } from '../config/table';
+import type { ApiFunctionName } from '../config/api-contract';
+import type { ApiKind } from '../config/stack';
+import type { SiteConfig } from '../config/site';
 import { DEFAULT_VOTE_PATH, type VotePath } from '../config/vote-path';
 import { type BudgetSettings, CostBudget } from './cost-budget';
 import { CostDashboard } from './cost-dashboard';
@@ -62,16 +57,12 @@ export interface PollStackProps extends StackProps {
 }
 
 /**
- * The vote path's size as the functions read it: none for the default size (the template stays as
- * it was). The create function records it in each new poll; the vote function and the consumer
- * carry it as the deployment's size (the cost model reads it there: cost/estimate/stack-config.ts).
+ * The vote path's size as the create function reads it: none for the default size (the template stays as
+ * it was). It records it in each new poll (the cost model reads it there: cost/estimate/stack-config.ts).
  */
-function votePathEnv(votePath: VotePath): Record<string, string> {
+function votePathEnv(votePath: VotePath): FunctionSettings {
   if (votePath.hotPollVotesPerSecond === undefined) return {};
-  return {
-    [VOTE_PATH_ENV.groupsPerPoll]: String(votePath.groupsPerPoll),
-    [VOTE_PATH_ENV.counterShards]: String(votePath.counterShards),
-  };
+  return { groupsPerPoll: String(votePath.groupsPerPoll), counterShards: String(votePath.counterShards) };
 }
 
 /**
@@ -111,19 +102,19 @@ export class PollStack extends Stack {
 
     // The API answers CORS for the site's origin, unless the site fronts it on its own (results=cloudfront).
     const sameOrigin = props.results === 'cloudfront';
-    const env: Record<string, string> = {
-      TABLE_NAME: table.tableName,
-      ...(sameOrigin ? {} : { SITE_ORIGIN: site.origin }),
+    const env: FunctionSettings = {
+      tableName: table.tableName,
+      ...(sameOrigin ? {} : { siteOrigin: site.origin }),
     };
-    const captchaEnv: Record<string, string> = props.captcha
-      ? { CAPTCHA_PROVIDER: props.captcha.provider, CAPTCHA_SECRET_PARAMETER: props.captcha.secretParameter }
+    const captchaEnv: FunctionSettings = props.captcha
+      ? { captchaProvider: props.captcha.provider, captchaSecretParameter: props.captcha.secretParameter }
       : {};
     const rateLimit = (limit: { perMinute: number; burst: number }) =>
       props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`;
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
       createPoll: appFunction(this, 'CreatePoll', {
         entry: 'create-poll.ts',
-        environment: { ...env, ...captchaEnv, ...sizeEnv, RATE_LIMIT: rateLimit(RATE_LIMITS.createPoll) },
+        environment: { ...env, ...captchaEnv, ...sizeEnv, rateLimit: rateLimit(RATE_LIMITS.createPoll) },
       }),
       getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
       castVote: appFunction(this, 'CastVote', {
@@ -131,13 +122,13 @@ export class PollStack extends Stack {
         environment: {
           ...env,
           ...captchaEnv,
-          QUEUE_URL: votes.queue.queueUrl,
-          RATE_LIMIT: rateLimit(RATE_LIMITS.castVote),
+          queueUrl: votes.queue.queueUrl,
+          rateLimit: rateLimit(RATE_LIMITS.castVote),
         },
       }),
       getResults: appFunction(this, 'GetResults', {
         entry: 'get-results.ts',
-        environment: { ...env, ...(props.results === 'cloudfront' ? { [RESULTS_KEEP_COUNTS_ENV]: 'false' } : {}) },
+        environment: { ...env, ...(props.results === 'cloudfront' ? { resultsKeepCounts: 'false' } : {}) },
         // Behind its own public URL nothing throttles it but this.
         reservedConcurrency: props.results === 'function-url' ? props.resultsConcurrency : undefined,
       }),

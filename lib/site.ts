@@ -26,14 +26,11 @@ import { Construct } from 'constructs';
 import {
   API_PATH_PATTERN,
   POLL_PATH_PATTERN,
-  POLL_READ_CACHE_SECONDS,
-  RESULTS_CACHE_SECONDS,
   RESULTS_PATH_PATTERN,
-  SITE_CACHE_CONTROL,
-  SITE_PAGES,
-  type SiteConfig,
   VOTE_PATH_PATTERN,
-} from '../config/app-config';
+} from '../config/results-delivery';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS, SITE_CACHE_CONTROL } from '../config/caching';
+import { SITE_PAGES, type SiteConfig } from '../config/site';
 import { buildSite } from '../frontend/build';
 import { pageWithConfig, type Site } from '../frontend/page';
 import { retainedLogGroup } from './functions';

@@ -10,7 +10,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CONSUMER_FAILURE_ALARM, CONSUMER_METRICS, VOTE_QUEUE } from '../config/app-config';
+import { CONSUMER_FAILURE_ALARM, CONSUMER_METRICS, VOTE_QUEUE } from '../config/vote-queue';
 import { appFunction } from './functions';
 
 export class VotePipeline extends Construct {
@@ -46,7 +46,7 @@ export class VotePipeline extends Construct {
     this.consumer = appFunction(this, 'CountVotes', {
       entry: 'count-votes.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
-      environment: { TABLE_NAME: props.table.tableName, DEAD_LETTER_QUEUE_URL: this.deadLetterQueue.queueUrl },
+      environment: { tableName: props.table.tableName, deadLetterQueueUrl: this.deadLetterQueue.queueUrl },
       customMetrics: CONSUMER_METRICS.always,
     });
     // Only what counting needs: the conditional update of a counter item, its read on a redelivery, and

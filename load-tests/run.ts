@@ -22,7 +22,7 @@ import {
   stackOutputs,
   type LoadTarget,
 } from '../config/targets';
-import type { DeployTarget } from '../config/app-config';
+import type { DeployTarget } from '../config/stack';
 import { type LocalResources, RESOURCES_PATH } from '../local/endpoints';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';

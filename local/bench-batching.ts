@@ -7,7 +7,7 @@
  * accounting exactly (test/local/batching.test.ts).
  */
 import { parseCommandLine } from '../bin/command-line';
-import { VOTE_QUEUE } from '../config/app-config';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import { voteRates } from '../config/vote-rates';
 import { derivePeak } from '../cost/usage/peaks';
 import { PROFILES } from '../cost/usage/profiles';

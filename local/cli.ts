@@ -13,7 +13,7 @@ import {
   serverCaptchaFrom,
 } from '../bin/server-options';
 import { startOrExit, stopOnSignals } from '../bin/server-shell';
-import { RESULTS_DELIVERIES } from '../config/app-config';
+import { RESULTS_DELIVERIES } from '../config/results-delivery';
 import { COST_PATH } from '../frontend/serve';
 import { API_RATE_FLAG, HOT_POLL_FLAG, parseApiRateLimit, parseHotPollVotesPerSecond } from '../config/vote-path';
 import { parseAwsLimitsScale } from './aws-limits';

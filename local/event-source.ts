@@ -34,10 +34,12 @@ export interface EventSourceOptions {
   /**
    * Tests shorten visibility timeouts to make redeliveries quick. The deployed queue's timeout is
    * 6x the function's, so a batch is never redelivered while it is still being processed; with a
-   * shortened one, a slow (loaded) machine could. Set to the shortened timeout, this keeps a batch
-   * invisible until its invocation is over, which is what the deployed settings guarantee.
+   * shortened one, a slow (loaded) machine could, and a vote counted by that invocation would then
+   * also be dead-lettered untouched. Set to the shortened timeout, this receives each batch
+   * invisible for 6x the function's timeout, as deployed, and makes what its invocation did not
+   * delete visible again this many seconds after the invocation is over.
    */
-  holdWhileProcessingSeconds?: number;
+  redeliverAfterSeconds?: number;
 }
 
 /**
@@ -65,12 +67,11 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
         const messages = await receiveBatch(options, abort.signal);
         if (messages.length === 0) continue;
         const received = performance.now();
-        const release = holdInvisible(options, messages);
-        try {
-          await processBatch(options, messages);
-        } finally {
-          release();
-        }
+        const left = await processBatch(options, messages).catch((error) => {
+          void redeliverSoon(options, messages);
+          throw error;
+        });
+        await redeliverSoon(options, left);
         options.onBatchHeld?.(performance.now() - received);
       } catch (error) {
         if (!running) return;
@@ -90,7 +91,8 @@ export function startEventSource(options: EventSourceOptions): { stop(): Promise
 }
 
 /** Up to a batch, long-polling for the first message, then as long as the batching window lasts. */
-async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, signal: AbortSignal): Promise<Message[]> {
+async function receiveBatch(options: EventSourceOptions, signal: AbortSignal): Promise<Message[]> {
+  const { sqs, mapping, queueUrl } = options;
   const batch: Message[] = [];
   const windowEnds = Date.now() + mapping.maxBatchingWindowSeconds * 1000;
   do {
@@ -101,6 +103,7 @@ async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, sign
         // Lambda long-polls for 20 s; a shorter wait here only makes Ctrl-C snappier.
         WaitTimeSeconds: batch.length === 0 ? 5 : 0,
         MessageSystemAttributeNames: ['All'],
+        VisibilityTimeout: options.redeliverAfterSeconds === undefined ? undefined : heldSeconds(options),
       }),
       { abortSignal: signal },
     );
@@ -110,39 +113,38 @@ async function receiveBatch({ sqs, mapping, queueUrl }: EventSourceOptions, sign
   return batch;
 }
 
-/**
- * Extends the batch's visibility every half timeout until the returned function is called
- * (holdWhileProcessingSeconds).
- */
-function holdInvisible(
-  { sqs, queueUrl, holdWhileProcessingSeconds: seconds }: EventSourceOptions,
-  messages: Message[],
-): () => void {
-  if (!seconds) return () => undefined;
-  const timer = setInterval(
-    () => {
-      const entries = messages.map((m, i) => ({
-        Id: String(i),
-        ReceiptHandle: m.ReceiptHandle!,
-        VisibilityTimeout: seconds,
-      }));
-      void sqs
-        .send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries }))
-        .catch(() => undefined);
-    },
-    (seconds * 1000) / 2,
-  );
-  return () => clearInterval(timer);
+/** What the deployed queue's visibility timeout is: AWS's advice for an SQS event source, 6x the function's timeout. */
+const heldSeconds = ({ fn }: EventSourceOptions) => 6 * fn.model.timeoutSeconds;
+
+/** With redeliverAfterSeconds: what an invocation left comes back that many seconds from now. */
+async function redeliverSoon({ sqs, queueUrl, redeliverAfterSeconds }: EventSourceOptions, left: Message[]) {
+  if (redeliverAfterSeconds === undefined) return;
+  for (let i = 0; i < left.length; i += 10) {
+    const entries = left.slice(i, i + 10).map((m, j) => ({
+      Id: String(j),
+      ReceiptHandle: m.ReceiptHandle!,
+      VisibilityTimeout: redeliverAfterSeconds,
+    }));
+    await sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries })).catch(() => {
+      // Then they come back when the longer timeout they were received with ends.
+    });
+  }
 }
 
-/** One invocation as Lambda makes it: the batch in, the records it did not fail deleted, the rest left to come back. */
-async function processBatch(options: EventSourceOptions, messages: Message[]): Promise<void> {
+/**
+ * One invocation as Lambda makes it: the batch in, the records it did not fail deleted. Returns the
+ * messages left to come back.
+ */
+async function processBatch(options: EventSourceOptions, messages: Message[]): Promise<Message[]> {
   const records = messages.map((m) => toRecord(m, options.queueArn));
   if (options.faults.slowBatchesMs) await new Promise((r) => setTimeout(r, options.faults.slowBatchesMs));
   const withheld = withheldByFaults(options.faults, records);
   const invoked = await invokeWhenAdmitted(options.fn, {
     Records: records.filter((r) => !withheld.has(r.messageId)),
   });
+  // Lambda stops a function at its timeout; here it runs on, so its batch waits for it (bounded by
+  // the batch's visibility): no write of a timed-out invocation lands after its records came back.
+  if (invoked.outcome === 'timeout') await settledWithin(invoked.running, heldSeconds(options));
   const crashed =
     !records.some((r) => isLastDelivery(options, r)) && chance(options.faults, options.faults.crashAfterWrites);
   if (invoked.outcome !== 'ok' || crashed) {
@@ -152,7 +154,7 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
       failed: records.length,
       outcome: invoked.outcome === 'ok' ? 'crash' : invoked.outcome,
     });
-    return;
+    return messages;
   }
   const failed = failedRecords(options, records, withheld, invoked.result);
   await deleteDone(
@@ -160,7 +162,17 @@ async function processBatch(options: EventSourceOptions, messages: Message[]): P
     records.filter((r) => !failed.has(r.messageId)),
   );
   options.onBatch?.({ records: records.length, failed: failed.size, outcome: 'ok' });
+  return messages.filter((m) => failed.has(m.MessageId!));
 }
+
+const settledWithin = (running: Promise<unknown> | undefined, seconds: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    void running?.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /** How long, and how often, a throttled batch is tried again before it is left to come back. */
 const THROTTLED_RETRY_MS = 20;

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
-import { RESULTS_URL } from '../config/app-config';
+import { RESULTS_URL } from '../config/results-delivery';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
 import { BUNDLING } from '../lib/functions';
 import type { AwsLimits } from './aws-limits';
@@ -33,6 +33,11 @@ export interface InvokeResult {
   result?: any;
   error?: Error;
   durationMs: number;
+  /**
+   * A timed-out handler, still running: Lambda would stop it, a local function cannot be stopped.
+   * Settles when the handler does (never rejects).
+   */
+  running?: Promise<unknown>;
 }
 
 export interface LoadedFunction {
@@ -155,9 +160,13 @@ async function invoke(
     timer = setTimeout(() => resolve('timeout'), model.timeoutSeconds * 1000);
   });
   let outcome: InvokeResult;
+  const running = handler(event, context);
   try {
-    const result = await Promise.race([handler(event, context), timeout]);
-    outcome = result === 'timeout' ? { outcome: 'timeout', durationMs: 0 } : { outcome: 'ok', result, durationMs: 0 };
+    const result = await Promise.race([running, timeout]);
+    outcome =
+      result === 'timeout'
+        ? { outcome: 'timeout', durationMs: 0, running: running.catch(() => undefined) }
+        : { outcome: 'ok', result, durationMs: 0 };
   } catch (error) {
     outcome = { outcome: 'error', error: error as Error, durationMs: 0 };
   } finally {

@@ -7,7 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ROUTES, type ApiKind } from '../config/app-config';
+import { ROUTES } from '../config/api-contract';
+import type { ApiKind } from '../config/stack';
+import { announcesBody, headersOf, readBody, sourceIpOf, targetOf } from '../http/request-reader';
 import { routeMatcher } from '../lambdas/handlers/http';
 import type { AwsLimits } from './aws-limits';
 import { takeOne, type Faults } from './faults';
@@ -30,40 +32,17 @@ export interface IncomingRequest {
   /** Path as sent (still percent-encoded) and the query string without '?'. */
   path: string;
   query: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
+  /** 'too-large': the rest was not read, so the answer closes the connection. */
   body: Buffer | 'too-large';
   sourceIp: string;
 }
 
+/** What a request brings, read as every server of ours reads it (http/request-reader.ts). */
 export async function readRequest(req: IncomingMessage): Promise<IncomingRequest> {
-  let path = '/';
-  let query = '';
-  try {
-    const url = new URL(req.url ?? '/', 'http://local');
-    path = url.pathname;
-    query = url.search.slice(1);
-  } catch {
-    // Not a path a browser would send: served as '/' is wrong, so keep the raw text where it cannot match a route.
-    path = `/${encodeURIComponent(req.url ?? '')}`;
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined) headers[name] = [value].flat().join(',');
-  // Before the body: stopping early on an oversized one detaches the socket.
-  const sourceIp = (req.socket?.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let body: Buffer | 'too-large' = Buffer.alloc(0);
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) {
-      body = 'too-large';
-      break;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  if (body !== 'too-large') body = Buffer.concat(chunks);
-  return { method: req.method ?? 'GET', path, query, headers, body, sourceIp };
+  const { path, query } = targetOf(req.url);
+  const body = announcesBody(req) ? await readBody(req, MAX_PAYLOAD_BYTES) : Buffer.alloc(0);
+  return { method: req.method ?? 'GET', path, query, headers: headersOf(req), body, sourceIp: sourceIpOf(req) };
 }
 
 const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml|javascript)|text\/)/i;

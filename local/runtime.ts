@@ -7,18 +7,16 @@ import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { PROJECT_ROOT } from '../bin/folders';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import {
-  API_BASE_PATH,
-  pageCaptcha,
-  type ApiKind,
-  type ResultsDelivery,
-  type ServerCaptchaSettings,
-  type SiteConfig,
-} from '../config/app-config';
+import { pageCaptcha, type ServerCaptchaSettings } from '../config/captcha';
+import type { ApiKind } from '../config/stack';
+import type { ResultsDelivery } from '../config/results-delivery';
+import type { SiteConfig } from '../config/site';
 import { closeServer, listen, originOf } from '../bin/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
+import { FUNCTION_ENV } from '../config/function-env';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
+import { isApiPath, targetOf, wireResponse, writeResponse } from '../http/request-reader';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
 import { synthesizeTemplate } from '../lib/app';
 import { readStackConfig } from '../cost/estimate/stack-config';
@@ -29,7 +27,7 @@ import { emulatorClientConfig, RESOURCES_PATH, USAGE_PATH, type LocalResources }
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult, type LoadedFunction } from './functions';
-import { createGateway, functionUrlResponder, readRequest, type LocalResponse } from './gateway';
+import { createGateway, functionUrlResponder, readRequest, type IncomingRequest, type LocalResponse } from './gateway';
 import type { LambdaEvent } from './lambda-events';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
@@ -304,8 +302,8 @@ function pointSdkClientsAt(
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     AWS_REGION: REGION,
     AWS_DEFAULT_REGION: REGION,
-    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoEndpoint,
-    AWS_ENDPOINT_URL_SQS: endpoints.sqsEndpoint,
+    [FUNCTION_ENV.dynamoEndpoint.name]: endpoints.dynamoEndpoint,
+    [FUNCTION_ENV.sqsEndpoint.name]: endpoints.sqsEndpoint,
     ...(endpoints.ssmEndpoint ? { AWS_ENDPOINT_URL_SSM: endpoints.ssmEndpoint } : {}),
     ...(maxAttempts ? { AWS_MAX_ATTEMPTS: String(maxAttempts) } : {}),
     // The consumer's metrics are CloudWatch lines on stdout: noise in a terminal, and nothing reads them here.
@@ -353,11 +351,11 @@ function functionEnvironment(
     ...Object.fromEntries(Object.entries(template).map(([key, value]) => [key, resolveRef(value)])),
     AWS_LAMBDA_FUNCTION_NAME: fn.name,
     // Its own path on the table's metering proxy: reads and writes are metered per function.
-    AWS_ENDPOINT_URL_DYNAMODB: functionEndpoint(dynamoEndpoint, fn.name),
+    [FUNCTION_ENV.dynamoEndpoint.name]: functionEndpoint(dynamoEndpoint, fn.name),
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
     POWERTOOLS_LOG_LEVEL: options.logLevel ?? 'WARN',
-    ...(options.rateLimits === false ? { RATE_LIMIT: 'off' } : {}),
-    ...(options.captcha?.verifyUrl ? { CAPTCHA_VERIFY_URL: options.captcha.verifyUrl } : {}),
+    ...(options.rateLimits === false ? { [FUNCTION_ENV.rateLimit.name]: 'off' } : {}),
+    ...(options.captcha?.verifyUrl ? { [FUNCTION_ENV.captchaVerifyUrl.name]: options.captcha.verifyUrl } : {}),
   };
 }
 
@@ -380,7 +378,7 @@ function startEventSources(
       faults,
       maxReceiveCount: model.queues.find((q) => q.logicalId === mapping.queueLogicalId)?.redrive?.maxReceiveCount,
       pollers: options.pollers,
-      holdWhileProcessingSeconds: options.visibilityTimeoutSeconds,
+      redeliverAfterSeconds: options.visibilityTimeoutSeconds,
       onBatchHeld: (ms) => {
         const { name, memoryMb } = functions.get(mapping.functionLogicalId)!.model;
         meter.recordBatchHeld(name, memoryMb, ms);
@@ -425,9 +423,9 @@ async function startFunctionUrls(
       });
       const server = await listen(0, host, (req, res) => {
         void readRequest(req)
-          .then(respond)
-          .then((response) => {
-            send(res, response, req.method === 'HEAD');
+          .then(async (request) => {
+            const response = await respond(request);
+            send(res, response, request);
             meter.recordFunctionUrl(response.status, response.body.length);
           })
           .catch((error: Error) => failed(res, error));
@@ -448,9 +446,10 @@ function localResources(model: AppModel, emulators: Emulators): LocalResources {
   };
 }
 
-function send(res: ServerResponse, response: LocalResponse, head = false): void {
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(response.body.length) });
-  res.end(head ? undefined : response.body);
+/** Writes an answer; after a body too large to read, the connection closes (the rest of it was not read). */
+function send(res: ServerResponse, response: LocalResponse, request: IncomingRequest): void {
+  const headers = request.body === 'too-large' ? { ...response.headers, connection: 'close' } : response.headers;
+  writeResponse(res, wireResponse(response.status, headers, response.body), request.method === 'HEAD');
 }
 
 /** Nothing a request sends may stop the runtime: what could not be answered is a logged 500. */
@@ -492,19 +491,14 @@ function router(parts: {
   const cdn = cdnCache(model.apiCacheBehaviors);
   const serveSite = siteServer(buildServedSite(), parts.siteConfig, (_status, bytes) => meter.recordCdn(bytes));
   return (req, res) => {
-    let path: string;
-    try {
-      path = new URL(req.url ?? '/', 'http://local').pathname;
-    } catch {
-      path = '';
-    }
+    const { path } = targetOf(req.url);
     if (req.method === 'GET' && Object.hasOwn(parts.localEndpoints, path)) {
       res
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify(parts.localEndpoints[path](), null, 2));
       return;
     }
-    if (path !== API_BASE_PATH && !path.startsWith(`${API_BASE_PATH}/`)) return serveSite(req, res);
+    if (!isApiPath(path)) return serveSite(req, res);
     void (async () => {
       const request = await readRequest(req);
       const fromApi = async () => {
@@ -515,9 +509,9 @@ function router(parts: {
       if (cdn.covers(request.path)) {
         const { response, hit } = await cdn.respond(request, fromApi);
         meter.recordCdn(response.body.length, hit);
-        return send(res, response, req.method === 'HEAD');
+        return send(res, response, request);
       }
-      send(res, await fromApi(), req.method === 'HEAD');
+      send(res, await fromApi(), request);
     })().catch((error: Error) => failed(res, error));
   };
 }

@@ -3,7 +3,8 @@
  * serves: tables, queues, functions, API routes and queue-to-function mappings.
  * The template is the only definition; nothing here repeats the stack.
  */
-import { FUNCTION_METADATA, type ApiKind } from '../config/app-config';
+import { FUNCTION_METADATA } from '../config/functions';
+import type { ApiKind } from '../config/stack';
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;

@@ -4,7 +4,7 @@
  * the VoteSink the handlers use (lambdas/domain/ports.ts), as DynamoDB and SQS are on AWS.
  * A vote is counted when its record is on disk: no queue, no consumer, no carpool needed.
  */
-import { IDEMPOTENCY } from '../config/app-config';
+import { IDEMPOTENCY } from '../config/api-contract';
 import { PollError } from '../lambdas/domain/errors';
 import { isExpired, type Poll } from '../lambdas/domain/poll';
 import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';
@@ -58,6 +58,8 @@ interface Entry {
   updatedAt: string;
   /** Voter claims that are on disk, each with the ballot that made it (none for a vote without a key). */
   voters: Map<string, string | undefined>;
+  /** Its counts as getCounts answers them, until they change: one object, so its answer is kept too. */
+  view?: PollCounts;
 }
 
 /** A keyed vote, remembered for the idempotency window (as SQS remembers its deduplication id). */
@@ -88,6 +90,8 @@ export const voteRecord = ({ voteId, pollId, option, castAt }: VoteMessage, keye
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
+  /** A vote is a line of the log: no message group, no counter item. */
+  readonly grouped = false;
   /** Claims on their way to disk: a second claim for the same voter waits for the first. */
   private readonly claiming = new Map<string, Promise<void>>();
   /** Keyed votes by vote id, for the idempotency window. */
@@ -114,6 +118,7 @@ export class PollState implements PollStore, VoteSink {
     }
     const entry = this.polls.get(record.p);
     if (!entry) return;
+    entry.view = undefined;
     if (record.k === 'vote') {
       if (record.o >= 0 && record.o < entry.counts.length) entry.counts[record.o]++;
       entry.updatedAt = record.at;
@@ -144,14 +149,15 @@ export class PollState implements PollStore, VoteSink {
   async getCounts(id: string): Promise<PollCounts | undefined> {
     const entry = this.polls.get(id);
     if (!entry) return undefined;
-    return {
-      votes: Object.fromEntries(entry.counts.map((n, i) => [String(i), n])),
+    entry.view ??= Object.freeze({
+      votes: Object.freeze(Object.fromEntries(entry.counts.map((n, i) => [String(i), n]))),
       total: entry.counts.reduce((a, b) => a + b, 0),
       optionCount: entry.counts.length,
       updatedAt: entry.updatedAt,
       closesAt: entry.poll.closesAt,
       expiresAt: entry.poll.expiresAt,
-    };
+    });
+    return entry.view;
   }
 
   async claimVoter(pollId: string, voter: string, expiresAt: number, ballot?: string): Promise<VoterClaim> {

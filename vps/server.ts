@@ -7,16 +7,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { drainServer, listen, originOf, type TlsFiles } from '../bin/server-shell';
-import {
-  pageCaptcha,
-  POLL_LIMITS,
-  RATE_LIMITS,
-  ROUTES,
-  type ApiFunctionName,
-  type ServerCaptchaSettings,
-} from '../config/app-config';
+import { pageCaptcha, type ServerCaptchaSettings } from '../config/captcha';
+import { POLL_LIMITS, ROUTES, type ApiFunctionName } from '../config/api-contract';
+import { RATE_LIMITS } from '../config/throttling';
 import { EDITION_HEADER } from '../config/targets';
 import type { Site } from '../frontend/page';
+import {
+  announcesBody,
+  headersOf,
+  isApiPath,
+  readBody,
+  sourceIpOf,
+  targetOf,
+  writeResponse,
+  type WireResponse,
+} from '../http/request-reader';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';
 import { noCaptcha } from '../lambdas/domain/captcha';
@@ -95,48 +100,33 @@ const consoleLog: Log = {
   warn: (message, ...details) => console.warn(`[vps] ${message}`, ...details),
 };
 
-function sendJson(res: ServerResponse, response: ApiResponse, extra: Record<string, string> = {}): void {
-  const body = Buffer.from(JSON.stringify(response.body));
-  res.writeHead(response.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(body.length),
+/** Each kept (frozen) answer's bytes, as long as its handler keeps it: a hot read is encoded once. */
+const encodings = new WeakMap<ApiResponse, WireResponse>();
+
+/** An answer as JSON, `extra` headers beside its own. */
+function encode(response: ApiResponse, extra?: Record<string, string>): WireResponse {
+  const body = JSON.stringify(response.body);
+  const headers: Record<string, string> = {
+    'content-type': JSON_TYPE,
     [EDITION_HEADER]: 'vps',
     ...response.headers,
     ...extra,
-  });
-  res.end(body);
+  };
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return { status: response.status, headers, body };
 }
 
-/** The request's path as sent; undefined when it is not a path (a malformed request line). */
-function pathOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  if (url.startsWith('/')) return url.split('?')[0];
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return undefined;
+function sendJson(res: ServerResponse, response: ApiResponse, extra?: Record<string, string>): void {
+  const kept = extra === undefined && Object.isFrozen(response);
+  let wire = kept ? encodings.get(response) : undefined;
+  if (wire === undefined) {
+    wire = encode(response, extra);
+    if (kept) encodings.set(response, wire);
   }
+  writeResponse(res, wire);
 }
 
-/** Reads at most `limit` bytes of body; more is refused before it is all read. */
-function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
-  // Most requests (every GET) have none: answer without waiting a turn for its end.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
-    return Promise.resolve('');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        resolve('too-large');
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The box's data folder, opened as the one process or the primary opens it. */
 export const openVpsStore = (
@@ -195,16 +185,6 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
   const match = routeMatcher(ROUTES);
   const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });
 
-  const sourceIp = (req: IncomingMessage): string => {
-    const forwarded = options.trustProxy
-      ? String(req.headers['x-forwarded-for'] ?? '')
-          .split(',')
-          .pop()
-          ?.trim()
-      : undefined;
-    return forwarded || (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  };
-
   async function serveApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = req.method ?? 'GET';
     const found = match(method, path);
@@ -216,14 +196,11 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
         { allow: found.allowed.join(', ') },
       );
     }
-    const body = await readBody(req, POLL_LIMITS.maxBodyBytes);
+    const body = announcesBody(req) ? await readBody(req, POLL_LIMITS.maxBodyBytes) : undefined;
     if (body === 'too-large') {
       // The rest of the body is not read: the connection closes after the answer.
       return sendJson(res, errorResponse(bodyTooLarge()), { connection: 'close' });
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     const route = found.route;
     const response = await answer(
       handlers[route.fn],
@@ -231,9 +208,9 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
         method,
         route: route.path,
         pathParameters: found.pathParameters,
-        headers,
-        body: body || undefined,
-        sourceIp: sourceIp(req),
+        headers: headersOf(req),
+        body: body?.length ? body.toString('utf8') : undefined,
+        sourceIp: sourceIpOf(req, options.trustProxy),
       },
       log,
     );
@@ -241,9 +218,8 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const path = pathOf(req.url);
-    const isApi = path !== undefined && (path === '/api' || path.startsWith('/api/'));
-    const work = isApi ? serveApi(req, res, path) : Promise.resolve(serveSite(req, res));
+    const { path } = targetOf(req.url);
+    const work = isApiPath(path) ? serveApi(req, res, path) : Promise.resolve(serveSite(req, res));
     work.catch((error: Error) => {
       // Nothing a request sends may stop the server: answer what can be answered, log the rest.
       log.error('request failed', error);

@@ -220,6 +220,7 @@ export function remotePorts(
       claimVoter: (...args) => call('claimVoter', ...args),
       releaseVoter: (...args) => call('releaseVoter', ...args),
       send: (vote, keyed = false) => request<void>(`vote\t${encodeRecord(voteRecord(vote, keyed))}`),
+      grouped: false,
     },
     limits: limited ? { createPoll: take('createPoll'), castVote: take('castVote') } : {},
     idle: () => (waiting.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),

@@ -4,7 +4,7 @@
  * within MAX_RAMP_SECONDS; if not, the stack's flags and named quota raises may make it carry. And how
  * many votes a second one poll can take (pollCeiling). Pure.
  */
-import { RESULTS_URL } from '../../config/app-config';
+import { RESULTS_URL } from '../../config/results-delivery';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import { QUOTAS, quota, type QuotaId } from '../../config/aws-quotas';

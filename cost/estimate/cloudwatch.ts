@@ -14,7 +14,7 @@ import type {
   GetMetricDataCommandOutput,
   MetricDataQuery,
 } from '@aws-sdk/client-cloudwatch';
-import { ROUTES } from '../../config/app-config';
+import { ROUTES } from '../../config/api-contract';
 import { CommandFailure } from '../../config/errors';
 import { quantity } from './format';
 import {

@@ -2,7 +2,7 @@
  * The other side of the question: what the same month needs on a VPS running the VPS edition,
  * at this app's measured capacity, and at what volume the serverless bill overtakes each tier.
  */
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { CDN_PLANS, type CdnPlan } from './cdn';
 import { cachedAtOrigin, cachePeriodsOfWatch, pollReadsPastCache } from './shares';
 import { estimate } from './model';

@@ -3,7 +3,8 @@
  * its own template (cost/estimate/designs.json, kept equal to the stack by the tests; cdk.out/ for the
  * one you synthesized), plus WebSocket push as an estimate only: it is not built.
  */
-import { DEFAULT_API_KIND, DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/app-config';
+import { DEFAULT_API_KIND } from '../../config/stack';
+import { DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/results-delivery';
 import { capacityOf, carriesInTime, type Capacity, type CapacityVerdict, type QuotaRaiseNeeded } from './capacity';
 import type { CapacityContext } from './stages';
 import { estimate } from './model';

@@ -3,7 +3,7 @@
  * an estimate of a design not built), and the read units a results request costs at the results function's
  * traffic, which the capacity verdicts read too. Pure.
  */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { quota } from '../../config/aws-quotas';
 import { type ResultsTraffic, resultsEnvironments, resultsReadsPerRequest } from './rates';
 import type { StackConfig } from './stack-config';
@@ -19,7 +19,7 @@ const PUSH_MESSAGE_BYTES = 200;
 
 /**
  * Read units a results request that reaches the results function costs, at the function's traffic:
- * behind CloudFront, a read each (CloudFront is the cache: RESULTS_KEEP_COUNTS_ENV); else what the
+ * behind CloudFront, a read each (CloudFront is the cache: config/function-env.ts resultsKeepCounts); else what the
  * function's own cache leaves to the table (cost/estimate/rates.ts), or what a load test measured. Each read
  * reads every counter key of the poll.
  */

@@ -4,7 +4,7 @@
  * CloudFront's where the API is behind it. Each results design adds its own (results-shares.ts); the month
  * is their sum (monthly-usage.ts). Pure.
  */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { preflightsPerVote } from './rates';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';

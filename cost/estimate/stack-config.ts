@@ -5,13 +5,13 @@
  */
 import {
   API_PATH_PATTERN,
-  FUNCTION_METADATA,
   POLL_PATH_PATTERN,
-  POLL_READ_CACHE_SECONDS,
   RESULTS_PATH_PATTERN,
-  VOTE_PATH_ENV,
   type ResultsDelivery,
-} from '../../config/app-config';
+} from '../../config/results-delivery';
+import { FUNCTION_METADATA } from '../../config/functions';
+import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
+import { FUNCTION_ENV } from '../../config/function-env';
 import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from '../../config/vote-path';
 
@@ -190,8 +190,8 @@ function votePathOf(
   ) ?? [undefined, undefined];
   const throttle = stage?.Properties?.DefaultRouteSettings ?? stage?.Properties?.MethodSettings?.[0] ?? {};
   return {
-    groupsPerPoll: env('createPoll', VOTE_PATH_ENV.groupsPerPoll) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
-    counterShards: env('createPoll', VOTE_PATH_ENV.counterShards) ?? DEFAULT_VOTE_PATH.counterShards,
+    groupsPerPoll: env('createPoll', FUNCTION_ENV.groupsPerPoll.name) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
+    counterShards: env('createPoll', FUNCTION_ENV.counterShards.name) ?? DEFAULT_VOTE_PATH.counterShards,
     stageRateLimit: throttle.ThrottlingRateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
     stageBurstLimit: throttle.ThrottlingBurstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
   };

@@ -5,7 +5,8 @@
  * (config/aws-quotas.ts), its load at the peak (cost/usage/peaks.ts), and what lifts it; and the seconds
  * Lambda takes to scale to the peak. The verdict is capacity.ts's. Pure.
  */
-import { POLL_CACHE, RESULTS_CACHE_SECONDS, RESULTS_URL } from '../../config/app-config';
+import { POLL_CACHE, RESULTS_CACHE_SECONDS } from '../../config/caching';
+import { RESULTS_URL } from '../../config/results-delivery';
 import { averagePollVotesPerSecond, CACHE_ORIGINS_PER_POLL } from './shares';
 import { pollKeyReadUnits, resultsReadUnits } from './results-shares';
 import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';

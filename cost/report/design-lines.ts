@@ -3,7 +3,7 @@
  * design's row, the recommendation and its deploy command (with a budget), the design cheaper after quota
  * raises, CloudFront's poll reads and plans, and the Lambda Managed Instances what-if.
  */
-import { BUDGET_ALERT_PERCENTAGES, budgetFlagsFor } from '../../config/app-config';
+import { BUDGET_ALERT_PERCENTAGES, budgetFlagsFor } from '../../config/budget';
 import { beforeThePeak, raisesText } from './answer';
 import { MAX_RAMP_SECONDS } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';

@@ -3,7 +3,7 @@
  * not carry, how the rows are worked out from the CPU a request costs, the seed documents' figures beside
  * them, the VPS answer, and this app's measured capacity and the CDN in front.
  */
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { RAISE_HEADROOM } from '../estimate/capacity';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';

@@ -4,7 +4,8 @@
  * cost/usage/peaks.ts derives the busiest second. Every field is defined once (PROFILE_FIELDS): the
  * validator, `npm run cost -- --help` and docs/cost.md's table read it.
  */
-import { POLL_LIMITS, RESULTS_REFRESH } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
+import { RESULTS_REFRESH } from '../../config/results-refresh';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 import { NamedError } from '../../config/errors';

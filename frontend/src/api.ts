@@ -1,7 +1,8 @@
 /** The poll API as the page sees it: every failure becomes one of a few kinds the page can explain. */
 import type { PublicPoll } from '../../lambdas/domain/poll';
 import type { PublicResults } from '../../lambdas/domain/results';
-import { IDEMPOTENCY, type SiteConfig } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
+import type { SiteConfig } from '../../config/site';
 
 export type { PublicPoll, PublicResults };
 

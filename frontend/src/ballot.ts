@@ -4,7 +4,8 @@
  * window), so the page retries by itself instead of asking the person to vote again for something
  * that may have counted. docs/exactly-once.md.
  */
-import { IDEMPOTENCY, VOTE_RETRY } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
+import { VOTE_RETRY } from '../../config/site';
 import { newId } from '../../lambdas/domain/ids';
 import type { Outcome } from './api';
 

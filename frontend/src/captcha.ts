@@ -3,7 +3,8 @@
  * scored) or Cloudflare Turnstile (usually invisible). Each create or vote asks it for a
  * fresh token, which the API verifies with the provider.
  */
-import { CAPTCHA, type SiteConfig } from '../../config/app-config';
+import { CAPTCHA } from '../../config/captcha';
+import type { SiteConfig } from '../../config/site';
 import type { TokenSource } from './api';
 
 interface ReCaptcha {

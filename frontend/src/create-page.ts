@@ -2,7 +2,7 @@
  * `/`: the form that creates a poll, then the poll's link to share. It checks the form with the server's
  * own domain code before sending, so the form and the API can never disagree.
  */
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 import { PollError } from '../../lambdas/domain/errors';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import type { Api, PublicPoll } from './api';

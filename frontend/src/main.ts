@@ -3,7 +3,7 @@
  * live results, any other path is not found. Plain DOM, no framework: two small pages do not earn one.
  * The page modules only declare; the work starts here, when the bundle runs.
  */
-import { SITE_PAGES } from '../../config/app-config';
+import { SITE_PAGES } from '../../config/site';
 import { decodeSegment } from '../../lambdas/domain/ids';
 import { createApi, loadConfig } from './api';
 import { captchaTokens } from './captcha';

@@ -1,9 +1,11 @@
 /**
- * What the stack tells each function through its environment, read once at cold start. A
- * missing required setting is a deploy bug, so it fails loudly there.
+ * What the stack tells each function through its environment (config/function-env.ts), read once at cold
+ * start. A missing required setting is a deploy bug, so it fails loudly there.
  */
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
-import { CAPTCHA, ROUTES, VOTE_PATH_ENV, type ApiFunctionName, type CaptchaProvider } from '../../config/app-config';
+import { CAPTCHA, type CaptchaProvider } from '../../config/captcha';
+import { ROUTES, type ApiFunctionName } from '../../config/api-contract';
+import { FUNCTION_ENV, type FunctionEnvKey } from '../../config/function-env';
 import { noCaptcha } from '../domain/captcha';
 import type { PollSize } from '../domain/poll';
 import type { CaptchaCheck } from '../domain/ports';
@@ -11,48 +13,55 @@ import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
 import { captchaVerifier } from './captcha-verifier';
 import { logger } from './logger';
 
-/** An environment variable the stack sets; missing, it is a deploy bug: an Error at cold start. */
-export function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Environment variable ${name} is not set: the stack (or the local runtime) must set it.`);
+/** A setting of the function's environment, if it is set. */
+export const envSetting = (key: FunctionEnvKey): string | undefined => process.env[FUNCTION_ENV[key].name];
+
+/** A setting the stack always sets; missing, it is a deploy bug: an Error at cold start. */
+export function requireEnv(key: FunctionEnvKey): string {
+  const value = envSetting(key);
+  if (!value) {
+    const { name } = FUNCTION_ENV[key];
+    throw new Error(`Environment variable ${name} is not set: the stack (or the local runtime) must set it.`);
+  }
   return value;
 }
 
 /**
- * The vote path's size (VOTE_GROUPS_PER_POLL, COUNTER_SHARDS) when the stack sizes it for a hot
- * poll; undefined without them (the default size). A value that is not a positive whole number
+ * The vote path's size (groupsPerPoll, counterShards) when the stack sizes it for a hot poll;
+ * undefined without them (the default size). A value that is not a positive whole number
  * is a deploy bug: an Error at cold start.
  */
 export function pollSizeSetting(): PollSize | undefined {
-  const [groups, counterShards] = [VOTE_PATH_ENV.groupsPerPoll, VOTE_PATH_ENV.counterShards].map((name) => {
-    const value = process.env[name];
-    if (value !== undefined && !/^[1-9]\d*$/.test(value))
+  const keys = ['groupsPerPoll', 'counterShards'] as const;
+  const [groups, counterShards] = keys.map((key) => {
+    const value = envSetting(key);
+    if (value !== undefined && !/^[1-9]\d*$/.test(value)) {
+      const { name } = FUNCTION_ENV[key];
       throw new Error(`Environment variable ${name} must be a positive whole number (got ${JSON.stringify(value)}).`);
+    }
     return value === undefined ? undefined : Number(value);
   });
   if (groups === undefined && counterShards === undefined) return undefined;
   if (groups === undefined || counterShards === undefined)
-    throw new Error(
-      `${VOTE_PATH_ENV.groupsPerPoll} and ${VOTE_PATH_ENV.counterShards} are set together or not at all.`,
-    );
+    throw new Error(`${keys.map((key) => FUNCTION_ENV[key].name).join(' and ')} are set together or not at all.`);
   return { groups, counterShards };
 }
 
-/** RATE_LIMIT, as the stack writes it ("60/30" or "off"). */
-export const rateLimitSetting = (): RateLimit => parseRateLimit(process.env.RATE_LIMIT);
+/** The rate limit, as the stack writes it ("60/30" or "off"). */
+export const rateLimitSetting = (): RateLimit => parseRateLimit(envSetting('rateLimit'));
 
 /**
- * The CaptchaCheck from CAPTCHA_PROVIDER and CAPTCHA_SECRET_PARAMETER (none: no check); the secret is
+ * The CaptchaCheck from the provider and the secret's SSM parameter (none: no check); the secret is
  * read from SSM at run time (cached by Powertools). The check throws what captchaVerifier's does.
  */
 export function captchaSetting(): CaptchaCheck {
-  const provider = process.env.CAPTCHA_PROVIDER as CaptchaProvider | undefined;
+  const provider = envSetting('captchaProvider') as CaptchaProvider | undefined;
   if (!provider) return noCaptcha;
-  const parameter = requireEnv('CAPTCHA_SECRET_PARAMETER');
+  const parameter = requireEnv('captchaSecretParameter');
   return captchaVerifier({
     provider,
     secret: () => getParameter(parameter, { decrypt: true, maxAge: CAPTCHA.secretCacheSeconds }),
-    verifyUrl: process.env.CAPTCHA_VERIFY_URL,
+    verifyUrl: envSetting('captchaVerifyUrl'),
     log: logger,
   });
 }
@@ -61,5 +70,5 @@ export function captchaSetting(): CaptchaCheck {
 export const httpOptions = (fn: ApiFunctionName) => ({
   logger,
   routes: ROUTES.filter((r) => r.fn === fn),
-  siteOrigin: process.env.SITE_ORIGIN,
+  siteOrigin: envSetting('siteOrigin'),
 });

@@ -4,7 +4,7 @@
  * bytes and the custom metrics themselves; see the cost model).
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { CONSUMER_METRICS } from '../../config/app-config';
+import { CONSUMER_METRICS } from '../../config/vote-queue';
 import type { ConsumerMetrics } from '../domain/ports';
 
 /** The ConsumerMetrics port over Powertools Metrics. Throws nothing of ours. */

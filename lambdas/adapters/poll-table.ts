@@ -13,7 +13,9 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { POLL_LIMITS, TABLE } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
+import { TABLE } from '../../config/table';
+import { FUNCTION_ENV } from '../../config/function-env';
 import type { CountGuards } from '../domain/dead-letter';
 import type { Poll } from '../domain/poll';
 import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../domain/ports';
@@ -101,7 +103,7 @@ export class PollTable implements PollStore, CountStore {
     private readonly tableName: string,
     // Read at cold start like every other setting (the SDK would read it at the first request):
     // on AWS it is unset; the local runtime gives each function its own, to meter them apart.
-    client: DynamoDBClient = new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB }),
+    client: DynamoDBClient = new DynamoDBClient({ endpoint: process.env[FUNCTION_ENV.dynamoEndpoint.name] }),
   ) {
     this.doc = DynamoDBDocumentClient.from(client);
   }

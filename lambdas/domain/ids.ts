@@ -1,11 +1,27 @@
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 
 /** nanoid's url-safe alphabet: 64 symbols, so `byte & 63` picks one without bias. */
 const ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
 
+/**
+ * Random bytes drawn a pool at a time: one getRandomValues call (the costly part: a vote id each vote
+ * on a busy server) serves many ids, as nanoid does. Each byte is used once.
+ */
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let used = 0;
+function randomBytes(length: number): Uint8Array {
+  if (length > POOL_BYTES) return crypto.getRandomValues(new Uint8Array(length));
+  if (used + length > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    used = 0;
+  }
+  used += length;
+  return pool.subarray(used - length, used);
+}
+
 /** A random url-safe id (21 chars = 126 bits): unguessable, fine in a URL path. */
-export const newId = (length: number = POLL_LIMITS.idLength): string =>
-  idOf(crypto.getRandomValues(new Uint8Array(length)));
+export const newId = (length: number = POLL_LIMITS.idLength): string => idOf(randomBytes(length));
 
 /** An id of that shape from bytes that are already random (a hash): one character per byte, 6 bits each. */
 export function idOf(bytes: Uint8Array, length: number = POLL_LIMITS.idLength): string {
@@ -21,6 +37,7 @@ const ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${POLL_LIMITS.idLength}}$`);
  * the id check like any other bad id instead of failing the request.
  */
 export function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -1,4 +1,5 @@
-import { POLL_LIMITS, TABLE } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
+import { TABLE } from '../../config/table';
 import { invalid, invalidField } from './errors';
 import { newId } from './ids';
 

@@ -3,7 +3,7 @@
  * AWS they are DynamoDB, SQS, SSM and Powertools (lambdas/adapters/); in the VPS edition memory
  * and a log on disk (vps/); in handler tests, in-memory fakes (test/support/fakes.ts).
  */
-import type { ConsumerMetricName } from '../../config/app-config';
+import type { ConsumerMetricName } from '../../config/vote-queue';
 import type { CaptchaAction } from './captcha';
 import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';
@@ -38,6 +38,8 @@ export interface VoteSink {
    * `group`: its message group within the poll (vote.ts voteRoute); the VPS edition has none.
    */
   send(vote: VoteMessage, keyed?: boolean, group?: number): Promise<void>;
+  /** false: the sink has no message groups nor counter items (the VPS edition's log), so no vote's is worked out. */
+  readonly grouped?: boolean;
 }
 
 export type ApplyOutcome =

@@ -3,6 +3,8 @@
  * request, and each Lambda container keeps its own buckets, so a client spread over
  * many containers gets a few bursts more (stage throttling caps the total).
  */
+import { FUNCTION_ENV } from '../../config/function-env';
+
 export interface RateLimit {
   /** Tokens added per minute; 0 turns limiting off. */
   perMinute: number;
@@ -10,11 +12,12 @@ export interface RateLimit {
   burst: number;
 }
 
-/** `RATE_LIMIT` as the stack writes it: "<perMinute>/<burst>", or "off". Any other value is a deploy bug: an Error. */
+/** The rate limit as the stack writes it (config/function-env.ts): "<perMinute>/<burst>", or "off"; else an Error. */
 export function parseRateLimit(value: string | undefined): RateLimit {
   if (!value || value === 'off') return { perMinute: 0, burst: 0 };
   const match = /^(\d+)\/(\d+)$/.exec(value);
-  if (!match) throw new Error(`RATE_LIMIT must look like "60/30" or be "off" (got ${JSON.stringify(value)})`);
+  if (!match)
+    throw new Error(`${FUNCTION_ENV.rateLimit.name} must look like "60/30" or be "off" (got ${JSON.stringify(value)})`);
   return { perMinute: Number(match[1]), burst: Number(match[2]) };
 }
 

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { IDEMPOTENCY, VOTE_QUEUE } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
+import { VOTE_QUEUE } from '../../config/vote-queue';
 import { invalid, PollError } from './errors';
 import { idOf, newId } from './ids';
 import { COUNTER_LAYOUTS, isClosed, type CounterLayout, type Poll, type PollSize } from './poll';

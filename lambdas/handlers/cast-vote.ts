@@ -1,7 +1,7 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
 import { noCaptcha } from '../domain/captcha';
 import { PollError, pollNotFound } from '../domain/errors';
-import { IDEMPOTENCY } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
 import { isPollId } from '../domain/ids';
 import { cachedPollStore } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';
@@ -19,6 +19,8 @@ export interface CastVotePorts {
   rateLimit?: RateLimit | RateTaker;
   captcha?: CaptchaCheck;
 }
+
+const UNROUTED = { group: 0, item: {} };
 
 export function castVoteHandler({
   polls,
@@ -58,7 +60,9 @@ export function castVoteHandler({
     const option = chooseOption(body, poll, nowMs);
     const castAt = new Date(nowMs).toISOString();
     const voteId = voteIdFor(id, key);
-    const { group, item } = voteRoute(voteId, poll);
+    // Where it goes among the queue's message groups and the poll's counter items (a hash): a sink with neither
+    // (the VPS edition's log) is spared it.
+    const { group, item } = votes.grouped === false ? UNROUTED : voteRoute(voteId, poll);
     // A poll of one counter item (every poll made without the flag) queues its votes as it always did.
     const vote: VoteMessage = { v: 1, voteId, pollId: id, option, castAt, ...item };
 

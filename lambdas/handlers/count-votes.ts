@@ -5,7 +5,7 @@
  * its last delivery is judged here rather than dead-lettered blind by SQS (see domain/dead-letter.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { VOTE_QUEUE } from '../../config/app-config';
+import { VOTE_QUEUE } from '../../config/vote-queue';
 import { NamedError } from '../../config/errors';
 import { applyExactlyOnce } from '../domain/apply-exactly-once';
 import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';

@@ -1,11 +1,11 @@
 /** GET /api/poll/{id} and GET /api/poll/{id}/options — a poll, or just its options. */
-import { POLL_READ_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
 import { pollNotFound } from '../domain/errors';
 import { isPollId } from '../domain/ids';
 import { isClosed, isExpired, toPublicPoll, type Poll } from '../domain/poll';
 import type { Clock, PollStore } from '../domain/ports';
 import { cachedPollStore } from '../domain/poll-cache';
-import type { ApiRoute } from './http';
+import type { ApiResponse, ApiRoute } from './http';
 
 /**
  * How long a copy of this answer may be kept: the poll's max-age, but never past the moment the answer
@@ -25,16 +25,31 @@ function pollCacheControl(poll: Poll, nowMs: number): string {
  */
 export function getPollHandler({ polls, clock = Date.now }: { polls: PollStore; clock?: Clock }): ApiRoute {
   const pollOf = cachedPollStore(polls, clock);
+  // Each poll's answers as they are now, kept while they stay the same (its cache-control and closed do not
+  // change): frozen, the same object each time, so an adapter may keep its encoding too (vps/server.ts).
+  const kept = new WeakMap<
+    Poll,
+    { cacheControl: string; closed: boolean; poll?: ApiResponse; options?: ApiResponse }
+  >();
   return async (request) => {
     const id = request.pathParameters.id;
     if (!isPollId(id)) throw pollNotFound();
     const nowMs = clock();
     const poll = await pollOf(id);
     if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
-    const view = toPublicPoll(poll, nowMs);
-    const headers = { 'cache-control': pollCacheControl(poll, nowMs) };
-    return request.route.endsWith('/options')
-      ? { status: 200, body: { id: view.id, options: view.options }, headers }
-      : { status: 200, body: view, headers };
+    const cacheControl = pollCacheControl(poll, nowMs);
+    const closed = isClosed(poll, nowMs);
+    let answers = kept.get(poll);
+    if (answers?.cacheControl !== cacheControl || answers.closed !== closed) {
+      answers = { cacheControl, closed };
+      kept.set(poll, answers);
+    }
+    const headers = { 'cache-control': cacheControl };
+    if (request.route.endsWith('/options')) {
+      answers.options ??= Object.freeze({ status: 200, body: { id: poll.id, options: poll.options }, headers });
+      return answers.options;
+    }
+    answers.poll ??= Object.freeze({ status: 200, body: toPublicPoll(poll, nowMs), headers });
+    return answers.poll;
   };
 }

@@ -1,12 +1,12 @@
 /** GET /api/poll/{id}/results — counts per option, cheap to poll often. */
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { pollNotFound } from '../domain/errors';
 import { isPollId } from '../domain/ids';
-import { isExpired } from '../domain/poll';
+import { isClosed, isExpired } from '../domain/poll';
 import type { Clock, PollStore } from '../domain/ports';
 import { ResultsCache } from '../domain/results-cache';
 import { toPublicResults, type PollCounts } from '../domain/results';
-import type { ApiRoute } from './http';
+import type { ApiResponse, ApiRoute } from './http';
 
 /**
  * The results route, built from its store, with counts kept in memory up to the results max-age
@@ -24,6 +24,9 @@ export function getResultsHandler({
 }): ApiRoute {
   const maxAgeMs = RESULTS_CACHE_SECONDS * 1000;
   const cache = new ResultsCache(maxAgeMs);
+  // Each counts' answer, kept while it stays the same (its max-age and closed do not change): frozen, the same
+  // object each time, so an adapter may keep its encoding too (vps/server.ts).
+  const kept = new WeakMap<PollCounts, { maxAge: number; closed: boolean; response: ApiResponse }>();
   return async (request) => {
     const id = request.pathParameters.id;
     if (!isPollId(id)) throw pollNotFound();
@@ -37,16 +40,21 @@ export function getResultsHandler({
       if (counts) cache.set(id, counts, nowMs);
     }
     if (!counts || isExpired(counts, nowMs)) throw pollNotFound();
-    const results = toPublicResults(id, counts, nowMs);
     // Whoever keeps this answer keeps it only for what is left of the max-age, so counts are never older than that.
     const maxAge = Math.max(0, Math.floor((maxAgeMs - (cached?.ageMs ?? 0)) / 1000));
-    return {
+    const closed = isClosed(counts, nowMs);
+    const answer = kept.get(counts);
+    if (answer?.maxAge === maxAge && answer.closed === closed) return answer.response;
+    const results = toPublicResults(id, counts, nowMs);
+    const response: ApiResponse = Object.freeze({
       status: 200,
       body: results,
       headers: {
         'cache-control': `public, max-age=${maxAge}`,
         'last-modified': new Date(results.updatedAt).toUTCString(),
       },
-    };
+    });
+    kept.set(counts, { maxAge, closed, response });
+    return response;
   };
 }

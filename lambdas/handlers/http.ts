@@ -3,7 +3,7 @@
  * one mapping from a domain error to its status. Lambda (lambdas/adapters/api-gateway.ts) and
  * the VPS edition (vps/server.ts) are adapters around it.
  */
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
 import { decodeSegment } from '../domain/ids';
 import type { Log } from '../domain/ports';
@@ -156,10 +156,9 @@ export function routeMatcher<R extends RouteTemplate>(routes: readonly R[]): Rou
         if (!allowed.includes(route.method)) allowed.push(route.method);
         continue;
       }
-      return {
-        route,
-        pathParameters: Object.fromEntries(names.map((name, i) => [name, decodeSegment(values[i + 1])])),
-      };
+      const pathParameters: Record<string, string> = {};
+      for (let i = 0; i < names.length; i++) pathParameters[names[i]] = decodeSegment(values[i + 1]);
+      return { route, pathParameters };
     }
     return allowed.length ? { allowed } : undefined;
   };

@@ -6,11 +6,10 @@
  * line (the CDK app is not a command of ours).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, target } from '../support/imports';
-
-const ROOT = join(__dirname, '..', '..');
+import { ROOT, sourceFiles } from '../support/source-files';
 
 interface Rule {
   /** Files under this folder... */
@@ -109,14 +108,6 @@ export function violations(files: Array<{ path: string; source: string }>, rules
     }
   }
   return out;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = posix.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
-    return /\.(ts|mts|cts)$/.test(entry.name) ? [path] : [];
-  });
 }
 
 describe('import boundaries', () => {

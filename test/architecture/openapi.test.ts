@@ -1,11 +1,11 @@
 /**
  * docs/openapi.yaml against the code's own definitions: a valid OpenAPI 3.1 document, with the routes
- * of config/app-config.ts (no more, no fewer), every error code at the status lambdas/handlers/http.ts
+ * of config/api-contract.ts (no more, no fewer), every error code at the status lambdas/handlers/http.ts
  * answers it with, and the limits of POLL_LIMITS and IDEMPOTENCY. What the editions really answer is
  * checked against it in test/local/openapi-answers.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY, POLL_LIMITS, ROUTES } from '../../config/app-config';
+import { IDEMPOTENCY, POLL_LIMITS, ROUTES } from '../../config/api-contract';
 import type { ErrorCode } from '../../lambdas/domain/errors';
 import { ERROR_STATUS } from '../../lambdas/handlers/http';
 import { loadOpenApi } from '../support/openapi';
@@ -31,7 +31,7 @@ describe('docs/openapi.yaml', () => {
     expect(openApi.document.openapi).toMatch(/^3\.1\.\d+$/);
   });
 
-  it('describes every route of config/app-config.ts, and no other', () => {
+  it('describes every route of config/api-contract.ts, and no other', () => {
     const described = Object.entries<Record<string, unknown>>(openApi.document.paths).flatMap(([path, item]) =>
       METHODS.filter((method) => method in item).map((method) => `${method.toUpperCase()} ${path}`),
     );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSite } from '../../frontend/build';
-import { RATE_LIMITS } from '../../config/app-config';
+import { RATE_LIMITS } from '../../config/throttling';
 import { api } from '../support/local';
 
 let server: ChildProcess | undefined;

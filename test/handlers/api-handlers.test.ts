@@ -4,7 +4,7 @@
  * provider that says no), and the mapping of every refusal to its status.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { PollError } from '../../lambdas/domain/errors';
 import type { CaptchaCheck } from '../../lambdas/domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
@@ -332,6 +332,42 @@ describe('reading', () => {
       headers: { 'cache-control': 'no-cache' },
     });
     expect(fresh.body).toMatchObject({ total: 2 });
+  });
+});
+
+describe('kept answers', () => {
+  it('answers a read from one frozen answer while it stays the same, and a new one when it would not', async () => {
+    const poll = await storedPoll();
+    const read = getPollHandler({ polls, clock });
+    const get = (route: string) => call(read, { route, pathParameters: { id: poll.id } });
+    const first = await get('/api/poll/{id}');
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await get('/api/poll/{id}')).toBe(first);
+    expect(await get('/api/poll/{id}/options')).not.toBe(first);
+    // Its max-age changes near the close, then its closed: each a new answer, as a fresh one would say.
+    now = poll.closesAt * 1000 - 10_500;
+    const near = await get('/api/poll/{id}');
+    expect(near).not.toBe(first);
+    expect(near.headers?.['cache-control']).toBe('public, max-age=10');
+    now = poll.closesAt * 1000;
+    expect((await get('/api/poll/{id}')).body).toMatchObject({ closed: true });
+    expect((await get('/api/poll/{id}/options')).headers?.['cache-control']).toBe(
+      `public, max-age=${POLL_READ_CACHE_SECONDS}`,
+    );
+  });
+
+  it('keeps a count’s answer only while its counts, max-age and closed are the same', async () => {
+    const poll = await storedPoll();
+    const counts = { ...(await polls.getCounts(poll.id))! };
+    const store = { ...polls, getCounts: async () => counts } as unknown as FakePollStore;
+    const results = getResultsHandler({ polls: store, clock, keepCounts: false });
+    const get = () => call(results, { route: '/api/poll/{id}/results', pathParameters: { id: poll.id } });
+    const first = await get();
+    expect(await get()).toBe(first);
+    now = poll.closesAt * 1000;
+    const closed = await get();
+    expect(closed).not.toBe(first);
+    expect(closed.body).toMatchObject({ closed: true });
   });
 });
 

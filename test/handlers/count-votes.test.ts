@@ -4,7 +4,7 @@
  * is tested against DynamoDB's emulator (test/integration).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../config/app-config';
+import { VOTE_QUEUE } from '../../config/vote-queue';
 import { padSequence } from '../../lambdas/domain/tally';
 import { counterRef } from '../../lambdas/domain/vote';
 import { BatchFailedError, countVotesHandler } from '../../lambdas/handlers/count-votes';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../config/app-config';
+import { VOTE_QUEUE } from '../../config/vote-queue';
 import type { SQSRecord } from 'aws-lambda';
 import type { VoteMessage } from '../../lambdas/domain/vote';
 import { discard, inspect, redrive, type Queues } from '../../dlq/dead-letters';

@@ -6,7 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 import { PollTable } from '../../lambdas/adapters/poll-table';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';

@@ -5,7 +5,7 @@
  * the API's one error shape; nothing stored that should not be; every valid vote counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POLL_LIMITS } from '../../config/app-config';
+import { POLL_LIMITS } from '../../config/api-contract';
 import { EDITIONS, startEdition, type Edition } from '../support/editions';
 import { api, pool } from '../support/local';
 import { prng } from '../support/prng';

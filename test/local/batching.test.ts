@@ -6,7 +6,7 @@
  * measured against this runtime by a benchmark (npm run bench:batching), never asserted here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../config/app-config';
+import { VOTE_QUEUE } from '../../config/vote-queue';
 import { counterWriteUnits, SQS_REQUESTS_PER_BATCH, voteRates } from '../../config/vote-rates';
 import { consumerTotals } from '../../local/metering';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';

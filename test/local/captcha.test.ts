@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPTCHA } from '../../config/app-config';
+import { CAPTCHA } from '../../config/captcha';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, scanTable } from '../support/local';
 

@@ -1,10 +1,10 @@
 /**
  * The local runtime answers CORS as the synthesized HTTP API does, from the template's CORS
- * configuration (lib/poll-api.ts, config/app-config.ts API_CORS): API Gateway answers every
+ * configuration (lib/poll-api.ts, config/api-contract.ts API_CORS): API Gateway answers every
  * preflight itself, 204, with its CORS headers only for an allowed origin, method and headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CORS, IDEMPOTENCY, ROUTES } from '../../config/app-config';
+import { API_CORS, IDEMPOTENCY, ROUTES } from '../../config/api-contract';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';
 

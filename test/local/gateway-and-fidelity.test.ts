@@ -5,8 +5,8 @@
 import { createServer } from 'node:net';
 import { CreateQueueCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CORS, SITE_CACHE_CONTROL } from '../../config/app-config';
-import { ROUTES } from '../../config/app-config';
+import { API_CORS, ROUTES } from '../../config/api-contract';
+import { SITE_CACHE_CONTROL } from '../../config/caching';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, clients } from '../support/local';
 

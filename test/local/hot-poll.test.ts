@@ -8,7 +8,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE } from '../../config/app-config';
+import { TABLE } from '../../config/table';
 import { votePathFor } from '../../config/vote-path';
 import { newId } from '../../lambdas/domain/ids';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';

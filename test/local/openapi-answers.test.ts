@@ -4,7 +4,7 @@
  * and body as the description says, so the description cannot drift from the code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY, POLL_LIMITS } from '../../config/app-config';
+import { IDEMPOTENCY, POLL_LIMITS } from '../../config/api-contract';
 import { EDITIONS, startEdition, type Edition } from '../support/editions';
 import { api } from '../support/local';
 import { disagreements, loadOpenApi, type Exchange } from '../support/openapi';

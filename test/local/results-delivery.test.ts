@@ -4,7 +4,7 @@
  * concurrency), results=cloudfront through a cache on the site's origin for the results max-age.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESULTS_CACHE_SECONDS } from '../../config/app-config';
+import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api, pool } from '../support/local';
 

@@ -3,21 +3,14 @@ import { CfnResource, TagManager } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import {
-  API_THROTTLE,
-  CONSUMER_METRICS,
-  COST_ALLOCATION_TAG,
-  FUNCTION_DEFAULTS,
-  FUNCTION_METADATA,
-  POLL_READ_CACHE_SECONDS,
-  RATE_LIMITS,
-  RESULTS_CACHE_SECONDS,
-  ROUTES,
-  SITE_CACHE_CONTROL,
-  TABLE,
-  VOTE_PATH_ENV,
-  VOTE_QUEUE,
-} from '../../config/app-config';
+import { API_THROTTLE, RATE_LIMITS } from '../../config/throttling';
+import { CONSUMER_METRICS, VOTE_QUEUE } from '../../config/vote-queue';
+import { COST_ALLOCATION_TAG } from '../../config/budget';
+import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../../config/functions';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS, SITE_CACHE_CONTROL } from '../../config/caching';
+import { ROUTES } from '../../config/api-contract';
+import { TABLE } from '../../config/table';
+import { FUNCTION_ENV } from '../../config/function-env';
 import { PRICES, type PriceId } from '../../config/aws-prices';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { votePathFor, withApiRateLimit } from '../../config/vote-path';
@@ -295,17 +288,20 @@ describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
     });
     expect(readStackConfig(hotRest).votePath.stageRateLimit).toBe(sized.stageRateLimit);
     expect(readStackConfig(hotRest).votePath.stageBurstLimit).toBe(sized.stageBurstLimit);
-    const size = { [VOTE_PATH_ENV.groupsPerPoll]: '334', [VOTE_PATH_ENV.counterShards]: String(sized.counterShards) };
+    const size = {
+      [FUNCTION_ENV.groupsPerPoll.name]: '334',
+      [FUNCTION_ENV.counterShards.name]: String(sized.counterShards),
+    };
     // A poll takes its size at creation (its META item): only the create function is told it.
     expect(envOf(hot, 'create-poll.ts')).toMatchObject(size);
     for (const entry of ['cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
-      expect(Object.keys(envOf(hot, entry))).not.toContain(VOTE_PATH_ENV.groupsPerPoll);
+      expect(Object.keys(envOf(hot, entry))).not.toContain(FUNCTION_ENV.groupsPerPoll.name);
   });
 
   it('without the flag: no size in any function, the default throttle', () => {
     const plain = http.toJSON() as { Resources: Record<string, Resource> };
     for (const entry of ['create-poll.ts', 'cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
-      expect(Object.keys(envOf(plain, entry))).not.toContain(VOTE_PATH_ENV.counterShards);
+      expect(Object.keys(envOf(plain, entry))).not.toContain(FUNCTION_ENV.counterShards.name);
     expect(readStackConfig(plain).votePath).toEqual({
       groupsPerPoll: VOTE_QUEUE.groupsPerPoll,
       counterShards: 1,
@@ -436,7 +432,8 @@ describe('the site', () => {
     }
     const apiFunctions = appFunctions().filter(([, fn]) => fn.Metadata!['poll:entry'] !== 'lambdas/count-votes.ts');
     expect(apiFunctions).toHaveLength(4);
-    for (const [, fn] of apiFunctions) expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toEqual(siteOrigin());
+    for (const [, fn] of apiFunctions)
+      expect(fn.Properties.Environment.Variables[FUNCTION_ENV.siteOrigin.name]).toEqual(siteOrigin());
   });
 });
 
@@ -448,12 +445,14 @@ describe('rate limits', () => {
   };
 
   it('sets each limited function’s limit from RATE_LIMITS, and -c rateLimits=off turns them off', () => {
-    expect(envOf('create-poll.ts').RATE_LIMIT).toBe(
+    expect(envOf('create-poll.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
       `${RATE_LIMITS.createPoll.perMinute}/${RATE_LIMITS.createPoll.burst}`,
     );
-    expect(envOf('cast-vote.ts').RATE_LIMIT).toBe(`${RATE_LIMITS.castVote.perMinute}/${RATE_LIMITS.castVote.burst}`);
-    expect(envOf('get-results.ts').RATE_LIMIT).toBeUndefined();
-    expect(envOf('cast-vote.ts', { rateLimits: 'off' }).RATE_LIMIT).toBe('off');
+    expect(envOf('cast-vote.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
+      `${RATE_LIMITS.castVote.perMinute}/${RATE_LIMITS.castVote.burst}`,
+    );
+    expect(envOf('get-results.ts')[FUNCTION_ENV.rateLimit.name]).toBeUndefined();
+    expect(envOf('cast-vote.ts', { rateLimits: 'off' })[FUNCTION_ENV.rateLimit.name]).toBe('off');
   });
 });
 
@@ -465,7 +464,8 @@ describe('CAPTCHA (optional)', () => {
   };
 
   it('is off by default: no CAPTCHA settings, no SSM access', () => {
-    for (const [, fn] of appFunctions()) expect(fn.Properties.Environment.Variables.CAPTCHA_PROVIDER).toBeUndefined();
+    for (const [, fn] of appFunctions())
+      expect(fn.Properties.Environment.Variables[FUNCTION_ENV.captchaProvider.name]).toBeUndefined();
     expect(JSON.stringify(templateFor('http').toJSON())).not.toContain('ssm:');
   });
 
@@ -473,7 +473,7 @@ describe('CAPTCHA (optional)', () => {
     const template = synthesizeTemplate(context);
     const fns = Object.values<any>(template.Resources).filter((r) => r.Metadata?.['poll:entry']);
     const withCaptcha = fns
-      .filter((fn) => fn.Properties.Environment.Variables.CAPTCHA_PROVIDER === 'recaptcha')
+      .filter((fn) => fn.Properties.Environment.Variables[FUNCTION_ENV.captchaProvider.name] === 'recaptcha')
       .map((fn) => fn.Metadata['poll:entry']);
     expect(withCaptcha.sort()).toEqual(['lambdas/cast-vote.ts', 'lambdas/create-poll.ts']);
     const ssmStatements = Object.values<any>(template.Resources)
@@ -598,12 +598,12 @@ describe('results designs (-c results=)', () => {
     // (CloudFormation would find a cycle).
     expect(of(viaCloudFront, 'AWS::ApiGatewayV2::Api')[0][1].Properties.CorsConfiguration).toBeUndefined();
     for (const [, fn] of of(viaCloudFront, 'AWS::Lambda::Function').filter(([, r]) => r.Metadata?.['poll:entry'])) {
-      expect(fn.Properties.Environment.Variables.SITE_ORIGIN).toBeUndefined();
+      expect(fn.Properties.Environment.Variables[FUNCTION_ENV.siteOrigin.name]).toBeUndefined();
     }
     expect(of(viaCloudFront, 'AWS::Lambda::Url')).toEqual([]);
     // CloudFront is the results cache: the function answers fresh with the whole max-age, which it keeps.
     const keepCounts = (template: { Resources: Record<string, any> }) =>
-      fnByName(template, 'GetResults')[1].Properties.Environment.Variables.RESULTS_KEEP_COUNTS;
+      fnByName(template, 'GetResults')[1].Properties.Environment.Variables[FUNCTION_ENV.resultsKeepCounts.name];
     expect(keepCounts(viaCloudFront)).toBe('false');
     expect(keepCounts(synthesizeTemplate())).toBeUndefined();
     // A REST API is reached at its stage.

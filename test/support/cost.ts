@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiKind } from '../../config/app-config';
+import type { ApiKind } from '../../config/stack';
 import { reportInput } from '../../cost/cli';
 import type { Bill, BillLine } from '../../cost/estimate/bill';
 import { QUOTAS, type QuotaId } from '../../config/aws-quotas';

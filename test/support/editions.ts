@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '../../config/app-config';
+import { TABLE } from '../../config/table';
 import { buildSite } from '../../frontend/build';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/runtime';
 import { startVpsServer, type VpsServer } from '../../vps/server';

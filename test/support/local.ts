@@ -2,7 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { IDEMPOTENCY } from '../../config/app-config';
+import { IDEMPOTENCY } from '../../config/api-contract';
 import { emulatorClientConfig } from '../../local/endpoints';
 import type { LocalRuntime } from '../../local/runtime';
 

@@ -1,5 +1,5 @@
 import { Template } from 'aws-cdk-lib/assertions';
-import type { ApiKind } from '../../config/app-config';
+import type { ApiKind } from '../../config/stack';
 import { synthesizeTemplate } from '../../lib/app';
 
 const cache = new Map<ApiKind, Template>();

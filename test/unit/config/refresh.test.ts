@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RESULTS_CACHE_SECONDS, RESULTS_REFRESH } from '../../../config/app-config';
-import { nextRefreshDelay, refreshRequests } from '../../../config/results-refresh';
+import { RESULTS_CACHE_SECONDS } from '../../../config/caching';
+import { nextRefreshDelay, RESULTS_REFRESH, refreshRequests } from '../../../config/results-refresh';
 
 describe('results refresh', () => {
   it('never asks faster than the results cache', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../config/app-config';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../config/caching';
 import { CDN_PLANS } from '../../../cost/estimate/cdn';
 import {
   breakEven,

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POLL_READ_CACHE_SECONDS } from '../../../config/app-config';
+import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
 import { reportInput } from '../../../cost/cli';
 import { renderChart } from '../../../cost/report/chart';
 import { closingSentence, verdictLines, withoutFree } from '../../../cost/report/answer';

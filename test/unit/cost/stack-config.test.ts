@@ -3,7 +3,7 @@
  * function's settings, the consumer's batching and how results are delivered.
  */
 import { describe, expect, it } from 'vitest';
-import { POLL_READ_CACHE_SECONDS } from '../../../config/app-config';
+import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
 import { DEPLOYABLE_DESIGNS } from '../../../cost/estimate/designs';
 import { readStackConfig } from '../../../cost/estimate/stack-config';
 import { designStack } from '../../support/cost';

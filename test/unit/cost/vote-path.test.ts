@@ -1,6 +1,7 @@
 /** The vote path's size from the flag: bounds, the default, and what each size carries. */
 import { describe, expect, it } from 'vitest';
-import { API_THROTTLE, VOTE_QUEUE } from '../../../config/app-config';
+import { API_THROTTLE } from '../../../config/throttling';
+import { VOTE_QUEUE } from '../../../config/vote-queue';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { quota } from '../../../config/aws-quotas';
 import { voteRates } from '../../../config/vote-rates';

@@ -3,7 +3,7 @@
  * as a script says (what DynamoDB's condition does is tested against its emulator, test/integration).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../../config/app-config';
+import { VOTE_QUEUE } from '../../../config/vote-queue';
 import { applyExactlyOnce } from '../../../lambdas/domain/apply-exactly-once';
 import { padSequence, planBatch, type PollTally } from '../../../lambdas/domain/tally';
 import { NOW, queuedVote } from '../../support/factories';

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serverCaptchaFrom } from '../../../bin/server-options';
 import { checkVerdict, requireToken, takeCaptchaToken } from '../../../lambdas/domain/captcha';
-import type { CaptchaProvider } from '../../../config/app-config';
-import { captchaSettingsFrom } from '../../../config/captcha';
+import { type CaptchaProvider, captchaSettingsFrom } from '../../../config/captcha';
 import { UsageError } from '../../../config/errors';
 import { captchaVerifier } from '../../../lambdas/adapters/captcha-verifier';
 

@@ -1,6 +1,6 @@
 /** What the consumer and `npm run dlq` decide about votes that failed every delivery (pure). */
 import { describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../../config/app-config';
+import { VOTE_QUEUE } from '../../../config/vote-queue';
 import {
   isLastDelivery,
   judgeLastDelivery,

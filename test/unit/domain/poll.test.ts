@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { POLL_LIMITS, TABLE } from '../../../config/app-config';
+import { POLL_LIMITS } from '../../../config/api-contract';
+import { TABLE } from '../../../config/table';
 import { isPollId, newId } from '../../../lambdas/domain/ids';
 import type { PollError } from '../../../lambdas/domain/errors';
 import { createPoll, isClosed, isExpired, toPublicPoll } from '../../../lambdas/domain/poll';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VOTE_QUEUE } from '../../../config/app-config';
+import { VOTE_QUEUE } from '../../../config/vote-queue';
 import { createPoll } from '../../../lambdas/domain/poll';
 import { padSequence, planBatch, withoutApplied } from '../../../lambdas/domain/tally';
 import {

@@ -1,6 +1,7 @@
 /** The page's ballot: when it sends a vote again under its key, and when it stops (frontend/src/ballot.ts). */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY, VOTE_RETRY } from '../../../config/app-config';
+import { IDEMPOTENCY } from '../../../config/api-contract';
+import { VOTE_RETRY } from '../../../config/site';
 import type { Outcome } from '../../../frontend/src/api';
 import { canResend, newBallot, retryDelay, sendBallot } from '../../../frontend/src/ballot';
 
