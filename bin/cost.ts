@@ -4,7 +4,7 @@ import { parseCommandLine, runCommand } from '../cli/command-line';
 import { makeFolder } from '../cli/folders';
 import { checkCloudWatchOptions, cloudWatchInput, COST_COMMAND, reportInput, writeReports } from '../cost/cli';
 import { buildReport, type ReportInput } from '../cost/estimate/build-report';
-import { renderForTerminal } from '../cost/report/working';
+import { renderForTerminal } from '../cost/report/render-text';
 
 const { values } = parseCommandLine(COST_COMMAND);
 let input!: ReportInput;

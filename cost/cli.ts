@@ -13,16 +13,13 @@ import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
 import {
   CLOUDWATCH_PERMISSIONS,
-  type CloudWatchBill,
-  fitProfile,
-  measuredLines,
   measureStack,
   type MetricsClient,
   type StackResourcesClient,
-  sqsRequests,
   windowHours,
   windowText,
 } from './estimate/cloudwatch';
+import { type CloudWatchBill, fitProfile, measuredLines, sqsCounted } from './estimate/cloudwatch-bill';
 import {
   CLOUDWATCH_TARGETS,
   type CloudWatchTarget,
@@ -36,7 +33,7 @@ import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileErr
 import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
-import { renderMarkdown } from './report/working';
+import { renderMarkdown } from './report/render-markdown';
 import type { CostReport, ReportInput } from './estimate/build-report';
 import { readStackConfig, type StackConfig } from './estimate/stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
@@ -415,7 +412,7 @@ export async function cloudWatchInput(
     target,
     window: { start: window.start.toISOString(), end: window.end.toISOString(), hours: windowHours(window) },
     measurement,
-    sqsCounted: sqsRequests(measurement).how,
+    sqsCounted: sqsCounted(measurement),
     lines,
     measuredUsd: measuredOnly.reduce((sum, l) => sum + l.measured!.usd, 0),
     estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),

@@ -1,9 +1,10 @@
 /**
  * The cost dashboard: one CloudWatch dashboard with what the app does (requests by route, votes
  * queued and counted, the dead-letter queue, throttles) and what that costs right now, in dollars
- * an hour, as metric math over the same usage metrics. Its prices are read from the price sheet
- * (config/aws-prices.ts) at synth time, never written here: list prices, first tier, before free tiers,
- * so at small volume it shows what the usage would cost, not what the bill will say.
+ * an hour, as metric math over the same usage metrics. Which metrics price which line, and how, is the
+ * table the estimator's CloudWatch reader reads too (config/priced-metrics.ts); the prices are read from the
+ * price sheet (config/aws-prices.ts) at synth time, never written here: list prices, first tier, before free
+ * tiers, so at small volume it shows what the usage would cost, not what the bill will say.
  *
  * Requests by route come from each route's function (its invocations), not from API Gateway's
  * per-route metrics: those are off, as they cost (docs/deploy.md, "Cost dashboard").
@@ -27,15 +28,24 @@ import { CONSUMER_METRICS, type ConsumerMetricName } from '../config/vote-queue'
 import { ROUTES, type ApiFunctionName } from '../config/api-contract';
 import type { ApiKind } from '../config/stack';
 import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../config/aws-prices';
-import { SQS_REQUESTS_PER_BATCH } from '../config/vote-rates';
+import {
+  bytesPerUnit,
+  MB_PER_GB,
+  METERED_METRICS,
+  METERED_SERVICES,
+  type MeteredMetric,
+  MS_PER_SECOND,
+  PRICED_USAGE,
+  type PricedUsage,
+  priceFor,
+  type Queue,
+  type TermOf,
+  type UsageTerm,
+} from '../config/priced-metrics';
 import type { ApiMetrics } from './poll-api';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
 const PERIOD = Duration.minutes(5);
-/** CloudFront publishes its metrics in us-east-1 only, with this dimension. */
-const CLOUDFRONT_METRICS = { region: 'us-east-1', dimension: { Region: 'Global' } } as const;
-/** The price of each Lambda architecture's GB-second. */
-const GB_SECOND_PRICE: Record<string, PriceId> = { arm64: 'lambdaArmGbSeconds', x86_64: 'lambdaX86GbSeconds' };
 
 /**
  * A price as metric math: the first tier's price over its unit, e.g. `0.2 / 1000000` a request.
@@ -185,76 +195,97 @@ export class CostDashboard extends Construct {
     });
   }
 
-  /** Each service's cost rate in dollars an hour, by label. */
+  /**
+   * Each service's cost rate in dollars an hour, by its key: its metrics and its math made from the table
+   * of priced metrics (config/priced-metrics.ts), which the estimator's CloudWatch reader is made from too.
+   */
   private costRates(props: CostDashboardProps, fns: Record<string, LambdaFunction>): Record<string, MathExpression> {
+    // Each resource a term reads, by the dimensions its metrics name it with (an API's: as its own metrics do).
+    const queues: Record<Queue, Record<string, string>> = {
+      'the vote queue': { QueueName: props.queue.queueName },
+      'the dead-letter queue': { QueueName: props.deadLetterQueue.queueName },
+    };
+    const named: Record<Exclude<TermOf, 'each function' | 'each queue'>, Record<string, string> | undefined> = {
+      'the API': props.api.requests.dimensions,
+      'the consumer': { FunctionName: props.consumer.functionName },
+      ...queues,
+      'the table': { TableName: props.table.tableName },
+      'the distribution': props.distribution && { DistributionId: props.distribution.distributionId },
+    };
+    // A term's metrics, by their names in the math: a metric of each of the resources it reads.
+    const parts = (t: UsageTerm): [string, Record<string, string> | undefined][] => {
+      if (t.of === 'each function')
+        return Object.entries(fns).map(([name, fn]) => [name + t.id, { FunctionName: fn.functionName }]);
+      if (typeof t.id !== 'string') {
+        const ids = t.id;
+        return (Object.keys(ids) as Queue[]).map((queue) => [ids[queue], queues[queue]]);
+      }
+      return [[t.id, named[t.of as keyof typeof named]]];
+    };
+    const metricOf = (t: UsageTerm, dimensions: Record<string, string>): IMetric => {
+      const m: MeteredMetric = METERED_METRICS[t.metric];
+      const dimension = typeof m.dimension === 'string' ? m.dimension : m.dimension[props.apiKind];
+      if (!(dimension in dimensions)) throw new Error(`The dashboard's ${t.metric}: ${t.of} has no ${dimension}`);
+      return new Metric({
+        namespace: m.namespace,
+        metricName: m.metricName,
+        dimensionsMap: { ...dimensions, ...m.fixedDimensions },
+        statistic: m.statistic,
+        period: PERIOD,
+        ...(m.region ? { region: m.region } : {}),
+      }).attachTo(this);
+    };
     const rates: Record<string, MathExpression> = {};
-    rates.api = costRate(
-      'API Gateway',
-      { apiRequests: props.api.requests.with({ statistic: 'Sum', period: PERIOD }) },
-      [[props.apiKind === 'http' ? 'httpApiRequests' : 'restApiRequests', 'apiRequests']],
-    );
-
-    // Requests, and GB-seconds: each function's summed milliseconds times its memory, by architecture.
-    const lambda: Record<string, IMetric> = {};
-    const gbSeconds = new Map<PriceId, string[]>();
-    for (const [name, fn] of Object.entries(fns)) {
-      const cfn = fn.node.defaultChild as CfnFunction;
-      lambda[`${name}Invocations`] = fn.metricInvocations({ period: PERIOD });
-      lambda[`${name}Ms`] = fn.metricDuration({ statistic: 'Sum', period: PERIOD });
-      const price = GB_SECOND_PRICE[(cfn.architectures as string[] | undefined)?.[0] ?? 'x86_64'];
-      gbSeconds.set(price, [...(gbSeconds.get(price) ?? []), `${name}Ms * ${cfn.memorySize}`]);
-    }
-    rates.lambda = costRate('Lambda', lambda, [
-      [
-        'lambdaRequests',
-        Object.keys(lambda)
-          .filter((k) => k.endsWith('Invocations'))
-          .join(' + '),
-      ],
-      ...[...gbSeconds].map(([id, terms]): [PriceId, string] => [id, `(${terms.join(' + ')}) / 1000 / 1024`]),
-    ]);
-
-    // A send per vote (and per dead letter), a receive and a batch delete per consumer invocation, and the
-    // poller's empty receives: as the cost model counts them (cost/estimate/rates.ts).
-    rates.sqs = costRate(
-      'SQS',
-      {
-        sqsSent: props.queue.metricNumberOfMessagesSent({ period: PERIOD }),
-        sqsDeadLettered: props.deadLetterQueue.metricNumberOfMessagesSent({ period: PERIOD }),
-        sqsEmptyReceives: props.queue.metricNumberOfEmptyReceives({ period: PERIOD }),
-        sqsBatches: props.consumer.metricInvocations({ period: PERIOD }),
-      },
-      [['sqsFifoRequests', `sqsSent + sqsDeadLettered + sqsEmptyReceives + ${SQS_REQUESTS_PER_BATCH} * sqsBatches`]],
-    );
-
-    rates.dynamodb = costRate(
-      'DynamoDB',
-      {
-        readUnits: props.table.metricConsumedReadCapacityUnits({ period: PERIOD }),
-        writeUnits: props.table.metricConsumedWriteCapacityUnits({ period: PERIOD }),
-      },
-      [
-        ['dynamoReadUnits', 'readUnits'],
-        ['dynamoWriteUnits', 'writeUnits'],
-      ],
-    );
-
-    if (props.distribution) {
-      const edge = { ...CLOUDFRONT_METRICS, statistic: 'Sum', period: PERIOD };
-      const dimensionsMap = { DistributionId: props.distribution.distributionId, ...CLOUDFRONT_METRICS.dimension };
-      rates.cloudfront = costRate(
-        'CloudFront',
-        {
-          edgeRequests: props.distribution.metricRequests({ ...edge, dimensionsMap }),
-          edgeBytes: props.distribution.metricBytesDownloaded({ ...edge, dimensionsMap }),
-        },
-        [
-          ['cloudFrontRequests', 'edgeRequests'],
-          // AWS's GB for the line (the sheet's bytes.perUnit), as the cost model counts it.
-          ['cloudFrontTransfer', `edgeBytes / ${PRICES.cloudFrontTransfer.bytes.perUnit}`],
-        ],
+    for (const [key, service] of Object.entries(METERED_SERVICES)) {
+      const lines = PRICED_USAGE.filter((line) => line.service === service);
+      const terms = lines.flatMap((line) => line.terms);
+      // A service the design has none of (a distribution) has no line.
+      if (terms.some((t) => parts(t).some(([, dimensions]) => !dimensions))) continue;
+      // Each function's metrics together, then the rest in the table's order.
+      const metrics: Record<string, IMetric> = {};
+      const perFunction = terms.filter((t) => t.of === 'each function');
+      for (const i of Object.keys(fns).keys())
+        for (const t of perFunction) {
+          const [id, dimensions] = parts(t)[i];
+          metrics[id] = metricOf(t, dimensions!);
+        }
+      for (const t of terms.filter((t) => t.of !== 'each function'))
+        for (const [id, dimensions] of parts(t)) metrics[id] = metricOf(t, dimensions!);
+      const names = (t: UsageTerm) => parts(t).map(([id]) => id);
+      rates[key] = costRate(
+        service,
+        metrics,
+        lines.flatMap((line) => usageOf(line, names, fns, props.apiKind)),
       );
     }
     return rates;
   }
+}
+
+/**
+ * A line's usage in its price's units, as metric math over its terms' metrics (`names`): GB-seconds by the
+ * price of each function's architecture.
+ */
+function usageOf(
+  line: PricedUsage,
+  names: (t: UsageTerm) => string[],
+  fns: Record<string, LambdaFunction>,
+  apiKind: ApiKind,
+): [PriceId, string][] {
+  const termText = (t: UsageTerm): string => {
+    const sum = names(t).join(' + ');
+    if (t.inBytes) return `${sum} / ${bytesPerUnit(priceFor(line.price, apiKind))}`;
+    return t.times ? `${t.times} * ${sum}` : sum;
+  };
+  if (!line.terms.some((t) => t.atMemory))
+    return [[priceFor(line.price, apiKind), line.terms.map(termText).join(' + ')]];
+  // GB-seconds: each function's summed milliseconds times its memory, by the price of its architecture.
+  const byPrice = new Map<PriceId, string[]>();
+  for (const t of line.terms)
+    for (const [i, fn] of Object.values(fns).entries()) {
+      const cfn = fn.node.defaultChild as CfnFunction;
+      const price = priceFor(line.price, (cfn.architectures as string[] | undefined)?.[0] ?? 'x86_64');
+      byPrice.set(price, [...(byPrice.get(price) ?? []), `${names(t)[i]} * ${cfn.memorySize}`]);
+    }
+  return [...byPrice].map(([id, terms]) => [id, `(${terms.join(' + ')}) / ${MS_PER_SECOND} / ${MB_PER_GB}`]);
 }

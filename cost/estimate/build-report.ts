@@ -1,4 +1,5 @@
-import { RAISE_HEADROOM, type Account, type Capacity } from './capacity';
+import { RAISE_HEADROOM, type Capacity } from './capacity';
+import type { Account } from './stages';
 import {
   awsFloor,
   recommend,
@@ -10,12 +11,14 @@ import {
   type FloodCeiling,
   type PricedDesign,
 } from './designs';
-import type { CloudWatchBill } from './cloudwatch';
+import type { CloudWatchBill } from './cloudwatch-bill';
 import { CDN_ORIGIN_ASSUMPTION, CDN_PLANS } from './cdn';
 import { type ConsumerRamp, consumerRamp } from './consumer-ramp';
 import { breakEven, designRps, vpsOptions, type BreakEven, type VpsCost } from './compare';
 import { percent, quantity } from './format';
-import { averagePollVotesPerSecond, estimate, perMillion, type Bill, type BillOptions } from './model';
+import { averagePollVotesPerSecond } from './shares';
+import { estimate } from './model';
+import { perMillion, type Bill, type BillOptions } from './bill';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from '../../config/aws-prices';

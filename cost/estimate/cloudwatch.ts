@@ -1,9 +1,9 @@
 /**
- * `npm run cost -- --from-cloudwatch`: the bill a deployed stack actually ran. Its resources come
- * from CloudFormation (DescribeStackResources), their standard metrics over a window from CloudWatch
- * (GetMetricData); the window's usage is projected to a month and priced with the price sheet the
- * model uses (config/aws-prices.ts). Beside it, the profile that best fits the measured mix, and its estimate.
- * The clients are injected (`send` only): the tests give recorded answers in the SDK's own shapes.
+ * `npm run cost -- --from-cloudwatch`, its reading: the stack's resources from CloudFormation
+ * (DescribeStackResources), then the metrics the table of priced metrics names (config/priced-metrics.ts)
+ * over a window from CloudWatch (GetMetricData), summed into what the window measured. Pricing it is
+ * cloudwatch-bill.ts. The clients are injected (`send` only): the tests give recorded answers in the SDK's
+ * own shapes.
  */
 import type {
   DescribeStackResourcesCommandInput,
@@ -17,17 +17,17 @@ import type {
 import { ROUTES } from '../../config/api-contract';
 import { CommandFailure } from '../../config/errors';
 import { quantity } from './format';
-import { type Bill, type MonthlyUsage, priceUsage } from './model';
 import {
-  DAYS_PER_MONTH,
-  resultsRequestsPerViewer,
-  SECONDS_PER_MONTH,
-  type TrafficProfile,
-} from '../usage/traffic-profile';
-import { bytesToUnits, PRICES, type PriceId } from '../../config/aws-prices';
-import { SQS_REQUESTS_PER_BATCH } from '../../config/vote-rates';
-import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
-import type { StackConfig } from './stack-config';
+  METERED_METRICS,
+  METERED_SERVICES,
+  type MeteredMetric,
+  type MeteredMetricId,
+  type MeteredResource,
+  type MeteredService,
+  PRICED_USAGE,
+  type Queue,
+  type TermOf,
+} from '../../config/priced-metrics';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
 
 /** The one permission each call needs: all the command asks of an account (read-only). */
@@ -46,23 +46,9 @@ export type MetricsClient = Sends<GetMetricDataCommandInput, GetMetricDataComman
  */
 export const REST_API_NAME = 'RestApi';
 
-/** The services the command reads, as a bill names them. */
-export const MEASURED_SERVICES = ['API Gateway', 'Lambda', 'SQS', 'DynamoDB', 'CloudFront'] as const;
-export type MeasuredService = (typeof MEASURED_SERVICES)[number];
-
-/** Each bill line the metrics price, and the service whose metrics give it. */
-export const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = {
-  httpApiRequests: 'API Gateway',
-  restApiRequests: 'API Gateway',
-  lambdaRequests: 'Lambda',
-  lambdaArmGbSeconds: 'Lambda',
-  lambdaX86GbSeconds: 'Lambda',
-  sqsFifoRequests: 'SQS',
-  dynamoWriteUnits: 'DynamoDB',
-  dynamoReadUnits: 'DynamoDB',
-  cloudFrontRequests: 'CloudFront',
-  cloudFrontTransfer: 'CloudFront',
-};
+/** The services the command reads, as a bill names them (config/priced-metrics.ts). */
+export const MEASURED_SERVICES = Object.values(METERED_SERVICES);
+export type MeasuredService = MeteredService;
 
 /** The window the metrics are read over. */
 export interface Window {
@@ -102,8 +88,13 @@ export interface Measurement {
 
 interface Query {
   service: MeasuredService;
-  /** What the sum is for: `Invocations` of a function, `Count` of a route. */
+  /** The table's metric it reads; none for a route's count (not priced: the API's count is). */
+  id?: MeteredMetricId;
+  /** What the sum is for: `Invocations` of a function, `route GET /api/poll/{id}` (a `Count`) of a route. */
   metric: string;
+  metricName: string;
+  statistic: string;
+  logicalId: string;
   resource: string;
   namespace: string;
   dimensions: Record<string, string>;
@@ -113,83 +104,66 @@ interface Query {
 
 type Resource = NonNullable<DescribeStackResourcesCommandOutput['StackResources']>[number];
 
-/** The queries for the stack's resources: the standard metrics of each, as the bill needs them. */
+/** The kind of each resource type the table's metrics are published for. */
+const RESOURCE_KINDS: Record<string, MeteredResource> = {
+  'AWS::ApiGatewayV2::Api': 'api',
+  'AWS::ApiGateway::RestApi': 'api',
+  'AWS::Lambda::Function': 'function',
+  'AWS::SQS::Queue': 'queue',
+  'AWS::DynamoDB::Table': 'table',
+  'AWS::DynamoDB::GlobalTable': 'table',
+  'AWS::CloudFront::Distribution': 'distribution',
+};
+
+/**
+ * The queries for the stack's resources: each table metric of each resource's kind (config/priced-metrics.ts),
+ * in the table's order, and the API's count per route where its stage has detailed metrics on.
+ */
 export function metricQueries(resources: Resource[]): Query[] {
   const queries: Query[] = [];
-  const add = (q: Omit<Query, 'metric'>, ...metrics: string[]) => {
-    for (const metric of metrics) queries.push({ ...q, metric });
-  };
   for (const r of resources) {
     const id = r.PhysicalResourceId;
-    if (!id) continue;
-    switch (r.ResourceType) {
-      case 'AWS::ApiGatewayV2::Api':
-      case 'AWS::ApiGateway::RestApi': {
-        const http = r.ResourceType === 'AWS::ApiGatewayV2::Api';
-        const api: Record<string, string> = http ? { ApiId: id } : { ApiName: REST_API_NAME };
-        const q = { service: 'API Gateway', namespace: 'AWS/ApiGateway', resource: id } as const;
-        add({ ...q, dimensions: api }, 'Count');
-        // Per route, where the stage has detailed metrics on (its name from the stack's stage resource).
-        const stage = resources.find(
-          (s) => s.ResourceType === (http ? 'AWS::ApiGatewayV2::Stage' : 'AWS::ApiGateway::Stage'),
-        )?.PhysicalResourceId;
-        if (!stage) break;
-        for (const route of ROUTES) {
-          const key = `${route.method} ${route.path}`;
-          const dimensions = http
-            ? { ...api, Stage: stage, Route: key }
-            : { ...api, Stage: stage, Method: route.method, Resource: route.path };
-          queries.push({ ...q, metric: `route ${key}`, dimensions });
-        }
-        break;
-      }
-      case 'AWS::Lambda::Function':
-        add(
-          { service: 'Lambda', namespace: 'AWS/Lambda', resource: id, dimensions: { FunctionName: id } },
-          'Invocations',
-          'Duration',
-        );
-        break;
-      case 'AWS::SQS::Queue': {
-        // A queue's physical id is its URL; its metrics are named by the URL's last part.
-        const name = id.split('/').pop() ?? id;
-        add(
-          { service: 'SQS', namespace: 'AWS/SQS', resource: name, dimensions: { QueueName: name } },
-          'NumberOfMessagesSent',
-          'NumberOfMessagesReceived',
-          'NumberOfMessagesDeleted',
-          'NumberOfEmptyReceives',
-        );
-        break;
-      }
-      case 'AWS::DynamoDB::Table':
-      case 'AWS::DynamoDB::GlobalTable':
-        add(
-          { service: 'DynamoDB', namespace: 'AWS/DynamoDB', resource: id, dimensions: { TableName: id } },
-          'ConsumedReadCapacityUnits',
-          'ConsumedWriteCapacityUnits',
-        );
-        break;
-      case 'AWS::CloudFront::Distribution':
-        add(
-          {
-            service: 'CloudFront',
-            namespace: 'AWS/CloudFront',
-            resource: id,
-            dimensions: { DistributionId: id, Region: 'Global' },
-            global: true,
-          },
-          'Requests',
-          'BytesDownloaded',
-        );
-        break;
+    const kind = RESOURCE_KINDS[r.ResourceType ?? ''];
+    if (!id || !kind) continue;
+    const http = r.ResourceType === 'AWS::ApiGatewayV2::Api';
+    // A queue's physical id is its URL; its metrics are named by the URL's last part.
+    const name = kind === 'queue' ? (id.split('/').pop() ?? id) : kind === 'api' && !http ? REST_API_NAME : id;
+    const resource = kind === 'queue' ? name : id;
+    for (const [metricId, m] of Object.entries(METERED_METRICS) as [MeteredMetricId, MeteredMetric][]) {
+      if (m.resource !== kind) continue;
+      const dimension = typeof m.dimension === 'string' ? m.dimension : m.dimension[http ? 'http' : 'rest'];
+      queries.push({
+        service: m.service,
+        id: metricId,
+        metric: m.metricName,
+        metricName: m.metricName,
+        statistic: m.statistic,
+        resource,
+        logicalId: r.LogicalResourceId ?? '',
+        namespace: m.namespace,
+        dimensions: { [dimension]: name, ...m.fixedDimensions },
+        ...(m.region ? { global: true } : {}),
+      });
     }
+    if (kind === 'api') queries.push(...routeQueries(queries.at(-1)!, resources, http));
   }
   return queries;
 }
 
-/** The metric's name as CloudWatch knows it (a route's query is `Count`). */
-const metricName = (q: Query) => (q.metric.startsWith('route ') ? 'Count' : q.metric);
+/** The API's count route by route, where its stage has detailed metrics on (its name from the stage resource). */
+function routeQueries(count: Query, resources: Resource[], http: boolean): Query[] {
+  const stage = resources.find(
+    (s) => s.ResourceType === (http ? 'AWS::ApiGatewayV2::Stage' : 'AWS::ApiGateway::Stage'),
+  )?.PhysicalResourceId;
+  if (!stage) return [];
+  return ROUTES.map((route) => {
+    const key = `${route.method} ${route.path}`;
+    const dimensions = http
+      ? { ...count.dimensions, Stage: stage, Route: key }
+      : { ...count.dimensions, Stage: stage, Method: route.method, Resource: route.path };
+    return { ...count, id: undefined, metric: `route ${key}`, dimensions };
+  });
+}
 
 /**
  * One period the length of the window (only its sum is wanted), in the resolution CloudWatch still
@@ -215,11 +189,11 @@ async function sums(client: MetricsClient, queries: Query[], window: Window): Pr
       MetricStat: {
         Metric: {
           Namespace: q.namespace,
-          MetricName: metricName(q),
+          MetricName: q.metricName,
           Dimensions: Object.entries(q.dimensions).map(([Name, Value]) => ({ Name, Value })),
         },
         Period: period,
-        Stat: 'Sum',
+        Stat: q.statistic,
       },
       ReturnData: true,
     }));
@@ -246,8 +220,26 @@ export function roleOf(logicalId: string): FunctionRole | undefined {
   return FUNCTION_ROLES.find((role) => id.includes(role.toLowerCase()));
 }
 
-const total = (values: (number | undefined)[]): number | undefined =>
+export const total = (values: (number | undefined)[]): number | undefined =>
   values.some((v) => v !== undefined) ? values.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+
+/** Which of the stack's resources the table reads each metric of: a term's, or a fallback's. */
+const READ_OF = new Map<MeteredMetricId, TermOf>(
+  PRICED_USAGE.flatMap((line) =>
+    line.terms.flatMap((t) => [
+      [t.metric, t.of] as const,
+      ...(t.orElse?.metrics.map((metric) => [metric, t.orElse!.of] as const) ?? []),
+    ]),
+  ),
+);
+/** A queue's part, from its logical id (lib/vote-pipeline.ts names them). */
+const queueOf = (logicalId: string): Queue =>
+  /DeadLetterQueue/.test(logicalId) ? 'the dead-letter queue' : 'the vote queue';
+/** Whether a metric of a resource counts: any resource's, but a queue's where the table reads one queue's. */
+function readsQueue(id: MeteredMetricId, logicalId: string): boolean {
+  const of = READ_OF.get(id);
+  return METERED_METRICS[id].resource !== 'queue' || of === 'each queue' || of === queueOf(logicalId);
+}
 
 /**
  * Reads the stack's resources, then their metrics over the window. The clients' errors pass through
@@ -269,8 +261,9 @@ export async function measureStack(
   const value = new Map<Query, number | undefined>();
   for (const [i, q] of regional.entries()) value.set(q, regionalSums[i]);
   for (const [i, q] of global.entries()) value.set(q, globalSums[i]);
-  const of = (service: MeasuredService, metric: string) =>
-    total(queries.filter((q) => q.service === service && q.metric === metric).map((q) => value.get(q)));
+  // A metric summed over the resources the table reads it of (a queue's: each queue, or one of them).
+  const of = (id: MeteredMetricId) =>
+    total(queries.filter((q) => q.id === id && readsQueue(id, q.logicalId)).map((q) => value.get(q)));
 
   const m: Measurement = { stackName, window, missing: {}, functions: [] };
   const has = (service: MeasuredService) => queries.some((q) => q.service === service);
@@ -281,11 +274,11 @@ export async function measureStack(
       if (v !== undefined) routes[q.metric.slice('route '.length)] = v;
     }
     const kind = resources.some((r) => r.ResourceType === 'AWS::ApiGatewayV2::Api') ? 'http' : 'rest';
-    m.api = { kind, requests: of('API Gateway', 'Count'), routes };
+    m.api = { kind, requests: of('apiRequests'), routes };
   }
   const logicalIds = new Map(resources.map((r) => [r.PhysicalResourceId, r.LogicalResourceId ?? '']));
-  for (const q of queries.filter((q) => q.service === 'Lambda' && q.metric === 'Invocations')) {
-    const duration = queries.find((d) => d.resource === q.resource && d.metric === 'Duration');
+  for (const q of queries.filter((q) => q.id === 'invocations')) {
+    const duration = queries.find((d) => d.resource === q.resource && d.id === 'durationMs');
     m.functions.push({
       name: q.resource,
       role: roleOf(logicalIds.get(q.resource) ?? ''),
@@ -295,18 +288,17 @@ export async function measureStack(
   }
   if (has('SQS'))
     m.sqs = {
-      sent: of('SQS', 'NumberOfMessagesSent'),
-      received: of('SQS', 'NumberOfMessagesReceived'),
-      deleted: of('SQS', 'NumberOfMessagesDeleted'),
-      emptyReceives: of('SQS', 'NumberOfEmptyReceives'),
+      sent: of('messagesSent'),
+      received: of('messagesReceived'),
+      deleted: of('messagesDeleted'),
+      emptyReceives: of('emptyReceives'),
     };
   if (has('DynamoDB'))
     m.dynamo = {
-      readUnits: of('DynamoDB', 'ConsumedReadCapacityUnits'),
-      writeUnits: of('DynamoDB', 'ConsumedWriteCapacityUnits'),
+      readUnits: of('readUnits'),
+      writeUnits: of('writeUnits'),
     };
-  if (has('CloudFront'))
-    m.cloudFront = { requests: of('CloudFront', 'Requests'), bytes: of('CloudFront', 'BytesDownloaded') };
+  if (has('CloudFront')) m.cloudFront = { requests: of('edgeRequests'), bytes: of('edgeBytes') };
   for (const service of MEASURED_SERVICES) {
     if (!has(service)) m.missing[service] = 'not in the stack';
     else if (queries.every((q) => q.service !== service || value.get(q) === undefined))
@@ -318,217 +310,4 @@ export async function measureStack(
         'widen the window (--hours, --since) or send it traffic first (npm run load -- smoke --target <target>).',
     );
   return m;
-}
-
-/** A function's GB-seconds from its measured duration: memory and architecture as the stack configures its role. */
-function gbSeconds(fn: MeasuredFunction, stack: StackConfig): { arm64: number; x86_64: number } {
-  // CDK's helper functions (custom resources, the site's edge router) run at Lambda's default 128 MB.
-  const config = fn.role ? stack.functions[fn.role] : { memoryMb: 128, architecture: 'x86_64' as const };
-  const seconds = ((fn.durationMs ?? 0) / 1000) * (config.memoryMb / 1024);
-  return config.architecture === 'arm64' ? { arm64: seconds, x86_64: 0 } : { arm64: 0, x86_64: seconds };
-}
-
-/** Lambda's consumer batches: a receive and a batch delete each, where its invocations were measured. */
-const consumerInvocations = (m: Measurement) =>
-  total(m.functions.filter((f) => f.role === 'countVotes').map((f) => f.invocations));
-
-/** The queue requests the window made, and how they were counted. */
-export function sqsRequests(m: Measurement): { requests?: number; how: string } {
-  const { sent, received, deleted, emptyReceives } = m.sqs ?? {};
-  if ([sent, received, deleted, emptyReceives].every((v) => v === undefined)) return { how: 'no datapoints' };
-  const batches = consumerInvocations(m);
-  if (batches !== undefined && batches > 0)
-    return {
-      requests: (sent ?? 0) + SQS_REQUESTS_PER_BATCH * batches + (emptyReceives ?? 0),
-      how: 'a send per message, a receive and a delete per consumer batch, and the empty receives',
-    };
-  return {
-    requests: (sent ?? 0) + (received ?? 0) + (deleted ?? 0) + (emptyReceives ?? 0),
-    how:
-      'a request per message sent, received and deleted, and the empty receives ' +
-      '(an upper bound: batches make fewer)',
-  };
-}
-
-/** The window's usage projected to a month, with zeros where nothing was measured, and the factor. */
-export function measuredMonth(m: Measurement, stack: StackConfig): { usage: MonthlyUsage; factor: number } {
-  const factor = SECONDS_PER_MONTH / (windowHours(m.window) * 3600);
-  const invocations = Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>;
-  const gb = { arm64: 0, x86_64: 0 };
-  let otherInvocations = 0;
-  for (const fn of m.functions) {
-    if (fn.role) invocations[fn.role] += (fn.invocations ?? 0) * factor;
-    else otherInvocations += (fn.invocations ?? 0) * factor;
-    const s = gbSeconds(fn, stack);
-    gb.arm64 += s.arm64 * factor;
-    gb.x86_64 += s.x86_64 * factor;
-  }
-  // CDK's helpers are billed as Lambda requests too: counted with the consumer's (the bill sums them all).
-  invocations.countVotes += otherInvocations;
-  const role = (r: FunctionRole) => invocations[r];
-  const zero = 0;
-  return {
-    factor,
-    usage: {
-      polls: role('createPoll'),
-      votes: role('castVote'),
-      pageLoads: role('getPoll') + role('createPoll'),
-      resultsRequests: role('getResults'),
-      preflights: zero,
-      apiRequests: (m.api?.requests ?? 0) * factor,
-      functionUrlRequests: zero,
-      clientRequests: zero,
-      invocations,
-      // Not read: the Duration metric is what the window ran.
-      coldStartShares: Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>,
-      gbSeconds: gb,
-      sqsRequests: (sqsRequests(m).requests ?? 0) * factor,
-      writeUnits: (m.dynamo?.writeUnits ?? 0) * factor,
-      readUnits: (m.dynamo?.readUnits ?? 0) * factor,
-      storageGb: zero,
-      logsGb: zero,
-      logsStoredGb: zero,
-      xrayTraces: zero,
-      cloudFrontRequests: (m.cloudFront?.requests ?? 0) * factor,
-      cloudFrontFunctionInvocations: zero,
-      cloudFrontGb: bytesToUnits((m.cloudFront?.bytes ?? 0) * factor, 'cloudFrontTransfer'),
-      cloudFrontOriginGb: zero,
-      s3Gets: zero,
-      apiTransferGb: zero,
-      webSocketMessages: zero,
-      webSocketConnectionMinutes: zero,
-      alarms: zero,
-      dashboards: zero,
-      customMetrics: zero,
-      managedInstanceHours: zero,
-    },
-  };
-}
-
-/** Why a measured line is not measured, or undefined when it is. */
-function notMeasured(priceId: PriceId, m: Measurement): string | undefined {
-  const service = MEASURED_LINES[priceId];
-  if (!service) return 'not measured (not read from CloudWatch)';
-  const missing = m.missing[service];
-  if (missing) return `not measured (${missing})`;
-  const lambdaDuration = m.functions.some((f) => f.durationMs !== undefined);
-  if ((priceId === 'lambdaArmGbSeconds' || priceId === 'lambdaX86GbSeconds') && !lambdaDuration)
-    return 'not measured (no Duration datapoints)';
-  const field = {
-    dynamoReadUnits: m.dynamo?.readUnits,
-    dynamoWriteUnits: m.dynamo?.writeUnits,
-    cloudFrontRequests: m.cloudFront?.requests,
-    cloudFrontTransfer: m.cloudFront?.bytes,
-    httpApiRequests: m.api?.requests,
-    restApiRequests: m.api?.requests,
-  } as Partial<Record<PriceId, number | undefined>>;
-  if (priceId in field && field[priceId] === undefined) return 'not measured (no datapoints)';
-  return undefined;
-}
-
-/** One line of the measured bill beside the fitted estimate's. */
-export interface MeasuredLine {
-  priceId: PriceId;
-  service: string;
-  item: string;
-  unit: string;
-  unitPrice: string;
-  /** Absent: not measured, and why. */
-  measured?: { windowUsage: number; monthUsage: number; usd: number };
-  notMeasured?: string;
-  estimate: { usage: number; usd: number };
-  /** Measured minus estimated, where measured. */
-  differenceUsd?: number;
-}
-
-/** The measured month beside the fitted estimate, as the report carries it (report.json's `cloudWatch`). */
-export interface CloudWatchBill {
-  label: string;
-  stackName: string;
-  target: string;
-  window: { start: string; end: string; hours: number };
-  measurement: Measurement;
-  sqsCounted: string;
-  lines: MeasuredLine[];
-  /** The measured lines' total, and the estimate's of the same lines (like for like). */
-  measuredUsd: number;
-  estimatedUsdOfMeasuredLines: number;
-  profile: TrafficProfile;
-  profileFile?: string;
-  /** The command that prints the fitted profile's estimate again. */
-  reproduce?: string;
-}
-
-/** The measured bill, line by line beside the estimate's bill (its lines in the price sheet's order). */
-export function measuredLines(m: Measurement, stack: StackConfig, estimate: Bill): MeasuredLine[] {
-  const { usage, factor } = measuredMonth(m, stack);
-  const priced = priceUsage(usage, { ...stack, apiKind: m.api?.kind ?? stack.apiKind });
-  const apiLine: PriceId = (m.api?.kind ?? stack.apiKind) === 'http' ? 'httpApiRequests' : 'restApiRequests';
-  const ids = (Object.keys(PRICES) as PriceId[]).filter(
-    (id) =>
-      estimate.lines.some((l) => l.priceId === id) ||
-      (MEASURED_LINES[id] && id !== (apiLine === 'httpApiRequests' ? 'restApiRequests' : 'httpApiRequests')),
-  );
-  return ids.map((priceId) => {
-    const price = PRICES[priceId];
-    const est = estimate.lines.find((l) => l.priceId === priceId);
-    const line = priced.lines.find((l) => l.priceId === priceId);
-    const why = notMeasured(priceId, m);
-    const monthUsage = line?.usage ?? 0;
-    const usd = line?.usd ?? 0;
-    const estimateUsd = est?.usd ?? 0;
-    return {
-      priceId,
-      service: price.service,
-      item: price.item,
-      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: `$${price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '')} per ${price.unit}`,
-      ...(why
-        ? { notMeasured: why }
-        : { measured: { windowUsage: monthUsage / factor, monthUsage, usd }, differenceUsd: usd - estimateUsd }),
-      estimate: { usage: est?.usage ?? 0, usd: estimateUsd },
-    };
-  });
-}
-
-const clamp = (field: keyof typeof PROFILE_FIELDS, value: number) =>
-  Math.min(PROFILE_FIELDS[field].max, Math.max(PROFILE_FIELDS[field].min, value));
-
-/**
- * The profile whose month best fits the measured mix: polls from creates, votes from votes cast,
- * results viewers from results requests (at the seed's watch and refresh), visits from poll reads,
- * the page's bytes from CloudFront's; timing (windows, busiest hour and minute) stays the seed's.
- */
-export function fitProfile(m: Measurement, stack: StackConfig, name = 'measured'): TrafficProfile {
-  const { usage, factor } = measuredMonth(m, stack);
-  const seed = PROFILES.seed;
-  const creates = usage.invocations.createPoll;
-  const votes = usage.invocations.castVote || (m.sqs?.sent ?? 0) * factor;
-  const reads = usage.invocations.getPoll;
-  const results = usage.invocations.getResults;
-  // Votes or reads with no create in the window: at least one poll they went to.
-  const polls = creates > 0 ? creates : votes + reads + results > 0 ? factor : 0;
-  const perPoll = (n: number) => (polls > 0 ? n / polls : 0);
-  const votesPerPoll = clamp('votesPerPoll', perPoll(votes));
-  const viewers = clamp('resultsViewersPerPoll', perPoll(results) / resultsRequestsPerViewer(seed));
-  const watchersWhoDoNotVote = Math.max(0, viewers - votesPerPoll) * polls;
-  const pageLoadsPerVoter =
-    votes > 0 ? clamp('pageLoadsPerVoter', (reads - watchersWhoDoNotVote) / votes) : seed.pageLoadsPerVoter;
-  const pageLoads = votes * pageLoadsPerVoter + watchersWhoDoNotVote + polls;
-  const cloudFrontBytes = (m.cloudFront?.bytes ?? 0) * factor;
-  const pageBytes =
-    cloudFrontBytes > 0 && pageLoads > 0 && stack.results !== 'cloudfront'
-      ? clamp('pageBytes', cloudFrontBytes / pageLoads)
-      : seed.pageBytes;
-  return validateProfile({
-    name,
-    description:
-      `Fitted to what CloudWatch measured for stack ${m.stackName} over ${windowText(m.window)}, ` +
-      "projected to a month; its timing (windows, busiest hour and minute, refresh) is the seed's.",
-    pollsPerDay: clamp('pollsPerDay', polls / DAYS_PER_MONTH),
-    votesPerPoll,
-    resultsViewersPerPoll: viewers,
-    pageLoadsPerVoter,
-    pageBytes,
-  });
 }

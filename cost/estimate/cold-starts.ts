@@ -2,7 +2,7 @@
  * Cold starts from the traffic: the share of a function's invocations that find no warm environment,
  * from the gaps between its requests. Lambda bills an invocation's INIT phase since 2025-08-01 (managed
  * runtimes, ZIP packages), so a sparse app pays it on nearly every request and a busy one on almost none.
- * Pure: the model (cost/estimate/model.ts) asks it per function.
+ * Pure: the model (cost/estimate/monthly-usage.ts) asks it per function.
  */
 
 /**

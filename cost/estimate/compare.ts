@@ -4,14 +4,9 @@
  */
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { CDN_PLANS, type CdnPlan } from './cdn';
-import {
-  cachedAtOrigin,
-  cachePeriodsOfWatch,
-  estimate,
-  pollReadsPastCache,
-  type Bill,
-  type BillOptions,
-} from './model';
+import { cachedAtOrigin, cachePeriodsOfWatch, pollReadsPastCache } from './shares';
+import { estimate } from './model';
+import type { Bill, BillOptions } from './bill';
 import { DAYS_PER_MONTH, SECONDS_PER_MONTH, type TrafficProfile } from '../usage/traffic-profile';
 import type { UnitCosts } from '../usage/unit-costs';
 import { derivePeak, type RouteRates } from '../usage/peaks';

@@ -5,15 +5,10 @@
  */
 import { DEFAULT_API_KIND } from '../../config/stack';
 import { DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/results-delivery';
-import {
-  capacityOf,
-  carriesInTime,
-  type Capacity,
-  type CapacityContext,
-  type CapacityVerdict,
-  type QuotaRaiseNeeded,
-} from './capacity';
-import { estimate, type Bill, type BillOptions } from './model';
+import { capacityOf, carriesInTime, type Capacity, type CapacityVerdict, type QuotaRaiseNeeded } from './capacity';
+import type { CapacityContext } from './stages';
+import { estimate } from './model';
+import type { Bill, BillOptions } from './bill';
 import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import { bytesToUnits, type PriceId, PRICES } from '../../config/aws-prices';

@@ -9,6 +9,9 @@ export function usd(value: number): string {
   return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
+/** A signed difference in dollars: "+$1.20", "−$0.40". */
+export const signedUsd = (value: number) => `${value >= 0 ? '+' : '−'}${usd(Math.abs(value))}`;
+
 /** Prices per million requests go well below a cent: keep three significant digits. */
 export const usdSmall = (value: number) => (value >= 0.1 ? usd(value) : `$${value.toPrecision(2)}`);
 

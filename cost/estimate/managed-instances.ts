@@ -4,7 +4,8 @@
  * the usual $0.20 per million requests, with no GB-second charge. Sized from the CPU this app's requests
  * cost (npm run bench:vps), at least the 3 instances AWS keeps for resilience. Not deployed. Pure.
  */
-import { estimate, type Bill, type BillOptions } from './model';
+import { estimate } from './model';
+import type { Bill, BillOptions } from './bill';
 import type { StackConfig } from './stack-config';
 import { VPS_MAX_UTILISATION, type RouteMicros } from './vps';
 import { derivePeak } from '../usage/peaks';

@@ -3,7 +3,8 @@
  * AWS design serves the app, the API kind and how results are read, is cost/estimate/designs.ts: those
  * are deployable stacks, each priced from its own template.)
  */
-import { estimate, type Bill, type BillOptions } from './model';
+import { estimate } from './model';
+import type { Bill, BillOptions } from './bill';
 import type { UnitCosts, FunctionRole } from '../usage/unit-costs';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { FunctionConfig, StackConfig } from './stack-config';

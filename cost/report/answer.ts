@@ -2,9 +2,10 @@
  * The answer, as `npm run cost` prints it by default: the verdict first (the design to deploy, the VPS box
  * beside it, which costs less and by how much, the one break-even between them), whether each carries the
  * busiest second, what to do before the peak, and the verdict again in one sentence at the end. Every
- * figure is one the full working (report.ts, `--detail`) prints in its tables: report.answer's.
+ * figure is one the full working (working.ts, `--detail`) prints in its tables: report.answer's.
  */
-import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity, type Stage } from '../estimate/capacity';
+import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
+import type { Stage } from '../estimate/stages';
 import { isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';

@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
 import { escapeHtml } from '../estimate/format';
-import { designHead, vpsHead } from './report';
-import { reportBodyHtml } from './working';
+import { designHead } from './design-lines';
+import { vpsHead } from './vps-lines';
+import { reportBodyHtml } from './render-html';
 import { buildReport, type ReportInput } from '../estimate/build-report';
 
 const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');

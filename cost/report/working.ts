@@ -2,72 +2,71 @@
  * The report's full working, in the order a reader needs it, nothing referring forward: the verdict, what
  * was measured, the traffic and its busiest second, every design, the recommended design's bill and its
  * capacity stage by stage, the stack in cdk.out/ where it is another design, the VPS boxes and the one
- * break-even, a domain's DNS, the what-ifs, the assumptions, and the verdict again. One list of blocks,
- * written for a terminal (`npm run cost -- --detail`) and as Markdown (report.md, the explorer's full report).
+ * break-even, a domain's DNS, the what-ifs, the assumptions, and the verdict again. One list of blocks, of
+ * the sentences the *-lines.ts files write; each format renders it: render-text.ts (`npm run cost -- --detail`),
+ * render-markdown.ts (report.md), render-html.ts (the explorer's full report).
  */
-import {
-  answerLines,
-  breakEvenText,
-  closingSentence,
-  consumerRampLine,
-  measuredUsage,
-  observedLine,
-  verdictLines,
-} from './answer';
-import { renderChart } from './chart';
-import { VPS_DNS, domainDns } from '../estimate/dns';
-import { escapeHtml, percent, usd } from '../estimate/format';
-import type { Bill } from '../estimate/model';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../../config/aws-prices';
-import { VPS_MAX_UTILISATION } from '../estimate/vps';
-import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
-import type { CostReport } from '../estimate/build-report';
+import { breakEvenText, closingSentence, consumerRampLine, measuredUsage, observedLine, verdictLines } from './answer';
 import {
   billRows,
-  capacityBasis,
-  capacityHead,
-  capacityLines,
-  capacityRows,
-  cloudFrontPlanLines,
-  cloudFrontPollReads,
   cloudWatchHead,
   cloudWatchNotes,
   cloudWatchRows,
   cloudWatchTitle,
   creditsNote,
+  headline,
+  perMillionVotes,
+  priceSheetHead,
+  priceSheetRows,
+  quotaHead,
+  quotaRows,
+} from './bill-lines';
+import {
+  capacityBasis,
+  capacityHead,
+  capacityRows,
   deploymentHead,
   deploymentRows,
+  floodLines,
+  peakLines,
+  stageHead,
+  stageRows,
+  toCarry,
+  voteRateWorking,
+} from './capacity-lines';
+import {
+  cloudFrontPlanLines,
+  cloudFrontPollReads,
   DESIGNS_INTRO,
   designHead,
   designRows,
-  floodLines,
   floorLine,
-  headline,
   managedInstancesLines,
-  markdownPrices,
-  markdownQuotas,
-  mdAlign,
-  mdRow,
-  peakLines,
-  perMillionVotes,
   recommendation,
+} from './design-lines';
+import {
+  capacityLines,
   referenceHead,
   referenceRows,
-  stageHead,
-  stageRows,
-  table,
-  toCarry,
-  voteRateWorking,
   vpsHead,
   vpsLine,
   vpsRows,
   vpsTextColumns,
   vpsWorking,
-  wrap,
-} from './report';
+} from './vps-lines';
+import { VPS_DNS, domainDns } from '../estimate/dns';
+import { percent, signedUsd, usd } from '../estimate/format';
+import type { Bill } from '../estimate/bill';
+import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../../config/aws-prices';
+import { VPS_MAX_UTILISATION } from '../estimate/vps';
+import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
+import type { CostReport } from '../estimate/build-report';
 
-/** A part of the report: a heading, sentences, a list, a table, or lines for one of the two forms only. */
-type Block =
+/**
+ * A part of the report, which each format renders its way: a heading, sentences, a list, a table, or lines
+ * for one of the forms only.
+ */
+export type Block =
   | { heading: string }
   | { verdict: string[] }
   | { prose: string[] }
@@ -77,6 +76,8 @@ type Block =
         head: string[];
         rows: string[][];
         right: number[];
+        /** Only in Markdown: a terminal has no room for it. */
+        markdownOnly?: true;
         /** In a terminal, where width is short: other rows and headings, or only some columns. */
         textRows?: string[][];
         textHead?: string[];
@@ -145,7 +146,7 @@ function stackBlocks(report: CostReport): Block[] {
 }
 
 /** Every block, in reading order; `where` (the terminal's: the report files) before the verdict again. */
-function blocks(report: CostReport, where: string[] = []): Block[] {
+export function blocks(report: CostReport, where: string[] = []): Block[] {
   const { recommended: r, cloudWatch: cw, measured } = report;
   const dns = domainDns();
   const capacityQuestion = `Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`;
@@ -190,7 +191,7 @@ function blocks(report: CostReport, where: string[] = []): Block[] {
       .filter((d) => d.deploy && d.id !== r.id)
       .flatMap((d): Block[] => [
         { markdown: [`### ${d.name}, stage by stage at the peak, as deployed`, ''] },
-        { markdown: [mdRow(stageHead), mdAlign(stageHead, []), ...stageRows(d).map(mdRow), ''] },
+        { table: { head: stageHead, rows: stageRows(d), right: [], markdownOnly: true } },
       ]),
     { list: [capacityBasis(report), ...floodLines(report)] },
     ...stackBlocks(report),
@@ -244,11 +245,7 @@ function blocks(report: CostReport, where: string[] = []): Block[] {
     {
       table: {
         head: ['Change', 'Monthly', 'Difference'],
-        rows: report.whatIfs.map((w) => [
-          w.name,
-          usd(w.bill.totalUsd),
-          `${w.deltaUsd >= 0 ? '+' : '−'}${usd(Math.abs(w.deltaUsd))}`,
-        ]),
+        rows: report.whatIfs.map((w) => [w.name, usd(w.bill.totalUsd), signedUsd(w.deltaUsd)]),
         right: [1, 2],
       },
     },
@@ -261,123 +258,12 @@ function blocks(report: CostReport, where: string[] = []): Block[] {
           `(config/aws-prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
       ],
     },
-    { markdown: [...markdownPrices(), '', ...markdownQuotas(), ''] },
+    { markdown: ['## Prices', ''] },
+    { table: { head: priceSheetHead, rows: priceSheetRows(), right: [], markdownOnly: true } },
+    { markdown: ['## Quotas', ''] },
+    { table: { head: quotaHead, rows: quotaRows(), right: [1], markdownOnly: true } },
     { heading: 'In short' },
     { text: where },
     { prose: [closingSentence(report)] },
   ];
-}
-
-/** `npm run cost -- --detail`: the full working for a terminal, prose wrapped at 100 columns. */
-export function renderDetail(report: CostReport, where: string[] = []): string {
-  const out: string[] = [];
-  for (const block of blocks(report, where)) {
-    if ('heading' in block) out.push('', block.heading, '═'.repeat(Math.min(block.heading.length, 100)));
-    else if ('verdict' in block) out.push(indented(block.verdict));
-    else if ('prose' in block) out.push(...block.prose.map((line) => wrap(line)));
-    else if ('list' in block) out.push(...block.list.map((line) => wrap(`- ${line}`, 100, '    ')));
-    else if ('text' in block) out.push(...block.text.map((line) => wrap(line, 100, '    ')));
-    else if ('table' in block) {
-      const { head, rows, right, textRows = rows, textHead = head, textRight = right, textColumns } = block.table;
-      const pick = (row: string[]) => (textColumns ? textColumns.map((i) => row[i]) : row);
-      const aligned = textColumns ? textColumns.flatMap((c, i) => (textRight.includes(c) ? [i] : [])) : textRight;
-      out.push(table(pick(textHead), textRows.map(pick), aligned), '');
-    }
-  }
-  return out
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-/** Lines wrapped at 100 columns, an indented one keeping its indent on each of its lines. */
-const indented = (lines: string[]): string =>
-  lines
-    .map((line) => {
-      // An indented line keeps its indent on each of its lines, and continues two further in.
-      const indent = /^ */.exec(line)![0];
-      const wrapped = wrap(line.trimStart(), 100 - indent.length, '  ');
-      return wrapped
-        .split('\n')
-        .map((part) => indent + part)
-        .join('\n');
-    })
-    .join('\n');
-
-/** `npm run cost`: the answer, in at most ~30 lines at 100 columns (answer.ts), `where` naming the full working. */
-export const renderAnswer = (report: CostReport, where: string[]): string => indented(answerLines(report, where));
-
-/** The report in Markdown, the chart linked as `chartFile`. */
-export function renderMarkdown(report: CostReport, chartFile: string): string {
-  // A list item's lead, up to its first colon, bold where it is a short one ("Cheapest AWS design ...:").
-  const boldLead = (line: string) => {
-    const colon = line.indexOf(':');
-    return colon > 0 && colon < 60 ? `**${line.slice(0, colon + 1)}**${line.slice(colon + 1)}` : line;
-  };
-  const out = [`# Monthly AWS bill: profile "${report.profile.name}"`, ''];
-  for (const block of blocks(report)) {
-    if ('heading' in block) out.push(`## ${block.heading}`, '');
-    else if ('verdict' in block) {
-      const [first, ...rest] = block.verdict;
-      out.push(`**${first}**`, '', ...rest.map((line) => `- ${line.trim().replace(/ {2,}/g, ' ')}`), '');
-    } else if ('prose' in block) out.push(...block.prose.flatMap((line) => [line, '']));
-    else if ('list' in block) out.push(...block.list.map((line) => `- ${boldLead(line)}`), '');
-    else if ('markdown' in block)
-      out.push(...block.markdown.map((line) => line.replace('](chart)', `](${chartFile})`)));
-    else if ('table' in block) {
-      const { head, rows, right } = block.table;
-      out.push(mdRow(head), mdAlign(head, right), ...rows.map(mdRow), '');
-    }
-  }
-  return `${out.join('\n').trim()}\n`;
-}
-
-/** The report's body in HTML: the Markdown report, converted; the chart drawn in it unless `chart` is false. */
-export function reportBodyHtml(report: CostReport, chart = true): string {
-  const md = renderMarkdown(report, '');
-  // A small Markdown subset (headings, lists, tables, bold) is all the report uses.
-  const inline = (text: string) => escapeHtml(text).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>');
-  const html: string[] = [];
-  // A table's headings, which each of its cells carries (a narrow screen shows its rows as cards: explorer.css).
-  let head: string[] | undefined;
-  let inList = false;
-  for (const line of md.split('\n')) {
-    // A list is its consecutive `- ` lines: open and close it around them.
-    if (line.startsWith('- ') !== inList) {
-      html.push(inList ? '</ul>' : '<ul>');
-      inList = !inList;
-    }
-    if (line.startsWith('|')) {
-      const cells = line
-        .slice(1, -1)
-        .split('|')
-        .map((c) => c.trim());
-      if (cells.every((c) => /^-+:?$/.test(c))) continue;
-      if (head) {
-        const tds = cells.map((c, i) => `<td data-label="${escapeHtml(head![i])}">${inline(c)}</td>`);
-        html.push(`<tr>${tds.join('')}</tr>`);
-      } else {
-        head = cells;
-        const ths = cells.map((c) => `<th>${inline(c)}</th>`).join('');
-        html.push(`<div class="scroll"><table class="cards"><thead><tr>${ths}</tr></thead>`);
-      }
-      continue;
-    }
-    if (head) html.push('</table></div>');
-    head = undefined;
-    if (line.startsWith('![')) html.push(chart ? renderChart(report) : '');
-    else if (line.startsWith('### ')) html.push(`<h3>${escapeHtml(line.slice(4))}</h3>`);
-    else if (line.startsWith('## ')) html.push(`<h2>${escapeHtml(line.slice(3))}</h2>`);
-    else if (line.startsWith('# ')) html.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
-    else if (line.startsWith('- ')) html.push(`<li>${inline(line.slice(2))}</li>`);
-    else if (line.trim()) html.push(`<p>${inline(line)}</p>`);
-  }
-  if (head) html.push('</table></div>');
-  if (inList) html.push('</ul>');
-  return html.join('\n');
-}
-
-/** The lines `npm run cost` prints (the answer, or with `detail` the full working), `where` naming the rest. */
-export function renderForTerminal(report: CostReport, detail: boolean, where: string[]): string {
-  return detail ? renderDetail(report, where) : renderAnswer(report, where);
 }

@@ -20,7 +20,8 @@ describe('the cost explorer', () => {
       'estimate/capacity',
       'estimate/compare',
       'estimate/build-report',
-      'report/report',
+      'report/working',
+      'report/render-html',
       'report/chart',
     ])
       expect(inputs).toContain(`cost/${model}.ts`);

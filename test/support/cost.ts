@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKind } from '../../config/stack';
 import { reportInput } from '../../cost/cli';
-import type { Bill, BillLine } from '../../cost/estimate/model';
+import type { Bill, BillLine } from '../../cost/estimate/bill';
 import { QUOTAS, type QuotaId } from '../../config/aws-quotas';
 import { buildReport, type CostReport } from '../../cost/estimate/build-report';
 import { readStackConfig, type StackConfig } from '../../cost/estimate/stack-config';

@@ -9,8 +9,10 @@ import { escapeHtml, usd } from '../../estimate/format';
 import { PROFILES } from '../../usage/profiles';
 import type { TrafficProfile } from '../../usage/traffic-profile';
 import { answerLines, verdictLines } from '../answer';
-import { capacityRows, designRows, vpsRows } from '../report';
-import { reportBodyHtml } from '../working';
+import { capacityRows } from '../capacity-lines';
+import { designRows } from '../design-lines';
+import { vpsRows } from '../vps-lines';
+import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import {
   asShown,

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, runCommand } from '../../../cli/command-line';
 import { COST_COMMAND, reportInput } from '../../../cost/cli';
 import { buildReport } from '../../../cost/estimate/build-report';
-import { renderForTerminal } from '../../../cost/report/working';
+import { renderForTerminal } from '../../../cost/report/render-text';
 import { httpTemplateFile, unwrapped } from '../../support/cost';
 
 class Exited extends Error {

@@ -20,10 +20,12 @@ import {
   type StackResourcesClient,
 } from '../../../cost/estimate/cloudwatch';
 import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command';
-import { estimate, tieredCost } from '../../../cost/estimate/model';
+import { estimate } from '../../../cost/estimate/model';
+import { tieredCost } from '../../../cost/estimate/bill';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
 import { PRICES } from '../../../config/aws-prices';
-import { renderAnswer, renderDetail, renderMarkdown } from '../../../cost/report/working';
+import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
+import { renderMarkdown } from '../../../cost/report/render-markdown';
 import { verdictLines } from '../../../cost/report/answer';
 import { usd } from '../../../cost/estimate/format';
 import { unwrapped } from '../../support/cost';

@@ -14,7 +14,7 @@ import { PROFILES } from '../../../cost/usage/profiles';
 import { DAYS_PER_MONTH, SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { costReport, designStack, unwrapped } from '../../support/cost';
-import { renderAnswer } from '../../../cost/report/working';
+import { renderAnswer } from '../../../cost/report/render-text';
 
 const month = (pollsPerDay: number) => ({
   pollsPerMonth: pollsPerDay * DAYS_PER_MONTH,

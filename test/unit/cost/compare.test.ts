@@ -15,7 +15,8 @@ import {
   vpsMix,
   vpsOptions,
 } from '../../../cost/estimate/compare';
-import { CACHE_ORIGINS_PER_POLL, estimate } from '../../../cost/estimate/model';
+import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/shares';
+import { estimate } from '../../../cost/estimate/model';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
 import {

@@ -12,7 +12,9 @@ import { DAYS_PER_MONTH, type TrafficProfile } from '../../../cost/usage/traffic
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, validateProfile } from '../../../cost/usage/profiles';
-import { renderAnswer, renderDetail, renderMarkdown, reportBodyHtml } from '../../../cost/report/working';
+import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
+import { renderMarkdown } from '../../../cost/report/render-markdown';
+import { reportBodyHtml } from '../../../cost/report/render-html';
 import { buildReport } from '../../../cost/estimate/build-report';
 
 type NumberField = keyof typeof PROFILE_FIELDS;

@@ -12,7 +12,7 @@ import { VPS_MAX_UTILISATION } from '../../../cost/estimate/vps';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { renderAnswer, renderDetail } from '../../../cost/report/working';
+import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
 import { billLine as line, costReport, designStack, unwrapped } from '../../support/cost';
 
 const stack = designStack({ results: 'function-url' });

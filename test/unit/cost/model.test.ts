@@ -4,16 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES } from '../../../config/aws-prices';
-import {
-  appShare,
-  estimate,
-  monthlyUsage,
-  monthVolumes,
-  priceUsage,
-  RESULTS_SHARES,
-  tieredCost,
-  type MonthlyUsage,
-} from '../../../cost/estimate/model';
+import { appShare, monthVolumes } from '../../../cost/estimate/shares';
+import { estimate } from '../../../cost/estimate/model';
+import { monthlyUsage, type MonthlyUsage } from '../../../cost/estimate/monthly-usage';
+import { priceUsage, tieredCost } from '../../../cost/estimate/bill';
+import { RESULTS_SHARES } from '../../../cost/estimate/results-shares';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { PROFILES } from '../../../cost/usage/profiles';
 import type { StackConfig } from '../../../cost/estimate/stack-config';

@@ -1,0 +1,272 @@
+/**
+ * Which CloudWatch metrics a deployed stack's bill is read from, and how each becomes a priced line's usage:
+ * one table for the stack's cost dashboard (lib/cost-dashboard.ts: metric math in dollars an hour) and for the
+ * estimator's CloudWatch reader (cost/estimate/cloudwatch.ts: a window's usage, projected to a month). Both
+ * are made from it, so that they count alike (they drifted once: the reader's SQS requests were not the
+ * dashboard's). A leaf: it reads only the price sheet and the vote path's rates.
+ */
+import { type Price, PRICES, type PriceId } from './aws-prices';
+import { SQS_REQUESTS_PER_BATCH } from './vote-rates';
+
+/** The services whose metrics are read, by their key in the dashboard's math, as a bill names them. */
+export const METERED_SERVICES = {
+  api: 'API Gateway',
+  lambda: 'Lambda',
+  sqs: 'SQS',
+  dynamodb: 'DynamoDB',
+  cloudfront: 'CloudFront',
+} as const;
+export type MeteredService = (typeof METERED_SERVICES)[keyof typeof METERED_SERVICES];
+
+/** The kind of resource a metric is published for. */
+export type MeteredResource = 'api' | 'function' | 'queue' | 'table' | 'distribution';
+
+/** A metric as CloudWatch keeps it: its namespace and name, the statistic summed, the dimension naming it. */
+export interface MeteredMetric {
+  service: MeteredService;
+  resource: MeteredResource;
+  namespace: string;
+  metricName: string;
+  statistic: 'Sum';
+  /** The dimension that names the resource; an API's by its kind (a REST API's metrics go by its name). */
+  dimension: string | { http: string; rest: string };
+  /** Dimensions each of its metrics carries besides. */
+  fixedDimensions?: Record<string, string>;
+  /** Where it is published, when not in the stack's region. */
+  region?: 'us-east-1';
+  /** What one of its units counts. */
+  unit: string;
+}
+
+const sum = { statistic: 'Sum' } as const;
+/** CloudFront publishes its metrics in us-east-1 only, with this dimension. */
+const EDGE = { region: 'us-east-1', fixedDimensions: { Region: 'Global' } } as const;
+
+/** Every metric read, by resource in the order the reader asks CloudWatch for them. */
+export const METERED_METRICS = {
+  apiRequests: {
+    ...sum,
+    service: 'API Gateway',
+    resource: 'api',
+    namespace: 'AWS/ApiGateway',
+    metricName: 'Count',
+    dimension: { http: 'ApiId', rest: 'ApiName' },
+    unit: 'requests',
+  },
+  invocations: {
+    ...sum,
+    service: 'Lambda',
+    resource: 'function',
+    namespace: 'AWS/Lambda',
+    metricName: 'Invocations',
+    dimension: 'FunctionName',
+    unit: 'invocations',
+  },
+  durationMs: {
+    ...sum,
+    service: 'Lambda',
+    resource: 'function',
+    namespace: 'AWS/Lambda',
+    metricName: 'Duration',
+    dimension: 'FunctionName',
+    unit: 'ms',
+  },
+  messagesSent: {
+    ...sum,
+    service: 'SQS',
+    resource: 'queue',
+    namespace: 'AWS/SQS',
+    metricName: 'NumberOfMessagesSent',
+    dimension: 'QueueName',
+    unit: 'messages',
+  },
+  messagesReceived: {
+    ...sum,
+    service: 'SQS',
+    resource: 'queue',
+    namespace: 'AWS/SQS',
+    metricName: 'NumberOfMessagesReceived',
+    dimension: 'QueueName',
+    unit: 'messages',
+  },
+  messagesDeleted: {
+    ...sum,
+    service: 'SQS',
+    resource: 'queue',
+    namespace: 'AWS/SQS',
+    metricName: 'NumberOfMessagesDeleted',
+    dimension: 'QueueName',
+    unit: 'messages',
+  },
+  emptyReceives: {
+    ...sum,
+    service: 'SQS',
+    resource: 'queue',
+    namespace: 'AWS/SQS',
+    metricName: 'NumberOfEmptyReceives',
+    dimension: 'QueueName',
+    unit: 'receives',
+  },
+  readUnits: {
+    ...sum,
+    service: 'DynamoDB',
+    resource: 'table',
+    namespace: 'AWS/DynamoDB',
+    metricName: 'ConsumedReadCapacityUnits',
+    dimension: 'TableName',
+    unit: 'RRU',
+  },
+  writeUnits: {
+    ...sum,
+    service: 'DynamoDB',
+    resource: 'table',
+    namespace: 'AWS/DynamoDB',
+    metricName: 'ConsumedWriteCapacityUnits',
+    dimension: 'TableName',
+    unit: 'WRU',
+  },
+  edgeRequests: {
+    ...sum,
+    ...EDGE,
+    service: 'CloudFront',
+    resource: 'distribution',
+    namespace: 'AWS/CloudFront',
+    metricName: 'Requests',
+    dimension: 'DistributionId',
+    unit: 'requests',
+  },
+  edgeBytes: {
+    ...sum,
+    ...EDGE,
+    service: 'CloudFront',
+    resource: 'distribution',
+    namespace: 'AWS/CloudFront',
+    metricName: 'BytesDownloaded',
+    dimension: 'DistributionId',
+    unit: 'bytes',
+  },
+} as const satisfies Record<string, MeteredMetric>;
+export type MeteredMetricId = keyof typeof METERED_METRICS;
+
+/** The stack's queues: the votes', and the dead letters' (where redelivered votes end). */
+export type Queue = 'the vote queue' | 'the dead-letter queue';
+
+/**
+ * Which of the stack's resources a term reads: one, or each of a kind. The reader reads each function of the
+ * stack (CDK's helpers are billed too), the dashboard graphs the app's own.
+ */
+export type TermOf =
+  | 'the API'
+  | 'each function'
+  | 'the consumer'
+  | Queue
+  | 'each queue'
+  | 'the table'
+  | 'the distribution';
+
+/** Lambda's GB-second: a function's milliseconds, over these, times its memory in MB over MB_PER_GB. */
+export const MS_PER_SECOND = 1000;
+export const MB_PER_GB = 1024;
+
+/** One metric's part of a line's usage, in the price's units. */
+export interface UsageTerm {
+  /** Its name in the dashboard's math: a function's after the function's name (`castVoteMs`); each queue's. */
+  id: string | Record<Queue, string>;
+  metric: MeteredMetricId;
+  of: TermOf;
+  /** Requests each of the metric's units brings. */
+  times?: number;
+  /** Bytes, counted in the price's GB (its `bytes.perUnit`). */
+  inBytes?: true;
+  /** Milliseconds, counted in GB-seconds at the function's memory. */
+  atMemory?: true;
+  /**
+   * Where this metric has no datapoints, the reader counts a request for each of these instead (an upper
+   * bound); the dashboard always has it.
+   */
+  orElse?: { metrics: MeteredMetricId[]; of: TermOf };
+}
+
+/** A line's price: one, or one by the API's kind, or by the function's architecture. */
+export type PricedBy = PriceId | { http: PriceId; rest: PriceId } | { arm64: PriceId; x86_64: PriceId };
+
+/** A bill line (or one by kind or architecture) and the terms its usage is the sum of. */
+export interface PricedUsage {
+  service: MeteredService;
+  price: PricedBy;
+  terms: UsageTerm[];
+}
+
+/** Every metered line: what the dashboard prices in dollars an hour and the reader in a month. */
+export const PRICED_USAGE: readonly PricedUsage[] = [
+  {
+    service: 'API Gateway',
+    price: { http: 'httpApiRequests', rest: 'restApiRequests' },
+    terms: [{ id: 'apiRequests', metric: 'apiRequests', of: 'the API' }],
+  },
+  {
+    service: 'Lambda',
+    price: 'lambdaRequests',
+    terms: [{ id: 'Invocations', metric: 'invocations', of: 'each function' }],
+  },
+  {
+    service: 'Lambda',
+    price: { arm64: 'lambdaArmGbSeconds', x86_64: 'lambdaX86GbSeconds' },
+    terms: [{ id: 'Ms', metric: 'durationMs', of: 'each function', atMemory: true }],
+  },
+  {
+    // A send per vote (and per dead letter), a receive and a batch delete per consumer batch, and the poller's
+    // empty receives: as the cost model counts them (config/vote-rates.ts).
+    service: 'SQS',
+    price: 'sqsFifoRequests',
+    terms: [
+      {
+        id: { 'the vote queue': 'sqsSent', 'the dead-letter queue': 'sqsDeadLettered' },
+        metric: 'messagesSent',
+        of: 'each queue',
+      },
+      { id: 'sqsEmptyReceives', metric: 'emptyReceives', of: 'the vote queue' },
+      {
+        id: 'sqsBatches',
+        metric: 'invocations',
+        of: 'the consumer',
+        times: SQS_REQUESTS_PER_BATCH,
+        orElse: { metrics: ['messagesReceived', 'messagesDeleted'], of: 'each queue' },
+      },
+    ],
+  },
+  { service: 'DynamoDB', price: 'dynamoReadUnits', terms: [{ id: 'readUnits', metric: 'readUnits', of: 'the table' }] },
+  {
+    service: 'DynamoDB',
+    price: 'dynamoWriteUnits',
+    terms: [{ id: 'writeUnits', metric: 'writeUnits', of: 'the table' }],
+  },
+  {
+    service: 'CloudFront',
+    price: 'cloudFrontRequests',
+    terms: [{ id: 'edgeRequests', metric: 'edgeRequests', of: 'the distribution' }],
+  },
+  {
+    service: 'CloudFront',
+    price: 'cloudFrontTransfer',
+    terms: [{ id: 'edgeBytes', metric: 'edgeBytes', of: 'the distribution', inBytes: true }],
+  },
+];
+
+/** Every price a line may be billed at (both kinds', both architectures'). */
+export const pricesOf = (price: PricedBy): PriceId[] => (typeof price === 'string' ? [price] : Object.values(price));
+
+/** The price of a line for an API kind or an architecture (ignored where the line has one price). */
+export function priceFor(price: PricedBy, variant: string): PriceId {
+  if (typeof price === 'string') return price;
+  const id = (price as Record<string, PriceId>)[variant];
+  if (!id) throw new Error(`No price for ${variant} among ${Object.keys(price).join(', ')}`);
+  return id;
+}
+
+/** The bytes in one of a price's units (its GB), for a term counted in bytes. */
+export function bytesPerUnit(id: PriceId): number {
+  const { bytes }: Price = PRICES[id];
+  if (!bytes) throw new Error(`The price ${id} is not a price per GB.`);
+  return bytes.perUnit;
+}

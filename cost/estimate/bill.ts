@@ -1,0 +1,182 @@
+/**
+ * A month of usage as a bill, line by line: each line's price from the price sheet (config/aws-prices.ts),
+ * its free tier taken off (a shared pool once across its lines), its tiers, CloudFront on a flat-rate plan
+ * where that costs less, and a new account's credits beside the total. Pure.
+ */
+import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from '../../config/aws-prices';
+import type { StackConfig } from './stack-config';
+import { type CloudFrontPricing, priceCloudFront } from './flat-rate';
+import type { MonthlyUsage } from './monthly-usage';
+
+/** The cost of `units` raw units under tiered prices (tiers are cumulative over the month). */
+export function tieredCost(units: number, price: Pick<Price, 'tiers' | 'per'>): number {
+  let cost = 0;
+  let floor = 0;
+  for (const tier of price.tiers) {
+    const ceiling = tier.upTo ?? Infinity;
+    if (units <= floor) break;
+    cost += ((Math.min(units, ceiling) - floor) / price.per) * tier.price;
+    floor = ceiling;
+  }
+  return cost;
+}
+
+export interface BillLine {
+  priceId: PriceId;
+  service: string;
+  item: string;
+  /** Raw units used (requests, GB-s, GB...). */
+  usage: number;
+  /** Units left after free tiers. */
+  billable: number;
+  unit: string;
+  unitPrice: string;
+  usd: number;
+  assumption?: string;
+}
+
+export interface Bill {
+  lines: BillLine[];
+  /** What the lines add up to: every month's bill (credits are once: they are not taken off here). */
+  totalUsd: number;
+  /** The same lines with no always-free allowance taken off: what the month costs once usage is past them. */
+  withoutFreeUsd: number;
+  /**
+   * A new account's sign-up credits (--new-account), given once: what they take off the first month, at
+   * most its bill. Designs are ranked, and break-evens found, on the month without them.
+   */
+  creditsUsd: number;
+  votes: number;
+  /** Undefined in a month with no votes: a price per vote there is none of. */
+  usdPerMillionVotes?: number;
+  usage: MonthlyUsage;
+  /** A month with CloudFront: a flat-rate plan or pay as you go, the cheaper, and why (cost/estimate/flat-rate.ts). */
+  cloudFront?: CloudFrontPricing;
+}
+
+export interface BillOptions {
+  /** Count the credits a new account gets at sign-up (prices.ts NEW_ACCOUNT_CREDITS), and its quotas. */
+  newAccount?: boolean;
+}
+
+/**
+ * Each price's words on a bill line: its unit ("requests" for "1M requests"), and the price as the bill
+ * prints it ("$0.2 per 1M requests", "(tiered)" after it when it has tiers). Made once: a bill is made at
+ * every volume the report prices.
+ */
+const priceTexts = new WeakMap<Price, Pick<BillLine, 'unit' | 'unitPrice'>>();
+
+function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
+  let text = priceTexts.get(price);
+  if (text === undefined) {
+    const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
+    text = {
+      // "1M requests" -> "requests": usage is counted in raw units.
+      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
+      unitPrice: `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
+    };
+    priceTexts.set(price, text);
+  }
+  return text;
+}
+
+/** A month's usage as a bill, line by line, free tiers taken off (a shared pool once across its lines). */
+export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
+  const pools = new Map<string, number>();
+  const line = (priceId: PriceId, amount: number): BillLine => {
+    const price: Price = PRICES[priceId];
+    let free = 0;
+    if (price.free) {
+      const left = price.free.pool ? (pools.get(price.free.pool) ?? price.free.units) : price.free.units;
+      free = Math.min(amount, left);
+      if (price.free.pool) pools.set(price.free.pool, left - free);
+    }
+    const billable = amount - free;
+    return {
+      priceId,
+      service: price.service,
+      item: price.item,
+      usage: amount,
+      billable,
+      ...priceText(price),
+      usd: tieredCost(billable, price),
+      assumption: price.assumption,
+    };
+  };
+  const lines = [
+    line(stack.apiKind === 'http' ? 'httpApiRequests' : 'restApiRequests', usage.apiRequests),
+    line(
+      'lambdaRequests',
+      Object.values(usage.invocations).reduce((a, b) => a + b, 0),
+    ),
+    line('lambdaArmGbSeconds', usage.gbSeconds.arm64),
+    line('lambdaX86GbSeconds', usage.gbSeconds.x86_64),
+    line('sqsFifoRequests', usage.sqsRequests),
+    line('dynamoWriteUnits', usage.writeUnits),
+    line('dynamoReadUnits', usage.readUnits),
+    line('dynamoStorage', usage.storageGb),
+    line('logsIngestion', usage.logsGb),
+    line('logsStorage', usage.logsStoredGb),
+    line('alarms', usage.alarms),
+    line('dashboards', usage.dashboards),
+    line('customMetrics', usage.customMetrics),
+    line('xrayTraces', usage.xrayTraces),
+    line('webSocketMessages', usage.webSocketMessages),
+    line('webSocketConnectionMinutes', usage.webSocketConnectionMinutes),
+    line('cloudFrontRequests', usage.cloudFrontRequests),
+    line('cloudFrontFunctions', usage.cloudFrontFunctionInvocations),
+    line('cloudFrontTransfer', usage.cloudFrontGb),
+    line('cloudFrontOriginTransfer', usage.cloudFrontOriginGb),
+    line('s3Gets', usage.s3Gets),
+    line('managedInstanceHours', usage.managedInstanceHours),
+    line('managedInstanceFee', usage.managedInstanceHours),
+    line('dataTransferOut', usage.apiTransferGb),
+  ].filter((l) => l.usage > 0);
+  const cloudFront = withFlatRatePlan(lines, usage, options, (id) => line(id, 1));
+  const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
+  const withoutFreeUsd = lines.reduce((sum, l) => sum + tieredCost(l.usage, PRICES[l.priceId]), 0);
+  const creditsUsd = options.newAccount ? Math.min(totalUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
+  return {
+    lines,
+    totalUsd,
+    withoutFreeUsd,
+    creditsUsd,
+    votes: usage.votes,
+    usdPerMillionVotes: perMillion(totalUsd, usage.votes),
+    usage,
+    cloudFront,
+  };
+}
+
+/** CloudFront's lines a flat-rate plan includes: its requests, its transfer to viewers and its Functions. */
+const IN_FLAT_RATE_PLAN: PriceId[] = ['cloudFrontRequests', 'cloudFrontTransfer', 'cloudFrontFunctions'];
+
+/**
+ * Where a flat-rate plan costs less than CloudFront's pay-as-you-go lines, those lines are billed $0 ("in the
+ * plan") and the plan's month is added (`planLine`); the choice and why, either way. Changes `lines` in place.
+ */
+function withFlatRatePlan(
+  lines: BillLine[],
+  usage: MonthlyUsage,
+  options: BillOptions,
+  planLine: (id: PriceId) => BillLine,
+): CloudFrontPricing | undefined {
+  if (!(usage.cloudFrontRequests > 0)) return undefined;
+  const included = lines.filter((l) => IN_FLAT_RATE_PLAN.includes(l.priceId));
+  const month = {
+    requests: usage.cloudFrontRequests,
+    transferGb: usage.cloudFrontGb,
+    paygUsd: included.reduce((sum, l) => sum + l.usd, 0),
+  };
+  const pricing = priceCloudFront(month, options.newAccount === true);
+  if (!pricing.plan) return pricing;
+  for (const l of included) Object.assign(l, { usd: 0, unitPrice: `in the ${pricing.plan.name} plan` });
+  lines.push(planLine(pricing.plan.id));
+  return pricing;
+}
+
+/** Dollars per million of `count`; undefined where there are none to divide by (or too few to make a number of). */
+export function perMillion(usd: number, count: number): number | undefined {
+  const value = (usd / count) * 1e6;
+  return count > 0 && Number.isFinite(value) ? value : undefined;
+}
