@@ -29,3 +29,13 @@ export const FUNCTION_DEFAULTS = {
   systemLogLevel: 'WARN',
   logRetentionDays: 14,
 } as const;
+
+/** How handlers are bundled: by the stack's NodejsFunction for AWS and by the local runtime alike. */
+export const BUNDLING = {
+  minify: true,
+  // esbuild's name for the runtime's Node.js version: nodejs24.x -> node24.
+  target: FUNCTION_DEFAULTS.runtime.replace(/^nodejs(\d+)\.x$/, 'node$1'),
+  format: 'cjs',
+  // The Lambda Node.js runtime ships the AWS SDK v3: leaving it out keeps bundles small.
+  externalModules: ['@aws-sdk/*'],
+} as const;

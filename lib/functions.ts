@@ -16,23 +16,19 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CONSUMER_METRICS } from '../config/vote-queue';
-import { type AppFunctionId, appFunctionName, FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../config/functions';
+import {
+  type AppFunctionId,
+  appFunctionName,
+  BUNDLING,
+  FUNCTION_DEFAULTS,
+  FUNCTION_METADATA,
+} from '../config/functions';
 import { functionEnvironment, type FunctionSettings } from '../config/function-env';
 import { acknowledge } from './nag';
 
 // The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
 const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && !r.isVariable);
 if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/functions.ts`);
-
-/** How handlers are bundled: by NodejsFunction for AWS and by the local runtime alike. */
-export const BUNDLING = {
-  minify: true,
-  // esbuild's name for the runtime's Node.js version: nodejs24.x -> node24.
-  target: FUNCTION_DEFAULTS.runtime.replace(/^nodejs(\d+)\.x$/, 'node$1'),
-  format: OutputFormat.CJS,
-  // The Lambda Node.js runtime ships the AWS SDK v3: leaving it out keeps bundles small.
-  externalModules: ['@aws-sdk/*'],
-} as const;
 
 export interface AppFunctionProps {
   /** Source file under lambdas/, e.g. `create-poll.ts`. */
@@ -76,7 +72,11 @@ export function appFunction(scope: Construct, name: AppFunctionId, props: AppFun
       serviceName: CONSUMER_METRICS.service,
       ...props.environment,
     }),
-    bundling: { ...BUNDLING, externalModules: [...BUNDLING.externalModules] },
+    bundling: {
+      ...BUNDLING,
+      format: BUNDLING.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
+      externalModules: [...BUNDLING.externalModules],
+    },
   });
   acknowledge(
     fn,

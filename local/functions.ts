@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { RESULTS_URL } from '../config/results-delivery';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../config/emulated-aws';
-import { BUNDLING } from '../lib/functions';
+import { BUNDLING } from '../config/functions';
 import type { AwsLimits } from './aws-limits';
 import type { LambdaEvent } from './lambda-events';
 import type { Meter } from './metering';

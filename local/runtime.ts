@@ -18,12 +18,12 @@ import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
 import { isApiPath, targetOf, wireResponse, writeResponse } from '../http/request-reader';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
-import { synthesizeTemplate } from '../lib/app';
 import { readStackConfig } from '../cost/estimate/stack-config';
 import { awsLimits, type AwsLimits } from './aws-limits';
 import { cdnCache } from './cloudfront';
 import { functionEndpoint, startEmulators, type Emulators } from './emulators';
 import { emulatorClientConfig, RESOURCES_PATH, USAGE_PATH, type LocalResources } from './endpoints';
+import { cachedTemplate } from './template-cache';
 import { startEventSource } from './event-source';
 import type { Faults } from './faults';
 import { loadFunctions, type InvokeResult, type LoadedFunction } from './functions';
@@ -128,7 +128,7 @@ async function assemble(
   setRoute: (route: Router) => void,
 ): Promise<LocalRuntime> {
   const url = originOf(server);
-  const { model, template } = appModel(options);
+  const { model, template } = await appModel(options);
   const faults: Faults = options.faults ?? {};
   const meter = new Meter(model.apiKind);
   const limits = options.awsLimits === undefined ? undefined : limitsOf(template, options.awsLimits, meter);
@@ -261,9 +261,9 @@ function runtimeHandle(
 // ---------- the steps ----------
 
 /** The template, synthesized in this process with the options a deployment would pass as context, and its model. */
-function appModel(options: LocalRuntimeOptions): { model: AppModel; template: Template } {
+async function appModel(options: LocalRuntimeOptions): Promise<{ model: AppModel; template: Template }> {
   const { captcha } = options;
-  const template = synthesizeTemplate({
+  const context = {
     ...(options.apiKind ? { apiKind: options.apiKind } : {}),
     ...(options.results ? { results: options.results } : {}),
     ...(options.resultsConcurrency !== undefined ? { resultsConcurrency: String(options.resultsConcurrency) } : {}),
@@ -272,7 +272,12 @@ function appModel(options: LocalRuntimeOptions): { model: AppModel; template: Te
     ...(captcha
       ? { captcha: captcha.provider, captchaSiteKey: captcha.siteKey, captchaSecretParameter: CAPTCHA_PARAMETER }
       : {}),
-  }) as Template;
+  };
+  // aws-cdk-lib loads only when the template must be made again.
+  const template = await cachedTemplate(PROJECT_ROOT, context, async () => {
+    const { synthesizeTemplate } = await import('../lib/app');
+    return synthesizeTemplate(context) as Template;
+  });
   const model = readTemplate(template);
   if (options.visibilityTimeoutSeconds !== undefined) {
     for (const queue of model.queues) queue.visibilityTimeoutSeconds = options.visibilityTimeoutSeconds;

@@ -642,7 +642,7 @@ describe('results designs (-c results=)', () => {
 });
 
 describe('the function bundles', () => {
-  /** Each function bundled as the stack bundles it (lib/functions.ts BUNDLING, the entry in its metadata), in KB. */
+  /** Each function bundled as the stack bundles it (config/functions.ts BUNDLING, the entry in its metadata), in KB. */
   async function bundleSizes(): Promise<Record<string, number>> {
     const entries = Object.fromEntries(
       resources('AWS::Lambda::Function')

@@ -1,0 +1,55 @@
+/** The local runtime's kept template: made again when the context or any source it is made from changes. */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cachedTemplate, templateCachePath } from '../../../local/template-cache';
+
+let root: string;
+let synths: number;
+const synth = async () => ({ Resources: { Made: { n: ++synths } } });
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'template-cache-'));
+  for (const folder of ['lib', 'config', 'frontend/src', 'lambdas']) mkdirSync(join(root, folder), { recursive: true });
+  writeFileSync(join(root, 'lib', 'stack.ts'), 'export const a = 1;');
+  writeFileSync(join(root, 'frontend', 'src', 'page.ts'), 'export const b = 1;');
+  writeFileSync(join(root, 'cdk.json'), '{}');
+  synths = 0;
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the kept template', () => {
+  it('is made once for the same context and sources, and read back as it was made', async () => {
+    const first = await cachedTemplate(root, { apiKind: 'rest' }, synth);
+    const again = await cachedTemplate(root, { apiKind: 'rest' }, synth);
+    expect(synths).toBe(1);
+    expect(again).toEqual(first);
+    expect(JSON.parse(readFileSync(templateCachePath(root, { apiKind: 'rest' }), 'utf8'))).toEqual(first);
+  });
+
+  it('is made again for another context', async () => {
+    await cachedTemplate(root, { apiKind: 'rest' }, synth);
+    await cachedTemplate(root, { apiKind: 'http' }, synth);
+    expect(synths).toBe(2);
+  });
+
+  it.each([
+    ['an edited source', 'frontend/src/page.ts', 'export const b = 2;'],
+    ['a new source', 'lambdas/handler.ts', 'export const c = 1;'],
+    ['an edited cdk.json', 'cdk.json', '{"context":{}}'],
+  ])('is made again after %s', async (_, file, text) => {
+    await cachedTemplate(root, {}, synth);
+    writeFileSync(join(root, file), text);
+    await cachedTemplate(root, {}, synth);
+    expect(synths).toBe(2);
+  });
+
+  it('ignores files it is not made from', async () => {
+    await cachedTemplate(root, {}, synth);
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'notes.md'), 'x');
+    await cachedTemplate(root, {}, synth);
+    expect(synths).toBe(1);
+  });
+});
