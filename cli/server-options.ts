@@ -3,6 +3,7 @@
  * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
  */
 import { CAPTCHA_PROVIDERS, captchaSettingsFrom, type ServerCaptchaSettings } from '../config/captcha';
+import { FLAGS, fromOption } from '../config/flags';
 import { UsageError, type OptionSpec } from './command-line';
 
 export function portFrom(value: string): number {
@@ -21,11 +22,8 @@ export const RATE_LIMITS_OPTIONS = {
   },
 } as const satisfies Record<string, OptionSpec>;
 
-/** --rate-limits on|off: whether the per-address limits apply. */
-export function rateLimitsFrom(value: string): boolean {
-  if (value !== 'on' && value !== 'off') throw new UsageError(`--rate-limits must be on or off (got ${value}).`);
-  return value === 'on';
-}
+/** --rate-limits on|off: whether the per-address limits apply (config/flags.ts, as -c rateLimits). */
+export const rateLimitsFrom = (value: string): boolean => fromOption(FLAGS.rateLimits, value);
 
 export const CAPTCHA_OPTIONS = {
   captcha: {

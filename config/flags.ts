@@ -42,6 +42,16 @@ const oneOf =
     return values.includes(chosen as T) ? (chosen as T) : INVALID;
   };
 
+/** on or off (true or false, as CDK context may carry a boolean), or `fallback` when absent. */
+const onOff =
+  (fallback: boolean) =>
+  (value: unknown): boolean | typeof INVALID => {
+    if (value === undefined) return fallback;
+    if (value === 'on' || value === 'true' || value === true) return true;
+    if (value === 'off' || value === 'false' || value === false) return false;
+    return INVALID;
+  };
+
 const BUDGET_EXAMPLE = budgetFlagsFor(320, 'you@example.com');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 
@@ -95,6 +105,20 @@ export const FLAGS = {
       'or off',
     example: `-c ${API_RATE_FLAG}=20000`,
     parse: rate(MAX_API_RATE_LIMIT),
+  },
+  rateLimits: {
+    name: 'rateLimits',
+    option: 'rate-limits',
+    mustBe: 'must be "on" or "off"',
+    example: '-c rateLimits=off',
+    parse: onOff(true),
+  },
+  retainData: {
+    name: 'retainData',
+    option: 'retain-data',
+    mustBe: 'must be "true" or "false"',
+    example: '-c retainData=true',
+    parse: onOff(false),
   },
   monthlyBudgetUsd: {
     name: BUDGET_FLAGS.amount,

@@ -105,8 +105,8 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
   return {
     apiKind: apiKindFor(target, context(FLAGS.apiKind.name)),
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
-    retainData: context('retainData') === 'true' || context('retainData') === true,
-    rateLimits: !['off', 'false', false].includes(context('rateLimits') as string | boolean),
+    retainData: flag(FLAGS.retainData),
+    rateLimits: flag(FLAGS.rateLimits),
     captcha: stackCaptchaFrom(context),
     results: resultsFor(target, context(FLAGS.results.name)),
     resultsConcurrency: flag(FLAGS.resultsConcurrency),

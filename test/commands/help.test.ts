@@ -150,7 +150,7 @@ describe('mistakes people make', () => {
     [
       'rate limits that are neither on nor off, on npm start as on npm run vps',
       ['bin/start.ts', '--rate-limits', 'bogus'],
-      '--rate-limits must be on or off (got bogus). Run npm start -- --help for the usage.',
+      '--rate-limits must be "on" or "off" (got "bogus"). Run npm start -- --help for the usage.',
     ],
     [
       'a hot poll size that is no whole number of votes a second',

@@ -75,3 +75,23 @@ describe('-c apiRateLimit / --api-rate-limit', () => {
     expect(fromOption(FLAGS.apiRateLimit, value)).toBe(expected);
   });
 });
+
+describe('-c rateLimits / --rate-limits and -c retainData: on or off, nothing else', () => {
+  it.each([
+    ['rateLimits', undefined, true],
+    ['rateLimits', 'off', false],
+    ['rateLimits', false, false],
+    ['rateLimits', 'on', true],
+    ['retainData', undefined, false],
+    ['retainData', 'true', true],
+    ['retainData', true, true],
+    ['retainData', 'false', false],
+  ] as const)('%s reads %j as %j', (name, value, expected) => {
+    expect(fromContext(FLAGS[name], value)).toBe(expected);
+  });
+  // A typo used to leave the limits on (anything but off) or the data unkept (anything but true), silently.
+  it.each(['of', 'no', '0', ''])('refuses %j', (value) => {
+    expect(() => fromContext(FLAGS.rateLimits, value)).toThrow(/rateLimits must be "on" or "off"/);
+    expect(() => fromContext(FLAGS.retainData, value)).toThrow(/retainData must be "true" or "false"/);
+  });
+});
