@@ -2,6 +2,7 @@
  * The site in a real browser (Debian's chromium via playwright-core): create, share, vote, live
  * results and the error states, against every server of it: the local runtime in each results
  * design, and the VPS edition. Screenshots of each page go to test-artifacts/ for a person to look at.
+ * One file of ~550 lines on purpose: one chromium serves every scenario (a browser a file costs seconds of CPU).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '../../config/table';
 import { buildSite } from '../../frontend/build';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../local/runtime';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import type { LocalRuntimeOptions } from '../../local/runtime-options';
 import { startVpsServer, type VpsServer } from '../../vps/server';
 import { clients, scanTable } from './local';
 
