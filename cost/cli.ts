@@ -418,7 +418,7 @@ export async function cloudWatchInput(
     estimatedUsdOfMeasuredLines: measuredOnly.reduce((sum, l) => sum + l.estimate.usd, 0),
     profile,
     profileFile,
-    reproduce: `npm run cost -- --profile ${profileFile}` + (template ? ` --template ${source}` : ''),
+    reproduce: `npm run cost -- --profile ${profileFile}${template ? ` --template ${source}` : ''}`,
   };
   return { ...pricedOn(profile, priced, designStacks, values, DEFAULT_UNIT_COSTS), cloudWatch };
 }

@@ -68,6 +68,7 @@ describe("the functions' environment variables", () => {
       "const a = requireEnv('TABLE_NAME');",
       'const b = { QUEUE_URL: url, [`SITE_ORIGIN`]: origin };',
       'const c = process.env.RATE_LIMIT;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text with a template literal in it, on purpose
       'throw new Error(`${x}: COUNTER_SHARDS must be a whole number`);',
       '// TABLE_NAME in a comment, /* QUEUE_URL */ too',
       "const d = 'DEAD_LETTER_QUEUE_URL_OLD, MY_TABLE_NAME';",
