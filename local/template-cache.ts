@@ -6,11 +6,13 @@
  * it again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const SOURCE_FOLDERS = ['lib', 'config', 'frontend', 'lambdas'];
 const SOURCE_FILES = ['cdk.json', 'package-lock.json'];
+/** Templates kept, the newest: about twenty designs the tests start, a few edits' worth (46 KB each). */
+export const KEPT_TEMPLATES = 64;
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true })
@@ -39,12 +41,27 @@ export async function cachedTemplate<T>(
   synth: () => Promise<T>,
 ): Promise<T> {
   const path = templateCachePath(projectRoot, context);
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as T;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    // Not kept yet (or pruned a moment ago by another runtime): made below.
+  }
   const template = await synth();
   mkdirSync(dirname(path), { recursive: true });
   // Written whole, then renamed: runtimes starting side by side never read half a file.
   const partial = `${path}.${process.pid}.partial`;
   writeFileSync(partial, JSON.stringify(template));
   renameSync(partial, path);
+  pruneOldest(dirname(path));
   return template;
+}
+
+/** Each edit of a source makes new templates: only the newest KEPT_TEMPLATES stay. */
+function pruneOldest(folder: string): void {
+  const kept = readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ path: join(folder, name), at: statSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs }))
+    .filter((file): file is { path: string; at: number } => file.at !== undefined)
+    .sort((a, b) => b.at - a.at);
+  for (const { path } of kept.slice(KEPT_TEMPLATES)) rmSync(path, { force: true });
 }

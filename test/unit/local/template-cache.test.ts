@@ -1,9 +1,18 @@
 /** The local runtime's kept template: made again when the context or any source it is made from changes. */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedTemplate, templateCachePath } from '../../../local/template-cache';
+import { cachedTemplate, KEPT_TEMPLATES, templateCachePath } from '../../../local/template-cache';
 
 let root: string;
 let synths: number;
@@ -51,5 +60,15 @@ describe('the kept template', () => {
     writeFileSync(join(root, 'docs', 'notes.md'), 'x');
     await cachedTemplate(root, {}, synth);
     expect(synths).toBe(1);
+  });
+
+  it(`keeps only the newest ${KEPT_TEMPLATES}`, async () => {
+    for (let i = 0; i < KEPT_TEMPLATES; i++) await cachedTemplate(root, { variant: i }, synth);
+    const folder = dirname(templateCachePath(root, {}));
+    const anHourAgo = Date.now() / 1000 - 3600;
+    for (const name of readdirSync(folder)) utimesSync(join(folder, name), anHourAgo, anHourAgo);
+    await cachedTemplate(root, { variant: 'newest' }, synth);
+    expect(readdirSync(folder)).toHaveLength(KEPT_TEMPLATES);
+    expect(existsSync(templateCachePath(root, { variant: 'newest' }))).toBe(true);
   });
 });
