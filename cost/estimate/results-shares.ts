@@ -73,8 +73,8 @@ const resultsWork = (invocations: number, units: UnitCosts): LambdaWork => ({
   billedMs: units.billedMs.getResults,
 });
 
-/** results=api: every results request goes through API Gateway to the results function. */
-function apiResults(
+/** Every results request invokes the results function, which reads the counts as the stack reads them. */
+function invokedEveryRequest(
   { resultsRequests }: MonthVolumes,
   stack: ResultsStack,
   units: UnitCosts,
@@ -82,10 +82,14 @@ function apiResults(
 ): UsageShare {
   return {
     work: [resultsWork(resultsRequests, units)],
-    apiRequests: resultsRequests,
     readUnits: resultsRequests * resultsReadUnits(stack, units, monthResultsTraffic(profile, units)),
     clientRequests: resultsRequests,
   };
+}
+
+/** results=api: every results request goes through API Gateway to the results function. */
+function apiResults(volumes: MonthVolumes, stack: ResultsStack, units: UnitCosts, profile: TrafficProfile): UsageShare {
+  return { ...invokedEveryRequest(volumes, stack, units, profile), apiRequests: volumes.resultsRequests };
 }
 
 /**
@@ -93,17 +97,15 @@ function apiResults(
  * with no custom header needs no preflight); its answers are Lambda's data transfer out.
  */
 function functionUrlResults(
-  { resultsRequests }: MonthVolumes,
+  volumes: MonthVolumes,
   stack: ResultsStack,
   units: UnitCosts,
   profile: TrafficProfile,
 ): UsageShare {
   return {
-    work: [resultsWork(resultsRequests, units)],
-    readUnits: resultsRequests * resultsReadUnits(stack, units, monthResultsTraffic(profile, units)),
-    directBytes: resultsRequests * profile.apiResponseBytes,
-    clientRequests: resultsRequests,
-    functionUrlRequests: resultsRequests,
+    ...invokedEveryRequest(volumes, stack, units, profile),
+    directBytes: volumes.resultsRequests * profile.apiResponseBytes,
+    functionUrlRequests: volumes.resultsRequests,
   };
 }
 
