@@ -27,6 +27,11 @@ beforeAll(async () => {
 afterAll(async () => fauxqs?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits for `condition`, checking every 50 ms; false after 30 s (a hang, not a pace). */
+async function until(condition: () => boolean): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < 30_000; await sleep(50)) if (condition()) return true;
+  return condition();
+}
 
 /** A FIFO queue with `count` messages in one group, and a consumer that records each delivery's span. */
 async function consume(
@@ -49,7 +54,7 @@ async function consume(
   }));
   await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: entries }));
   const fn: LoadedFunction = {
-    model: { logicalId: 'Consumer', name: 'Consumer', entry: '', handler: 'handler', timeoutSeconds: 1, memoryMb: 128 },
+    model: { logicalId: 'Consumer', name: 'Consumer', entry: '', handler: 'handler', timeoutSeconds: 5, memoryMb: 128 },
     invoke,
     environment: {},
   } as unknown as LoadedFunction;
@@ -84,6 +89,7 @@ describe('the local event source, with a shortened visibility timeout', () => {
     );
     const deliveries: string[] = [];
     let running = 0;
+    let ended = 0;
     let overlapped = false;
     const source = await consume(
       'slow-queue',
@@ -92,13 +98,15 @@ describe('the local event source, with a shortened visibility timeout', () => {
         overlapped ||= running > 0;
         running++;
         deliveries.push(...(event as SQSEvent).Records.map((r) => r.body));
-        await sleep(2_500); // longer than the 1 s timeout
+        await sleep(2_500); // longer than the shortened 1 s timeout
         running--;
+        ended++;
         return { outcome: 'ok', result: { batchItemFailures: [] }, durationMs: 2_500 };
       },
       slowSqs,
     );
-    await sleep(4_000);
+    // A lapsed batch would have gone to the other poller while this invocation ran.
+    expect(await until(() => ended > 0)).toBe(true);
     await source.stop();
     expect(overlapped).toBe(false);
     expect(deliveries).toEqual(['vote 0', 'vote 1', 'vote 2']);
@@ -117,9 +125,8 @@ describe('the local event source, with a shortened visibility timeout', () => {
       const running = sleep(2_500).then(() => (spans.timedOut.end = Date.now()));
       return { outcome: 'timeout', running, durationMs: 1_000 };
     });
-    await sleep(6_000);
+    expect(await until(() => spans.again !== undefined), 'the batch was delivered again').toBe(true);
     await source.stop();
-    expect(spans.again, 'the batch was delivered again').toBeDefined();
     expect(spans.again.start).toBeGreaterThanOrEqual(spans.timedOut.end);
   });
 });
