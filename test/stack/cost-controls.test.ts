@@ -6,7 +6,7 @@ import { COST_ALLOCATION_TAG } from '../../config/budget';
 import { FUNCTION_DEFAULTS } from '../../config/functions';
 import { ROUTES } from '../../config/api-contract';
 import { PRICES, type PriceId } from '../../config/aws-prices';
-import { budgetFrom, buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
+import { budgetFrom, buildApp, inTemporaryOutdir, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 
 const http = templateFor('http');
@@ -183,8 +183,10 @@ describe('the budget (-c monthlyBudgetUsd, -c budgetEmail)', () => {
 describe('the cost allocation tag', () => {
   it('is on every resource the stack makes that takes tags, the budget included', () => {
     for (const context of [{ monthlyBudgetUsd: '300', budgetEmail: 'ops@example.com' }, { target: 'localstack' }]) {
-      const { app, stack } = buildApp({ context: { ...context, ...SKIP_BUNDLING } });
-      const template = app.synth().getStackByName(stack.stackName).template;
+      const { stack, template } = inTemporaryOutdir((outdir) => {
+        const built = buildApp({ outdir, context: { ...context, ...SKIP_BUNDLING } });
+        return { stack: built.stack, template: built.app.synth().getStackByName(built.stack.stackName).template };
+      });
       const taggable = stack.node
         .findAll()
         .filter(CfnResource.isCfnResource)

@@ -1,10 +1,16 @@
 /** cdk-nag's AWS Solutions checks: nothing unacknowledged in any variant, and a new finding stops synthesis. */
-import { CfnResource, Fn } from 'aws-cdk-lib';
+import { CfnResource, Fn, type Stack } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { buildApp, SKIP_BUNDLING } from '../../lib/app';
+import { buildApp, inTemporaryOutdir, SKIP_BUNDLING } from '../../lib/app';
 
-const app = (context: Record<string, unknown>) => buildApp({ context: { ...context, ...SKIP_BUNDLING } });
+/** Builds the app (changed by `edit`) and synthesizes it in a folder removed after. */
+const synth = (context: Record<string, unknown>, edit: (stack: Stack) => void = () => undefined) =>
+  inTemporaryOutdir((outdir) => {
+    const { app, stack } = buildApp({ outdir, context: { ...context, ...SKIP_BUNDLING } });
+    edit(stack);
+    app.synth();
+  });
 
 describe('cdk-nag (AwsSolutionsChecks)', () => {
   it.each([
@@ -25,25 +31,25 @@ describe('cdk-nag (AwsSolutionsChecks)', () => {
     // The budget flags: a budget on the stack's cost allocation tag.
     { monthlyBudgetUsd: '300', budgetEmail: 'ops@example.com', apiKind: 'rest' },
   ])('finds nothing unacknowledged in %j', (context) => {
-    expect(() => app(context).app.synth()).not.toThrow();
+    expect(() => synth(context)).not.toThrow();
   });
 
   it('stops synthesis on a circular dependency, which CloudFormation would refuse to deploy', () => {
-    const { app: cyclic, stack } = app({});
-    new CfnResource(stack, 'First', {
-      type: 'AWS::SSM::Parameter',
-      properties: { Type: 'String', Value: Fn.getAtt('Second', 'Value') },
-    });
-    new CfnResource(stack, 'Second', {
-      type: 'AWS::SSM::Parameter',
-      properties: { Type: 'String', Value: Fn.getAtt('First', 'Value') },
-    });
-    expect(() => cyclic.synth()).toThrow(/Circular Dependencies/);
+    const cyclic = (stack: Stack) => {
+      new CfnResource(stack, 'First', {
+        type: 'AWS::SSM::Parameter',
+        properties: { Type: 'String', Value: Fn.getAtt('Second', 'Value') },
+      });
+      new CfnResource(stack, 'Second', {
+        type: 'AWS::SSM::Parameter',
+        properties: { Type: 'String', Value: Fn.getAtt('First', 'Value') },
+      });
+    };
+    expect(() => synth({}, cyclic)).toThrow(/Circular Dependencies/);
   });
 
   it('stops synthesis on a finding nobody acknowledged', () => {
-    const { app: unsafe, stack } = app({});
-    new Bucket(stack, 'UnloggedPlainBucket'); // no access logs, no SSL-only policy
-    expect(() => unsafe.synth()).toThrow(/AwsSolutions-S(1|10)/);
+    // No access logs, no SSL-only policy.
+    expect(() => synth({}, (stack) => new Bucket(stack, 'UnloggedPlainBucket'))).toThrow(/AwsSolutions-S(1|10)/);
   });
 });

@@ -1,4 +1,7 @@
 /** The stack's template: its table, queue, functions and their rights, the API, a hot poll, rate limits, CAPTCHA. */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { API_THROTTLE, RATE_LIMITS } from '../../config/throttling';
@@ -10,7 +13,7 @@ import { FUNCTION_ENV } from '../../config/function-env';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { votePathFor, withApiRateLimit } from '../../config/vote-path';
 import { FLAGS, fromContext } from '../../config/flags';
-import { buildApp, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
+import { buildApp, inTemporaryOutdir, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 import { actionsOf, appFunctions, declaredRoutes, type Resource, resources } from '../support/template-resources';
 
@@ -345,9 +348,26 @@ describe('CAPTCHA (optional)', () => {
 
 describe('synthesis', () => {
   it('pins the runtime (no NODEJS_LATEST warning) and warns about nothing else either', () => {
-    const { app, stack } = buildApp({ context: SKIP_BUNDLING });
-    app.synth();
-    const warnings = Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    const warnings = inTemporaryOutdir((outdir) => {
+      const { app, stack } = buildApp({ outdir, context: SKIP_BUNDLING });
+      app.synth();
+      return Annotations.fromStack(stack).findWarning('*', Match.anyValue());
+    });
     expect(warnings.map((w) => w.entry.data)).toEqual([]);
+  });
+
+  it('leaves nothing in the temporary folder (an App given no outdir leaves a cdk.out folder there each time)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'synth-tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = folder;
+    try {
+      expect(synthesizeTemplate().Resources).not.toEqual({});
+      expect(() => synthesizeTemplate({ apiKind: 'graphql' })).toThrow();
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
