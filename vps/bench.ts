@@ -1,6 +1,7 @@
 /**
  * `npm run bench:vps` (bin/bench-vps.ts runs it): the seed platform's own benchmark (`npx autocannon -c 100 -d 10
- * http://localhost:3081/api/poll/<id>/options`) against the VPS edition, then on the page, a
+ * http://localhost:3081/api/poll/<id>/options`) against the VPS edition as deployed (the one file the Dockerfile
+ * and the systemd unit run, ./bundle.ts), then on the page, a
  * vote and the results, and the same command against a bare node:http server answering a fixed
  * JSON body, run the same way in the same set-up: on a shared machine the app's share of the bare
  * server's is the figure that holds. Each route is measured with one process and two workers, plain
@@ -25,6 +26,7 @@ import {
 import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
 import { printSummary, type Measured, type Run, type Setup } from './bench-summary';
 import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
+import { bundleVps } from './bundle';
 
 /** Bare and options runs alternate this many times on one process: a shared machine's drift hits both alike. */
 const ROUNDS = 3;
@@ -93,6 +95,8 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
   writeFileSync(bareScript, BARE_SERVER);
   const started: ChildProcess[] = [];
   let cert: CertFiles | undefined;
+  /** What is measured is what is deployed: the one file the Dockerfile and the systemd unit run. */
+  let bundle = '';
   let ok = false;
 
   /** One autocannon run of `route`, with the server's CPU time per request over it. */
@@ -136,7 +140,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const dataDir = mkdtempSync(join(home, `${setup.key}-`));
     const own = setup.tls === 'node' ? cert! : undefined;
     const app = await startServer(process.execPath, [
-      ...['--import', 'tsx', 'bin/vps.ts', '--port', '0', '--data-dir', dataDir],
+      ...[bundle, '--port', '0', '--data-dir', dataDir],
       ...['--rate-limits', 'off', '--workers', String(setup.workers)],
       ...(own ? ['--tls-cert', own.cert, '--tls-key', own.key] : []),
     ]);
@@ -238,6 +242,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
   });
 
   try {
+    bundle = (await bundleVps(join(home, 'dist'))).file;
     cert = makeCertificate(home);
     const measured: Measured[] = [];
     for (const setup of SETUPS) measured.push(await measure(setup, setup.key === 'plain' ? ROUNDS : 1));
@@ -258,8 +263,8 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     ) as VpsMeasurement['cpu']['tls'];
     const measurement: VpsMeasurement = {
       what:
-        'npm run bench:vps: the VPS edition (its log fsynced before each answer) on loopback, ' +
-        'with autocannon in another process',
+        'npm run bench:vps: the VPS edition as deployed (the one file of npm run build:vps), its log fsynced ' +
+        'before each answer, on loopback, with autocannon in another process',
       date: new Date().toISOString().slice(0, 10),
       machine: {
         cpus: cpus().length,

@@ -193,17 +193,22 @@ export class PollState implements PollStore, VoteSink {
    * seen within the window is that vote again: it resolves when the first is on disk, or is refused
    * if it names another option (a key reused for a different ballot).
    */
-  async send(vote: VoteMessage, keyed = false): Promise<void> {
+  send(vote: VoteMessage, keyed = false): Promise<void> {
     return this.sendRecord(voteRecord(vote, keyed));
   }
 
-  /** `send`, given the vote's record (with its id if it came with a key), and its line if encoded already. */
-  async sendRecord(record: VoteRecord, line?: string): Promise<void> {
+  /**
+   * `send`, given the vote's record (with its id if it came with a key), and its line if encoded already.
+   * Not an async function: a vote's promise is its flush's, with no layer of its own (the box's hot path).
+   */
+  sendRecord(record: VoteRecord, line?: string): Promise<void> {
     const { p: pollId, o: option, at: castAt, id: voteId } = record;
     const earlier = voteId === undefined ? undefined : this.ballots.get(voteId);
     if (earlier && Date.parse(castAt) - Date.parse(earlier.castAt) < WINDOW_MS) {
       if (earlier.option !== option) {
-        throw new PollError('idempotency_key_reused', 'This Idempotency-Key was sent with another option.');
+        return Promise.reject(
+          new PollError('idempotency_key_reused', 'This Idempotency-Key was sent with another option.'),
+        );
       }
       return earlier.written;
     }
@@ -215,7 +220,7 @@ export class PollState implements PollStore, VoteSink {
         if (this.ballots.get(voteId)?.written === written) this.ballots.delete(voteId);
       });
     }
-    await written;
+    return written;
   }
 
   /**

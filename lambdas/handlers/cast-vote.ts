@@ -5,6 +5,7 @@ import { IDEMPOTENCY } from '../../config/api-contract';
 import { isPollId } from '../domain/ids';
 import { cachedPollStore } from '../domain/poll-cache';
 import { isExpired } from '../domain/poll';
+import { isoTime } from '../domain/time';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit, RateTaker } from '../domain/rate-limit';
 import { chooseOption, idempotencyKey, voteIdFor, voteRoute, voterKey, type VoteMessage } from '../domain/vote';
@@ -58,7 +59,7 @@ export function castVoteHandler({
     // Checked against the clock on every vote, cached or not: a closed poll refuses votes at once.
     if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
     const option = chooseOption(body, poll, nowMs);
-    const castAt = new Date(nowMs).toISOString();
+    const castAt = isoTime(nowMs);
     const voteId = voteIdFor(id, key);
     // Where it goes among the queue's message groups and the poll's counter items (a hash): a sink with neither
     // (the VPS edition's log) is spared it.

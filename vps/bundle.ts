@@ -1,0 +1,33 @@
+/**
+ * The VPS edition as one file (`poll-vps.mjs`) with the page built in: what `npm run build:vps` writes, the
+ * Dockerfile ships and a droplet runs with nothing but Node, and what `npm run bench:vps` measures.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildServedSite } from '../frontend/served-site';
+
+/** Writes `<folder>/poll-vps.mjs`; returns its path and size. */
+export async function bundleVps(folder: string): Promise<{ file: string; bytes: number }> {
+  const out = resolve(folder);
+  mkdirSync(out, { recursive: true });
+  const file = join(out, 'poll-vps.mjs');
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('../bin/vps.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: file,
+    // The page, built now: vps/site.ts serves it instead of building one (which would need esbuild).
+    define: { PREBUILT_SITE: JSON.stringify(buildServedSite()) },
+    // Only the source needs these (to build the page at start); the bundle has it built in.
+    external: ['esbuild', '../frontend/served-site'],
+    minify: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const [output] = Object.values(result.metafile.outputs);
+  return { file, bytes: output.bytes };
+}
