@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { PollError } from '../lambdas/domain/errors';
 import { encodeRecord, recordOf } from './journal';
-import { isStateRecord, voteRecord, type PollState } from './poll-state';
+import { isStateRecord, voteRecord, type PollState, type VoteRecord } from './poll-state';
 import type { RateLimitedRoute, VpsPorts } from './server';
 
 /** One end of the socket pair: the worker's in the primary, the primary's in a worker. Text, UTF-8. */
@@ -144,16 +144,29 @@ export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void 
   const refuse = (call: string, error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
   // A line's callbacks are made inline, not as named functions: naming one made for each line costs a property
   // write (tsx keeps names), and the writer's CPU a vote is the box's ceiling.
+  // The votes waiting on each flush (a flush's votes share its promise): one callback a flush, not one a vote.
+  const flushes = new Map<Promise<void>, string[]>();
+  const answerAll = (written: Promise<void>, answerEach: (call: string) => void) => {
+    const calls = flushes.get(written) ?? [];
+    flushes.delete(written);
+    for (const each of calls) answerEach(each);
+  };
+  const vote = (call: string, record: VoteRecord, line: string) => {
+    const written = polls.sendRecord(record, line);
+    const calls = flushes.get(written);
+    if (calls) return void calls.push(call);
+    flushes.set(written, [call]);
+    written.then(
+      () => answerAll(written, reply),
+      (error: unknown) => answerAll(written, (each) => refuse(each, error)),
+    );
+  };
   eachLine(worker, (line) => {
     const [call, op, json] = fields(line, 2);
     if (!/^\d+$/.test(call)) return;
     if (op === 'vote') {
       const record = recordOf(json);
-      if (isStateRecord(record) && record.k === 'vote')
-        polls.sendRecord(record, json).then(
-          () => reply(call),
-          (error: unknown) => refuse(call, error),
-        );
+      if (isStateRecord(record) && record.k === 'vote') vote(call, record, json);
       return;
     }
     const args = parse(json);

@@ -67,6 +67,43 @@ describe('the state channel', () => {
     });
   });
 
+  it("answers each vote of a flush: all refused when its write fails, the next flush's counted", async () => {
+    const state = new PollState();
+    const poll = testPoll();
+    const { remote } = connected({ polls: state, limits: {} });
+    await remote.polls.putNewPoll(poll);
+    // As the journal does: what is appended in one turn is one flush with one promise; the first flush fails.
+    let flush: { written: Promise<void>; applies: Array<() => void> } | undefined;
+    let flushes = 0;
+    state.persistWith((_record, apply) => {
+      if (!flush) {
+        const failing = flushes++ === 0;
+        const applies: Array<() => void> = [];
+        const written = new Promise<void>((resolve, reject) =>
+          setImmediate(() => {
+            flush = undefined;
+            if (failing) return reject(new Error('disk full'));
+            for (const each of applies) each();
+            resolve();
+          }),
+        );
+        flush = { written, applies };
+      }
+      flush.applies.push(apply);
+      return flush.written;
+    });
+    const vote = (option: number, voteId = `vote-${option}-${Math.random()}`) =>
+      remote.polls.send({ v: 1, voteId, pollId: poll.id, option, castAt: new Date().toISOString() }, true);
+    const first = await Promise.allSettled([vote(0), vote(1), vote(2)]);
+    expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(first.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(Array(3).fill('disk full'));
+    // The next flush: its votes counted, and a key sent again with another option refused beside them.
+    const second = await Promise.allSettled([vote(0, 'kept'), vote(1), vote(1, 'kept')]);
+    expect(second.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((second[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'idempotency_key_reused' });
+    expect((await state.getCounts(poll.id))?.votes).toEqual({ '0': 1, '1': 1, '2': 0 });
+  });
+
   it('drops what is not a call, and answers the calls beside it', async () => {
     const { primarySide } = connected({ polls: new PollState(), limits: localLimits(true) });
     const replies: string[] = [];
