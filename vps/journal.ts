@@ -174,7 +174,8 @@ export class Journal {
    */
   append(record: unknown, apply: () => void = () => undefined, line = encodeRecord(record)): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the journal is closed'));
-    const batch = (this.pending ??= newBatch());
+    this.pending ??= newBatch();
+    const batch = this.pending;
     batch.lines.push(`${line}\n`);
     batch.applies.push(apply);
     if (this.mode === 'background') void this.flush();
