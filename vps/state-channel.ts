@@ -142,8 +142,6 @@ export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void 
   const answer = (call: string, value: unknown) =>
     reply(value === undefined ? call : `${call}\t${JSON.stringify(value)}`);
   const refuse = (call: string, error: unknown) => reply(`${call}\t!${JSON.stringify(toWire(error))}`);
-  // A line's callbacks are made inline, not as named functions: naming one made for each line costs a property
-  // write (tsx keeps names), and the writer's CPU a vote is the box's ceiling.
   // The votes waiting on each flush (a flush's votes share its promise): one callback a flush, not one a vote.
   const flushes = new Map<Promise<void>, string[]>();
   const answerAll = (written: Promise<void>, answerEach: (call: string) => void) => {
@@ -161,6 +159,8 @@ export function answerCalls(worker: Link, { polls, limits }: WriterPorts): void 
       (error: unknown) => answerAll(written, (each) => refuse(each, error)),
     );
   };
+  // A line's callbacks are made inline, not as named functions: naming one made for each line costs a property
+  // write (tsx keeps names), and the writer's CPU a vote is the box's ceiling.
   eachLine(worker, (line) => {
     const [call, op, json] = fields(line, 2);
     if (!/^\d+$/.test(call)) return;
