@@ -180,13 +180,6 @@ export interface BoxCapacity {
 }
 
 /**
- * What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of
- * any size carries more (the edition does not shard). A limit of this edition, not of the box.
- */
-export const writerCeiling = (tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): number =>
-  (tier.vcpuShare.factor * 1e6) / microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
-
-/**
  * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls):
  * its vCPUs (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers
  * and a primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
@@ -198,10 +191,13 @@ export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMi
   const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
   const base = { workers, microsPerRequest: micros, coresRequestsPerSecond: cores };
   const primaryMicros = microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
-  // One process has no writer apart; a primary whose share was below the clock's tick sets no measured ceiling.
-  if (!workers || primaryMicros <= 0)
+  // What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of any size
+  // carries more (the edition does not shard), a limit of this edition, not of the box.
+  const writer = (tier.vcpuShare.factor * 1e6) / primaryMicros;
+  // One process has no writer apart. A primary whose share was below the clock's tick, or a mix with next to
+  // none of what it does (a ceiling past any number), sets no measured ceiling.
+  if (!workers || !Number.isFinite(writer))
     return { ...base, ...(workers ? { primaryMicrosPerRequest: 0 } : {}), requestsPerSecond: cores, binds: 'cores' };
-  const writer = writerCeiling(tier, capacity, mix);
   return {
     ...base,
     primaryMicrosPerRequest: primaryMicros,
