@@ -26,11 +26,18 @@ export interface Replayed<R> {
   skipped: number;
 }
 
-/** One line (without its newline): 8 hex digits of CRC-32, a space, the record as JSON. */
-export const encodeRecord = (record: unknown): string => {
-  const json = JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}`;
-};
+/** Each byte's two hex digits: a number's toString(16) costs a vote a third of a microsecond. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** 8 hex digits of an unsigned 32-bit number, as `n.toString(16).padStart(8, '0')` writes them. */
+export const hex8 = (n: number): string => HEX[n >>> 24] + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
+
+/**
+ * One line (without its newline): 8 hex digits of CRC-32, a space, the record as JSON. `json`: the record's
+ * JSON when the caller made it already (a vote's, made field by field).
+ */
+export const encodeRecord = (record: unknown, json: string = JSON.stringify(record)): string =>
+  `${hex8(crc32(json))} ${json}`;
 
 /** A line's record, its checksum unchecked (encodeRecord made it in this program); undefined if not JSON. */
 export function recordOf(line: string): unknown {

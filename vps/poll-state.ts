@@ -10,6 +10,7 @@ import { isExpired, type Poll } from '../lambdas/domain/poll';
 import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';
 import type { PollCounts } from '../lambdas/domain/results';
 import type { VoteMessage } from '../lambdas/domain/vote';
+import { encodeRecord } from './journal';
 
 /** What the log holds. Short keys: there is one `vote` line per vote. */
 export type StateRecord =
@@ -87,6 +88,15 @@ export const voteRecord = ({ voteId, pollId, option, castAt }: VoteMessage, keye
   at: castAt,
   ...(keyed ? { id: voteId } : {}),
 });
+
+const json = JSON.stringify;
+
+/** A vote's log line. Its JSON is made field by field: as JSON.stringify makes it (tested), in half the time. */
+export const voteLine = (record: VoteRecord): string => {
+  const { p, o, at, id } = record;
+  const keyed = id === undefined ? '' : `,"id":${json(id)}`;
+  return encodeRecord(record, `{"k":"vote","p":${json(p)},"o":${json(o)},"at":${json(at)}${keyed}}`);
+};
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
@@ -194,7 +204,8 @@ export class PollState implements PollStore, VoteSink {
    * if it names another option (a key reused for a different ballot).
    */
   send(vote: VoteMessage, keyed = false): Promise<void> {
-    return this.sendRecord(voteRecord(vote, keyed));
+    const record = voteRecord(vote, keyed);
+    return this.sendRecord(record, voteLine(record));
   }
 
   /**

@@ -16,8 +16,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { PollError } from '../lambdas/domain/errors';
-import { encodeRecord, recordOf } from './journal';
-import { isStateRecord, voteRecord, type PollState, type VoteRecord } from './poll-state';
+import { recordOf } from './journal';
+import { isStateRecord, voteLine, voteRecord, type PollState, type VoteRecord } from './poll-state';
 import type { RateLimitedRoute, VpsPorts } from './server';
 
 /** One end of the socket pair: the worker's in the primary, the primary's in a worker. Text, UTF-8. */
@@ -232,7 +232,7 @@ export function remotePorts(
       getCounts,
       claimVoter: (...args) => call('claimVoter', ...args),
       releaseVoter: (...args) => call('releaseVoter', ...args),
-      send: (vote, keyed = false) => request<void>(`vote\t${encodeRecord(voteRecord(vote, keyed))}`),
+      send: (vote, keyed = false) => request<void>(`vote\t${voteLine(voteRecord(vote, keyed))}`),
       grouped: false,
     },
     limits: limited ? { createPoll: take('createPoll'), castVote: take('castVote') } : {},
