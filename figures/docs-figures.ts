@@ -317,6 +317,20 @@ function vpsCapacity(): string[] {
           '',
           '',
         ],
+        ...(m.barePost && plain.barePost
+          ? [
+              [
+                "the same, sent the vote's POST and body",
+                quantity(m.barePost.requestsPerSecond),
+                `${m.barePost.latencyMs.p99} ms`,
+                quantity(plain.barePost.oneProcess),
+                quantity(plain.barePost.workers),
+                '',
+                '',
+                '',
+              ],
+            ]
+          : []),
         ...routes.map(([name, rate]) => [
           `\`${rate.method} ${rate.path}\``,
           quantity(rate.requestsPerSecond),
@@ -338,6 +352,14 @@ function vpsCapacity(): string[] {
       ? [
           `Under the vote run, ${quantity(m.journal.recordsPerFlush)} records were written per flush, ` +
             `${quantity(m.journal.msPerFlush)} ms per flush: each vote is on disk before its answer.`,
+          '',
+        ]
+      : []),
+    ...(plain.barePost
+      ? [
+          "A vote against the bare server sent the vote's own POST and body (what node:http spends on a body " +
+            `is no app's to shed): ${times(plain.barePost.oneProcess, plain.oneProcess.vote)} one process, ` +
+            `${times(plain.barePost.workers, plain.workers.vote)} 2 workers.`,
           '',
         ]
       : []),

@@ -19,10 +19,11 @@ export interface Run {
   primaryMicros: number;
 }
 type RouteName = keyof VpsMeasurement['routes'];
-/** One set-up's runs: bare and options in rounds, each route, and the votes counted after. */
+/** One set-up's runs: bare and options in rounds, each route, the bare server sent a vote, the votes counted. */
 export interface Measured {
   setup: Setup;
   pairs: Array<{ bare: Run; options: Run }>;
+  barePost: Run;
   runs: Record<RouteName, Run>;
   counted: number;
   flushLine: RegExpExecArray | null;
@@ -33,13 +34,15 @@ const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const number = (n: number) => Math.round(n).toLocaleString('en-US');
 const signed = (n: number) => `${Math.round(n) >= 0 ? '+' : ''}${number(n)}`;
 
-/** A set-up's figure for a route: the options route's rounds averaged. */
-const byRoute = (m: Measured, route: RouteName | 'bare', figure: (r: Run) => number) =>
+type Column = RouteName | 'bare' | 'bare POST';
+
+/** A set-up's figure for a route or the bare server: the rounds of options and bare averaged. */
+const byRoute = (m: Measured, route: Column, figure: (r: Run) => number) =>
   route === 'bare'
     ? mean(m.pairs.map((p) => figure(p.bare)))
     : route === 'options'
       ? mean(m.pairs.map((p) => figure(p.options)))
-      : figure(m.runs[route]);
+      : figure(route === 'bare POST' ? m.barePost : m.runs[route]);
 
 /** Prints the tables; false when a vote acknowledged was not counted. */
 export function printSummary(m: VpsMeasurement, measured: Measured[], connections: number): boolean {
@@ -51,16 +54,22 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
     console.log(row('set-up', head));
     for (const x of measured) console.log(row(x.setup.label, cells(x)));
   };
-  const columns = [...ROUTES, 'bare'] as const;
+  const columns = [...ROUTES, 'bare', 'bare POST'] as const;
   table('req/s', [...columns], (x) => columns.map((r) => number(byRoute(x, r, (run) => run.result.requests.average))));
-  const micros = (x: Measured, r: RouteName | 'bare') => byRoute(x, r, (run) => run.micros);
+  const micros = (x: Measured, r: Column) => byRoute(x, r, (run) => run.micros);
   // Requests per CPU-second, this edition's over the bare server's in the same set-up: µs bare ÷ µs route.
-  const ratio = (x: Measured, r: RouteName) => `${(micros(x, 'bare') / micros(x, r)).toFixed(2)}x`;
+  const ratio = (x: Measured, r: RouteName, bare: Column = 'bare') => `${(micros(x, bare) / micros(x, r)).toFixed(2)}x`;
   table(
     "µs of the server's CPU a request, and this edition against a bare node:http server run the same way " +
-      '(its requests per CPU-second over the bare one’s)',
-    [...columns, 'options÷', 'results÷', 'votes÷'],
-    (x) => [...columns.map((r) => number(micros(x, r))), ratio(x, 'options'), ratio(x, 'results'), ratio(x, 'vote')],
+      '(its requests per CPU-second over the bare one’s; vote÷POST: against the bare server sent the vote’s POST)',
+    [...columns, 'options÷', 'results÷', 'votes÷', 'vote÷POST'],
+    (x) => [
+      ...columns.map((r) => number(micros(x, r))),
+      ratio(x, 'options'),
+      ratio(x, 'results'),
+      ratio(x, 'vote'),
+      ratio(x, 'vote', 'bare POST'),
+    ],
   );
   const plainOf = (x: Measured) => measured.find((p) => p.setup.workers === x.setup.workers && !p.setup.tls)!;
   const tlsRuns = measured.filter((x) => x.setup.tls);

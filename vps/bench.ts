@@ -181,6 +181,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     for (const [target, route] of [
       ...(Object.keys(ROUTES) as RouteName[]).map((r) => [at(r, warmUp), ROUTES[r]] as const),
       [bareUrl, ROUTES.options] as const,
+      [`${bareUrl}/api/poll/${warmUp}/vote`, ROUTES.vote] as const,
     ])
       await autocannon({ url: target, connections, duration: 2, headers: headersOf(route), ...route });
     // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
@@ -204,7 +205,16 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
       });
     }
     const runs = { options: pairs[0].options } as Record<RouteName, Run>;
-    for (const route of ['page', 'vote', 'results'] as const)
+    let barePost: Run | undefined;
+    for (const route of ['page', 'vote', 'results'] as const) {
+      // A vote is set against the bare server sent the same POST and body, run just before it.
+      if (route === 'vote')
+        barePost = await run(
+          `${setup.label}: bare POST`,
+          `${bareUrl}/api/poll/${id}/vote`,
+          ROUTES.vote,
+          withFront(bare.child.pid!),
+        );
       runs[route] = await run(
         `${setup.label}: ${route}`,
         at(route, id),
@@ -212,6 +222,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
         withFront(app.child.pid!),
         primary,
       );
+    }
     const { total: counted } = (await call(at('results', id))) as { total: number };
     if (front) await stop(front.child);
     await stop(bare.child);
@@ -219,7 +230,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
       app.output(),
     );
-    return { setup, pairs, runs, counted, flushLine };
+    return { setup, pairs, barePost: barePost!, runs, counted, flushLine };
   }
 
   const mean = (list: number[]) => Math.round(list.reduce((a, b) => a + b, 0) / list.length);
@@ -239,6 +250,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
       oneProcess: mean(one.pairs.map((p) => p.bare.micros)),
       workers: mean(two.pairs.map((p) => p.bare.micros)),
     },
+    barePost: { oneProcess: one.barePost.micros, workers: two.barePost.micros },
   });
 
   try {
@@ -280,6 +292,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
         ...rate(middle.bare.result, '/api/poll/<id>/options (bare node:http, fixed body)'),
         requestsPerSecond: mean(plain.pairs.map((p) => p.bare.result.requests.average)),
       },
+      barePost: rate(plain.barePost.result, '/api/poll/<id>/vote (bare node:http, fixed body)', 'POST'),
       routes: {
         options: {
           ...rate(middle.options.result, '/api/poll/<id>/options'),

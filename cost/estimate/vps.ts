@@ -41,6 +41,8 @@ export interface SetupMicros {
   workers: RouteMicros;
   /** A bare node:http server answering a fixed JSON body, run the same way (same workers, same TLS). */
   bare: { oneProcess: number; workers: number };
+  /** The same bare server sent the vote's own request (a POST and its body): what a vote is set against. */
+  barePost?: { oneProcess: number; workers: number };
 }
 
 /** What npm run bench:vps writes: this app's own capacity, with the machine and command that measured it. */
@@ -50,6 +52,8 @@ export interface VpsMeasurement {
   machine: { cpus: number; model: string; os: string; node: string };
   command: string;
   bare: RouteRate;
+  /** The bare server's rate under the vote's request (runs before 2026-11-26's last have none). */
+  barePost?: RouteRate;
   routes: { options: RouteRate; page: RouteRate; vote: RouteRate; results: RouteRate };
   optionsShareOfBare: number;
   votes: { acknowledged: number; counted: number };
