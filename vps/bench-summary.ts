@@ -64,7 +64,7 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
       '(its requests per CPU-second over the bare one’s; vote÷POST: against the bare server sent the vote’s POST)',
     [...columns, 'options÷', 'results÷', 'votes÷', 'vote÷POST'],
     (x) => [
-      ...columns.map((r) => number(micros(x, r))),
+      ...columns.map((r) => micros(x, r).toFixed(1)),
       ratio(x, 'options'),
       ratio(x, 'results'),
       ratio(x, 'vote'),
