@@ -32,7 +32,8 @@ export interface Measured {
 const ROUTES: RouteName[] = ['options', 'page', 'vote', 'results'];
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const number = (n: number) => Math.round(n).toLocaleString('en-US');
-const signed = (n: number) => `${Math.round(n) >= 0 ? '+' : ''}${number(n)}`;
+/** µs to a tenth, signed: what a set-up adds. */
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
 
 type Column = RouteName | 'bare' | 'bare POST';
 
@@ -58,7 +59,8 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
   table('req/s', [...columns], (x) => columns.map((r) => number(byRoute(x, r, (run) => run.result.requests.average))));
   const micros = (x: Measured, r: Column) => byRoute(x, r, (run) => run.micros);
   // Requests per CPU-second, this edition's over the bare server's in the same set-up: µs bare ÷ µs route.
-  const ratio = (x: Measured, r: RouteName, bare: Column = 'bare') => `${(micros(x, bare) / micros(x, r)).toFixed(2)}x`;
+  const ratio = (x: Measured, r: RouteName, bare: 'bare' | 'bare POST' = 'bare') =>
+    `${(micros(x, bare) / micros(x, r)).toFixed(2)}x`;
   table(
     "µs of the server's CPU a request, and this edition against a bare node:http server run the same way " +
       '(its requests per CPU-second over the bare one’s; vote÷POST: against the bare server sent the vote’s POST)',

@@ -181,53 +181,27 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
       ).id;
     const [id, warmUp] = [await create('Benchmark'), await create('Warm-up')];
     const at = (route: RouteName, poll: string) => url + ROUTES[route].path.replace('ID', poll);
+    const bareAt = (route: RouteName, poll: string) => bareUrl + ROUTES[route].path.replace('ID', poll);
     // Warm up first (not recorded, on a poll of its own): a fresh process runs code the JIT has not compiled yet.
     console.log(`\n${setup.label}: every route and the bare server for 2 s to warm up (not recorded)`);
     for (const [target, route] of [
       ...(Object.keys(ROUTES) as RouteName[]).map((r) => [at(r, warmUp), ROUTES[r]] as const),
-      [bareUrl, ROUTES.options] as const,
-      [`${bareUrl}/api/poll/${warmUp}/vote`, ROUTES.vote] as const,
+      [bareAt('options', warmUp), ROUTES.options] as const,
+      [bareAt('vote', warmUp), ROUTES.vote] as const,
     ])
       await autocannon({ url: target, connections, duration: 2, headers: headersOf(route), ...route });
+    const appRun = (route: RouteName) =>
+      run(`${setup.label}: ${route}`, at(route, id), ROUTES[route], withFront(app.child.pid!), primary);
+    const bareRun = (route: 'options' | 'vote', label: string) =>
+      run(`${setup.label}: ${label}`, bareAt(route, id), ROUTES[route], withFront(bare.child.pid!));
     // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
     const pairs: Measured['pairs'] = [];
-    for (let round = 0; round < rounds; round++) {
-      const bareRun = await run(
-        `${setup.label}: bare`,
-        `${bareUrl}/api/poll/${id}/options`,
-        ROUTES.options,
-        withFront(bare.child.pid!),
-      );
-      pairs.push({
-        bare: bareRun,
-        options: await run(
-          `${setup.label}: options`,
-          at('options', id),
-          ROUTES.options,
-          withFront(app.child.pid!),
-          primary,
-        ),
-      });
-    }
-    const runs = { options: pairs[0].options } as Record<RouteName, Run>;
-    let barePost: Run | undefined;
-    for (const route of ['page', 'vote', 'results'] as const) {
-      // A vote is set against the bare server sent the same POST and body, run just before it.
-      if (route === 'vote')
-        barePost = await run(
-          `${setup.label}: bare POST`,
-          `${bareUrl}/api/poll/${id}/vote`,
-          ROUTES.vote,
-          withFront(bare.child.pid!),
-        );
-      runs[route] = await run(
-        `${setup.label}: ${route}`,
-        at(route, id),
-        ROUTES[route],
-        withFront(app.child.pid!),
-        primary,
-      );
-    }
+    for (let round = 0; round < rounds; round++)
+      pairs.push({ bare: await bareRun('options', 'bare'), options: await appRun('options') });
+    const page = await appRun('page');
+    // A vote is set against the bare server sent the same POST and body, run just before it.
+    const barePost = await bareRun('vote', 'bare POST');
+    const runs = { options: pairs[0].options, page, vote: await appRun('vote'), results: await appRun('results') };
     const { total: counted } = (await call(at('results', id))) as { total: number };
     if (front) await stop(front.child);
     await stop(bare.child);
@@ -235,15 +209,15 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
       app.output(),
     );
-    return { setup, pairs, barePost: barePost!, runs, counted, flushLine };
+    return { setup, pairs, barePost, runs, counted, flushLine };
   }
 
-  const mean = (list: number[]) => tenths(list.reduce((a, b) => a + b, 0) / list.length);
+  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
 
   /** Each route's CPU a request in a set-up, or the primary's share of it (the options route's rounds averaged). */
   const routeMicros = ({ pairs, runs }: Measured, figure = (r: Run) => r.micros): RouteMicros => ({
-    options: mean(pairs.map((pair) => figure(pair.options))),
+    options: tenths(mean(pairs.map((pair) => figure(pair.options)))),
     page: figure(runs.page),
     vote: figure(runs.vote),
     results: figure(runs.results),
@@ -252,8 +226,8 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     oneProcess: routeMicros(one),
     workers: routeMicros(two),
     bare: {
-      oneProcess: mean(one.pairs.map((p) => p.bare.micros)),
-      workers: mean(two.pairs.map((p) => p.bare.micros)),
+      oneProcess: tenths(mean(one.pairs.map((p) => p.bare.micros))),
+      workers: tenths(mean(two.pairs.map((p) => p.bare.micros))),
     },
     barePost: { oneProcess: one.barePost.micros, workers: two.barePost.micros },
   });

@@ -32,12 +32,11 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 /** 8 hex digits of an unsigned 32-bit number, as `n.toString(16).padStart(8, '0')` writes them. */
 export const hex8 = (n: number): string => HEX[n >>> 24] + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
 
-/**
- * One line (without its newline): 8 hex digits of CRC-32, a space, the record as JSON. `json`: the record's
- * JSON when the caller made it already (a vote's, made field by field).
- */
-export const encodeRecord = (record: unknown, json: string = JSON.stringify(record)): string =>
-  `${hex8(crc32(json))} ${json}`;
+/** One line (without its newline) of a record's JSON: 8 hex digits of its CRC-32, a space, the JSON. */
+export const lineOf = (json: string): string => `${hex8(crc32(json))} ${json}`;
+
+/** A record's line, its JSON made by JSON.stringify. */
+export const encodeRecord = (record: unknown): string => lineOf(JSON.stringify(record));
 
 /** A line's record, its checksum unchecked (encodeRecord made it in this program); undefined if not JSON. */
 export function recordOf(line: string): unknown {
@@ -177,7 +176,7 @@ export class Journal {
 
   /**
    * Resolves once the record is on disk and applied; rejects if it could not be written (nothing applied then).
-   * `line`: the record as encodeRecord encodes it, when a worker did that already.
+   * `line`: the record's line, when the caller made it already (a vote's: poll-state.ts voteLine).
    */
   append(record: unknown, apply: () => void = () => undefined, line = encodeRecord(record)): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the journal is closed'));

@@ -10,7 +10,7 @@ import { isExpired, type Poll } from '../lambdas/domain/poll';
 import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';
 import type { PollCounts } from '../lambdas/domain/results';
 import type { VoteMessage } from '../lambdas/domain/vote';
-import { encodeRecord } from './journal';
+import { lineOf } from './journal';
 
 /** What the log holds. Short keys: there is one `vote` line per vote. */
 export type StateRecord =
@@ -89,13 +89,15 @@ export const voteRecord = ({ voteId, pollId, option, castAt }: VoteMessage, keye
   ...(keyed ? { id: voteId } : {}),
 });
 
-const json = JSON.stringify;
+const quoted = JSON.stringify;
 
-/** A vote's log line. Its JSON is made field by field: as JSON.stringify makes it (tested), in half the time. */
-export const voteLine = (record: VoteRecord): string => {
-  const { p, o, at, id } = record;
-  const keyed = id === undefined ? '' : `,"id":${json(id)}`;
-  return encodeRecord(record, `{"k":"vote","p":${json(p)},"o":${json(o)},"at":${json(at)}${keyed}}`);
+/**
+ * A vote's log line. Its JSON is made field by field, in voteRecord's order: what JSON.stringify makes of the
+ * record (tested), in half the time.
+ */
+export const voteLine = ({ p, o, at, id }: VoteRecord): string => {
+  const keyed = id === undefined ? '' : `,"id":${quoted(id)}`;
+  return lineOf(`{"k":"vote","p":${quoted(p)},"o":${quoted(o)},"at":${quoted(at)}${keyed}}`);
 };
 
 export class PollState implements PollStore, VoteSink {

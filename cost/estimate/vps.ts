@@ -52,7 +52,7 @@ export interface VpsMeasurement {
   machine: { cpus: number; model: string; os: string; node: string };
   command: string;
   bare: RouteRate;
-  /** The bare server's rate under the vote's request (runs before 2026-11-26's last have none). */
+  /** The bare server's rate under the vote's request (absent from files written before bench:vps measured it). */
   barePost?: RouteRate;
   routes: { options: RouteRate; page: RouteRate; vote: RouteRate; results: RouteRate };
   optionsShareOfBare: number;

@@ -55,7 +55,7 @@ describe('a line of the log', () => {
 
   it('is read back as the record it was made from, and a line changed in any one place is not', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.nat(), (record, at) => {
+      fc.property(fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }), fc.nat(), (record, at) => {
         const line = encodeRecord(record);
         expect(line).toBe(`${crc32(JSON.stringify(record)).toString(16).padStart(8, '0')} ${JSON.stringify(record)}`);
         const where = at % line.length;
