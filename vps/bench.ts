@@ -24,11 +24,11 @@ import {
   type VpsMeasurement,
 } from '../cost/estimate/vps';
 import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
-import { printSummary, type Measured, type Run, type Setup } from './bench-summary';
+import { acknowledgedVotes, byRoute, printSummary, type Measured, type Run, type Setup } from './bench-summary';
 import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
 import { bundleVps } from './bundle';
 
-/** Bare and options runs alternate this many times on one process: a shared machine's drift hits both alike. */
+/** The bare server and options, the bare POST and votes, alternate this many times on plain HTTP: drift hits both. */
 const ROUNDS = 3;
 /** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
 export const TLS_FLAGS: Record<string, TlsSetup> = {
@@ -194,14 +194,16 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
       run(`${setup.label}: ${route}`, at(route, id), ROUTES[route], withFront(app.child.pid!), primary);
     const bareRun = (route: 'options' | 'vote', label: string) =>
       run(`${setup.label}: ${label}`, bareAt(route, id), ROUTES[route], withFront(bare.child.pid!));
-    // The ratio that holds on a shared machine: bare and options alternate, and each round's pair is compared.
+    // The ratios that hold on a shared machine: the bare server and the route alternate, each round a pair. A vote
+    // is set against the bare server sent the same POST and body.
     const pairs: Measured['pairs'] = [];
     for (let round = 0; round < rounds; round++)
       pairs.push({ bare: await bareRun('options', 'bare'), options: await appRun('options') });
     const page = await appRun('page');
-    // A vote is set against the bare server sent the same POST and body, run just before it.
-    const barePost = await bareRun('vote', 'bare POST');
-    const runs = { options: pairs[0].options, page, vote: await appRun('vote'), results: await appRun('results') };
+    const votePairs: Measured['votePairs'] = [];
+    for (let round = 0; round < rounds; round++)
+      votePairs.push({ bare: await bareRun('vote', 'bare POST'), vote: await appRun('vote') });
+    const runs = { options: pairs[0].options, page, vote: votePairs[0].vote, results: await appRun('results') };
     const { total: counted } = (await call(at('results', id))) as { total: number };
     if (front) await stop(front.child);
     await stop(bare.child);
@@ -209,34 +211,36 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
       app.output(),
     );
-    return { setup, pairs, barePost, runs, counted, flushLine };
+    return { setup, pairs, votePairs, runs, counted, flushLine };
   }
 
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
 
-  /** Each route's CPU a request in a set-up, or the primary's share of it (the options route's rounds averaged). */
-  const routeMicros = ({ pairs, runs }: Measured, figure = (r: Run) => r.micros): RouteMicros => ({
-    options: tenths(mean(pairs.map((pair) => figure(pair.options)))),
-    page: figure(runs.page),
-    vote: figure(runs.vote),
-    results: figure(runs.results),
+  /** Each route's CPU a request in a set-up, or the primary's share of it (rounds averaged). */
+  const routeMicros = (m: Measured, figure = (r: Run) => r.micros): RouteMicros => ({
+    options: tenths(byRoute(m, 'options', figure)),
+    page: tenths(byRoute(m, 'page', figure)),
+    vote: tenths(byRoute(m, 'vote', figure)),
+    results: tenths(byRoute(m, 'results', figure)),
+  });
+  const bareMicros = (one: Measured, two: Measured, bare: 'bare' | 'bare POST') => ({
+    oneProcess: tenths(byRoute(one, bare, (r) => r.micros)),
+    workers: tenths(byRoute(two, bare, (r) => r.micros)),
   });
   const setupMicros = (one: Measured, two: Measured): SetupMicros => ({
     oneProcess: routeMicros(one),
     workers: routeMicros(two),
-    bare: {
-      oneProcess: tenths(mean(one.pairs.map((p) => p.bare.micros))),
-      workers: tenths(mean(two.pairs.map((p) => p.bare.micros))),
-    },
-    barePost: { oneProcess: one.barePost.micros, workers: two.barePost.micros },
+    bare: bareMicros(one, two, 'bare'),
+    barePost: bareMicros(one, two, 'bare POST'),
   });
 
   try {
     bundle = (await bundleVps(join(home, 'dist'))).file;
     cert = makeCertificate(home);
     const measured: Measured[] = [];
-    for (const setup of SETUPS) measured.push(await measure(setup, setup.key === 'plain' ? ROUNDS : 1));
+    // The plain set-ups, which the ratios and the two workers' efficiency are read from, in rounds.
+    for (const setup of SETUPS) measured.push(await measure(setup, setup.tls ? 1 : ROUNDS));
     const of = (key: string) => measured.find((m) => m.setup.key === key)!;
     const plain = of('plain');
     const shares = plain.pairs
@@ -266,23 +270,29 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
       command:
         `npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip <url> (the seed's command, ` +
         `with a browser's Accept-Encoding), per route and set-up, --tls ${tlsFlag}; ` +
-        `bare and options alternate ${ROUNDS} times on one process`,
+        `bare and options, bare POST and vote alternate ${ROUNDS} times on plain HTTP`,
       bare: {
         ...rate(middle.bare.result, '/api/poll/<id>/options (bare node:http, fixed body)'),
         requestsPerSecond: Math.round(mean(plain.pairs.map((p) => p.bare.result.requests.average))),
       },
-      barePost: rate(plain.barePost.result, '/api/poll/<id>/vote (bare node:http, fixed body)', 'POST'),
+      barePost: {
+        ...rate(plain.votePairs[0].bare.result, '/api/poll/<id>/vote (bare node:http, fixed body)', 'POST'),
+        requestsPerSecond: Math.round(mean(plain.votePairs.map((p) => p.bare.result.requests.average))),
+      },
       routes: {
         options: {
           ...rate(middle.options.result, '/api/poll/<id>/options'),
           requestsPerSecond: Math.round(mean(plain.pairs.map((p) => p.options.result.requests.average))),
         },
         page: rate(plain.runs.page.result, '/poll/<id>'),
-        vote: rate(plain.runs.vote.result, '/api/poll/<id>/vote', 'POST'),
+        vote: {
+          ...rate(plain.runs.vote.result, '/api/poll/<id>/vote', 'POST'),
+          requestsPerSecond: Math.round(mean(plain.votePairs.map((p) => p.vote.result.requests.average))),
+        },
         results: rate(plain.runs.results.result, '/api/poll/<id>/results'),
       },
       optionsShareOfBare: Math.round(median(shares) * 100) / 100,
-      votes: { acknowledged: plain.runs.vote.result['2xx'], counted: plain.counted },
+      votes: { acknowledged: acknowledgedVotes(plain), counted: plain.counted },
       journal: plain.flushLine
         ? {
             records: Number(plain.flushLine[1]),
