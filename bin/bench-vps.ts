@@ -4,8 +4,13 @@
  */
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import type { TlsSetup } from '../cost/estimate/vps';
-import { benchVps, TLS_FLAGS } from '../vps/bench';
+import { benchSize, benchVps, ROUNDS, TLS_FLAGS } from '../vps/bench';
 import { missing } from '../vps/bench-tls';
+
+/** Seconds a run, as the seed ran its command. */
+const DEFAULT_DURATION = 10;
+/** What a bench of every TLS set-up at the defaults runs (its --help says how long it takes). */
+const size = benchSize(Object.keys(TLS_FLAGS).length);
 
 const SPEC = {
   command: 'npm run bench:vps --',
@@ -13,7 +18,12 @@ const SPEC = {
     "The VPS edition under the seed's autocannon command: req/s and the server's CPU a request per route, " +
     'plain and behind each TLS set-up, beside a bare node:http server run the same way.',
   options: {
-    duration: { type: 'string', default: '10', value: '<seconds>', description: 'each run (the seed used 10)' },
+    duration: {
+      type: 'string',
+      default: String(DEFAULT_DURATION),
+      value: '<seconds>',
+      description: `each run (the seed used ${DEFAULT_DURATION})`,
+    },
     connections: {
       type: 'string',
       default: '100',
@@ -39,12 +49,14 @@ const SPEC = {
   details: [
     'Loopback only; rate limits are off for the run, as for load tests. Every set-up (one process or two ' +
       'workers, plain or behind each TLS set-up) is warmed up for 2 s a route, then runs --duration seconds ' +
-      'on the bare server and each route (bare and options alternate 3 times on one process, plain): a line as ' +
-      'each starts, every 5 s of it, and its rate and CPU time per request.',
+      "on the bare server and each route (on plain HTTP the bare server and options, and the vote's POST to the " +
+      `bare server and a vote, alternate ${ROUNDS} times): a line as each starts, every 5 s of it, and its rate ` +
+      'and CPU time per request.',
     'Caddy and nginx are Debian packages (apt-get install -y caddy nginx); a set-up whose program is missing ' +
       'stops the run before it starts, in one line that says so (leave it out of --tls to go on without it).',
-    'At the defaults it loads every core for about 55 runs of --duration seconds and 100 s of warm-ups: about ' +
-      '11 minutes. Nothing else should run meanwhile.',
+    `At the defaults it loads every core for ${size.runs} runs of --duration seconds and ${size.warmUpSeconds} s ` +
+      `of warm-ups: about ${Math.round((size.runs * DEFAULT_DURATION + size.warmUpSeconds) / 60)} minutes. ` +
+      'Nothing else should run meanwhile.',
   ],
 } as const;
 

@@ -29,7 +29,17 @@ import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-pro
 import { bundleVps } from './bundle';
 
 /** The bare server and options, the bare POST and votes, alternate this many times on plain HTTP: drift hits both. */
-const ROUNDS = 3;
+export const ROUNDS = 3;
+/**
+ * The runs of a bench with `tlsSetups` TLS set-ups, and its seconds of warm-up (2 s on each route and on the bare
+ * server's GET and POST): each set-up runs with one process and two workers; on plain HTTP options and votes are
+ * each a round of two runs (beside the bare server) ROUNDS times, behind TLS once; page and results once.
+ */
+export function benchSize(tlsSetups: number): { runs: number; warmUpSeconds: number } {
+  const runs = (rounds: number) => 2 * (rounds * 4 + 2);
+  return { runs: runs(ROUNDS) + tlsSetups * runs(1), warmUpSeconds: 2 * (1 + tlsSetups) * 6 * 2 };
+}
+
 /** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
 export const TLS_FLAGS: Record<string, TlsSetup> = {
   caddy: 'caddy',
