@@ -303,33 +303,24 @@ function vpsCapacity(): string[] {
       added(figures.bare.oneProcess, plain.bare.oneProcess, figures.bare.workers, plain.bare.workers),
     ];
   });
+  /** The bare server's row: its rate and CPU, and nothing to set against it. */
+  const bareRow = (label: string, rate: RouteRate, micros: { oneProcess: number; workers: number }) => [
+    label,
+    quantity(rate.requestsPerSecond),
+    `${rate.latencyMs.p99} ms`,
+    quantity(micros.oneProcess),
+    quantity(micros.workers),
+    '',
+    '',
+    '',
+  ];
   return [
     ...mdTable(
       ['', 'req/s', 'p99', 'µs CPU, one process', '2 workers', 'in the primary', 'x bare, one process', '2 workers'],
       [
-        [
-          'a bare `node:http` server, fixed JSON body (same run)',
-          quantity(m.bare.requestsPerSecond),
-          `${m.bare.latencyMs.p99} ms`,
-          quantity(plain.bare.oneProcess),
-          quantity(plain.bare.workers),
-          '',
-          '',
-          '',
-        ],
+        bareRow('a bare `node:http` server, fixed JSON body (same run)', m.bare, plain.bare),
         ...(m.barePost && plain.barePost
-          ? [
-              [
-                "the same, sent the vote's POST and body",
-                quantity(m.barePost.requestsPerSecond),
-                `${m.barePost.latencyMs.p99} ms`,
-                quantity(plain.barePost.oneProcess),
-                quantity(plain.barePost.workers),
-                '',
-                '',
-                '',
-              ],
-            ]
+          ? [bareRow("the same, sent the vote's POST and body", m.barePost, plain.barePost)]
           : []),
         ...routes.map(([name, rate]) => [
           `\`${rate.method} ${rate.path}\``,

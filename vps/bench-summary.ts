@@ -33,7 +33,7 @@ export interface Measured {
 }
 
 const ROUTES: RouteName[] = ['options', 'page', 'vote', 'results'];
-const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+export const mean = (list: number[]): number => list.reduce((a, b) => a + b, 0) / list.length;
 const number = (n: number) => Math.round(n).toLocaleString('en-US');
 /** µs to a tenth, signed: what a set-up adds. */
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;

@@ -24,7 +24,7 @@ import {
   type VpsMeasurement,
 } from '../cost/estimate/vps';
 import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
-import { acknowledgedVotes, byRoute, printSummary, type Measured, type Run, type Setup } from './bench-summary';
+import { acknowledgedVotes, byRoute, mean, printSummary, type Measured, type Run, type Setup } from './bench-summary';
 import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
 import { bundleVps } from './bundle';
 
@@ -224,16 +224,13 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     return { setup, pairs, votePairs, runs, counted, flushLine };
   }
 
-  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
 
   /** Each route's CPU a request in a set-up, or the primary's share of it (rounds averaged). */
-  const routeMicros = (m: Measured, figure = (r: Run) => r.micros): RouteMicros => ({
-    options: tenths(byRoute(m, 'options', figure)),
-    page: tenths(byRoute(m, 'page', figure)),
-    vote: tenths(byRoute(m, 'vote', figure)),
-    results: tenths(byRoute(m, 'results', figure)),
-  });
+  const routeMicros = (m: Measured, figure = (r: Run) => r.micros) =>
+    Object.fromEntries(
+      (Object.keys(ROUTES) as RouteName[]).map((route) => [route, tenths(byRoute(m, route, figure))]),
+    ) as RouteMicros;
   const bareMicros = (one: Measured, two: Measured, bare: 'bare' | 'bare POST') => ({
     oneProcess: tenths(byRoute(one, bare, (r) => r.micros)),
     workers: tenths(byRoute(two, bare, (r) => r.micros)),
