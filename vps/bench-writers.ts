@@ -1,5 +1,5 @@
 /**
- * `npm run bench:writers` (bin/bench-writers.ts runs it): each way two cores can share durable votes
+ * `npm run bench:writers` (bin/bench-writers.ts runs it): four ways two cores can share durable votes
  * (./writer-designs.ts), at its smallest, under the same autocannon load as `npm run bench:vps`'s votes, in
  * rounds so drift hits every design alike. Prints the server's CPU a vote (its processes' and threads' time
  * from /proc) and each design's efficiency: one process's µs a vote ÷ its own. The edition's two workers can
@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { cpuSeconds, startServer, stop } from './bench-processes';
-import { mean } from './bench-summary';
+import { mean, tenths } from './bench-summary';
+import { NODE_BUNDLE } from './bundle';
 import { DESIGNS, type Design } from './writer-designs';
 
 export interface WritersBenchOptions {
@@ -20,6 +21,9 @@ export interface WritersBenchOptions {
   connections: number;
   rounds: number;
 }
+
+/** Seconds each run is warmed up, not recorded: a fresh process runs code the JIT has not compiled yet. */
+export const WARM_UP_SECONDS = 2;
 
 const VOTE = { method: 'POST', body: '{"option":1}', headers: { 'content-type': 'application/json' } } as const;
 
@@ -30,14 +34,9 @@ const VOTE = { method: 'POST', body: '{"option":1}', headers: { 'content-type': 
 export async function bundleWriterDesigns(folder: string): Promise<string> {
   const script = join(folder, 'writer-designs.mjs');
   await build({
+    ...NODE_BUNDLE,
     entryPoints: [fileURLToPath(new URL('./writer-designs.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
     outfile: script,
-    minify: true,
-    logLevel: 'warning',
   });
   return script;
 }
@@ -49,48 +48,65 @@ function loggedLines(folder: string): number {
     .reduce((lines, name) => lines + readFileSync(join(folder, name), 'utf8').split('\n').length - 1, 0);
 }
 
-/** µs of the server's CPU a vote in each design, round by round; false if a 202 was not on disk or a run failed. */
-export async function benchWriters({ duration, connections, rounds }: WritersBenchOptions): Promise<boolean> {
+/** One design's run: its µs a vote, and what went wrong (nothing: empty). */
+async function runDesign(
+  script: string,
+  design: Design,
+  folder: string,
+  { duration, connections }: WritersBenchOptions,
+): Promise<{ micros: number; votesPerSecond: number; problems: string[] }> {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    server = await startServer(process.execPath, [script, design, folder]);
+    const url = `${server.url}/vote`;
+    const warmUp = await autocannon({ url, connections, duration: WARM_UP_SECONDS, ...VOTE });
+    const before = cpuSeconds([server.child.pid!]);
+    const result = await autocannon({ url, connections, duration, ...VOTE });
+    const micros = tenths(((cpuSeconds([server.child.pid!]) - before) * 1e6) / Math.max(1, result['2xx']));
+    await stop(server.child); // before its logs are counted: nothing is written after
+    // Votes in flight at a run's end may be on disk unanswered (at most one a connection), never the reverse.
+    const [acknowledged, logged] = [warmUp['2xx'] + result['2xx'], loggedLines(folder)];
+    // autocannon counts a timeout among its errors too.
+    const failed = warmUp.errors + warmUp.non2xx + result.errors + result.non2xx;
+    const problems = [
+      ...(logged < acknowledged ? [`${acknowledged - logged} acknowledged votes NOT on disk`] : []),
+      ...(logged > acknowledged + 2 * connections ? [`${logged - acknowledged} more lines than votes`] : []),
+      ...(failed > 0 ? [`${failed} errors or non-2xx answers`] : []),
+    ];
+    return { micros, votesPerSecond: Math.round(result.requests.average), problems };
+  } finally {
+    if (server) await stop(server.child);
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * µs of the server's CPU a vote in each design, round by round (the order turned by one each round, so no design
+ * always follows the same one); false if a run went wrong (a vote acknowledged but not on disk, errors).
+ */
+export async function benchWriters(options: WritersBenchOptions): Promise<boolean> {
   const home = mkdtempSync(join(tmpdir(), 'writers-bench-'));
-  const script = await bundleWriterDesigns(home);
   const designs = Object.keys(DESIGNS) as Design[];
   const micros = new Map<Design, number[]>(designs.map((design) => [design, []]));
   let ok = true;
   try {
-    for (let round = 1; round <= rounds; round++) {
-      for (const design of designs) {
-        const folder = mkdtempSync(join(home, `${design}-`));
-        const server = await startServer(process.execPath, [script, design, folder]);
-        const url = `${server.url}/vote`;
-        try {
-          // A fresh process runs code the JIT has not compiled yet: 2 s not recorded.
-          const warmUp = await autocannon({ url, connections, duration: 2, ...VOTE });
-          const before = cpuSeconds([server.child.pid!]);
-          const result = await autocannon({ url, connections, duration, ...VOTE });
-          const used = cpuSeconds([server.child.pid!]) - before;
-          const perVote = Math.round((used * 1e7) / Math.max(1, result['2xx'])) / 10;
-          micros.get(design)!.push(perVote);
-          await stop(server.child);
-          // A floor, not an audit: votes in flight at a run's end may be on disk unanswered, never the reverse.
-          const missing = warmUp['2xx'] + result['2xx'] - loggedLines(folder);
-          const failed = result.errors + result.timeouts + result.non2xx;
-          if (missing > 0 || failed > 0) ok = false;
-          console.log(
-            `round ${round} ${design.padEnd(9)} ${Math.round(result.requests.average).toLocaleString('en-US')} ` +
-              `votes/s, ${perVote.toFixed(1)} µs a vote` +
-              (missing > 0 ? `, ${missing} acknowledged votes NOT on disk` : '') +
-              (failed > 0 ? `, ${failed} errors or non-2xx answers` : ''),
-          );
-        } finally {
-          await stop(server.child);
-        }
+    const script = await bundleWriterDesigns(home);
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const design of [...designs.slice(round - 1), ...designs.slice(0, round - 1)]) {
+        const run = await runDesign(script, design, mkdtempSync(join(home, `${design}-`)), options);
+        micros.get(design)!.push(run.micros);
+        ok &&= run.problems.length === 0;
+        console.log(
+          `round ${round} ${design.padEnd(9)} ${run.votesPerSecond.toLocaleString('en-US')} votes/s, ` +
+            [`${run.micros.toFixed(1)} µs a vote`, ...run.problems].join(', '),
+        );
       }
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
   const one = mean(micros.get('one')!);
-  console.log(`\nµs of the server's CPU a vote (mean of ${rounds}), and one process's ÷ the design's:`);
+  console.log(`\nµs of the server's CPU a vote (mean of ${options.rounds}), and one process's ÷ the design's:`);
   for (const design of designs) {
     const each = mean(micros.get(design)!);
     console.log(

@@ -24,7 +24,16 @@ import {
   type VpsMeasurement,
 } from '../cost/estimate/vps';
 import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
-import { acknowledgedVotes, byRoute, mean, printSummary, type Measured, type Run, type Setup } from './bench-summary';
+import {
+  acknowledgedVotes,
+  byRoute,
+  mean,
+  printSummary,
+  tenths,
+  type Measured,
+  type Run,
+  type Setup,
+} from './bench-summary';
 import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
 import { bundleVps } from './bundle';
 
@@ -47,11 +56,6 @@ export const TLS_FLAGS: Record<string, TlsSetup> = {
   nginx: 'nginx',
   node: 'node',
 };
-
-/**
- * µs to a tenth: whole ones would move a figure of 8 to 16 µs by up to 6% (a writer of 8.5 µs a vote written as 9).
- */
-const tenths = (n: number) => Math.round(n * 10) / 10;
 
 const rate = (result: Result, path: string, method = 'GET'): RouteRate => ({
   method,

@@ -6,17 +6,19 @@
  * serves one: `node writer-designs.mjs <design> <folder>`.
  */
 import cluster, { type Worker as ClusterWorker } from 'node:cluster';
-import { fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { POLL_LIMITS } from '../config/api-contract';
 import { newId } from '../lambdas/domain/ids';
 import type { VoteMessage } from '../lambdas/domain/vote';
 import type { FlushMode } from './journal';
 import { voteLine, voteRecord, type PollState } from './poll-state';
+import { isRingSize, newRing, RING_BYTES, RingFull, ringSender, writeRings, type Ring } from './shared-ring';
 import { answerCalls, linkTo, linkToPrimary, remotePorts, WORKER_STDIO } from './state-channel';
 import { openStore } from './store';
 
@@ -35,8 +37,11 @@ const POLL = newId();
 /** Where a design sends a vote: resolves once it is on disk. */
 type Send = (vote: VoteMessage) => Promise<void>;
 
+/** Which server took a request: its process and thread (the test checks that votes reach more than one). */
+const SERVED_BY = `${process.pid}/${threadId}`;
+
 const answer = (response: ServerResponse, status: number, body: object) => {
-  response.writeHead(status, { 'content-type': 'application/json' });
+  response.writeHead(status, { 'content-type': 'application/json', 'x-served-by': SERVED_BY });
   response.end(JSON.stringify(body));
 };
 
@@ -50,20 +55,31 @@ function optionOf(body: string): number | undefined {
   }
 }
 
-/** A vote's 202 once `send` says it is on disk; a body without an option, a 400 (and nothing written). */
+/**
+ * A vote's 202 once `send` says it is on disk; a body too large (413) or without an option (400), and a vote the
+ * writer has no room for (503), are refused and write nothing.
+ */
 const voteServer =
   (send: Send): RequestListener =>
   (request, response) => {
     let body = '';
     request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
+    request.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length <= POLL_LIMITS.maxBodyBytes) return;
+      request.removeAllListeners('data').removeAllListeners('end').resume();
+      answer(response, 413, { error: `A vote's body is at most ${POLL_LIMITS.maxBodyBytes} bytes.` });
+    });
     request.on('end', () => {
       const option = optionOf(body);
       if (option === undefined) return answer(response, 400, { error: 'Send {"option": <a whole number>}.' });
       const vote = { v: 1, voteId: newId(), pollId: POLL, option, castAt: new Date().toISOString() } as const;
       send(vote).then(
         () => answer(response, 202, { accepted: true }),
-        () => answer(response, 500, { error: 'The vote could not be written.' }),
+        (error: unknown) =>
+          error instanceof RingFull
+            ? answer(response, 503, { error: error.message })
+            : answer(response, 500, { error: 'The vote could not be written.' }),
       );
     });
   };
@@ -80,106 +96,28 @@ function listen(send: Send, fd?: number): Promise<Server> {
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 const say = (port: number) => console.log(`listening on http://127.0.0.1:${port}`);
 
-/** The edition's own store and journal (background: one process's flushes; inline: a writer's). */
+/**
+ * The edition's own store and journal (background: one process's flushes; inline: a writer's), never compacted: its
+ * votes are for a poll it does not hold, so a compaction would empty the log (and cost what the threads' does not).
+ */
 const ownStore = async (folder: string, flushMode: FlushMode = 'background'): Promise<PollState> =>
-  (await openStore({ dataDir: folder, flushMode })).state;
+  (await openStore({ dataDir: folder, flushMode, compactAtBytes: Number.POSITIVE_INFINITY })).state;
 
 /** Forks the cluster's workers (`each` links one); resolves with their shared port once all listen. */
 function forkAll(env: (i: number) => NodeJS.ProcessEnv, each: (worker: ClusterWorker) => void): Promise<number> {
   let listening = 0;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     cluster.on('listening', (_, address) => ++listening === SERVERS && resolve(address.port));
+    cluster.once('exit', (worker, code) => reject(new Error(`worker ${worker.process.pid} exited with ${code}`)));
     for (let i = 0; i < SERVERS; i++) each(cluster.fork(env(i)));
   });
 }
 
-/**
- * threads: a ring a thread in shared memory, its control [bytes written, bytes the writer took, bytes on disk].
- * A client has one vote in flight, so a ring holds far more than is ever waiting; a run writes far less than 2 GB.
- */
-const RING_BYTES = 1 << 20;
-interface Ring {
-  control: SharedArrayBuffer;
-  bytes: SharedArrayBuffer;
-}
-
-/** The writer thread: takes what every ring holds, writes it, fdatasyncs, tells each ring how far it is on disk. */
-function writeRings(rings: Ring[], doorbell: Int32Array, path: string): never {
-  const fd = openSync(path, 'a');
-  const views = rings.map((ring) => ({ control: new Int32Array(ring.control), bytes: new Uint8Array(ring.bytes) }));
-  for (;;) {
-    const parts: Uint8Array[] = [];
-    const heads = views.map(({ control, bytes }) => {
-      const head = Atomics.load(control, 0);
-      const [from, to] = [control[1] % RING_BYTES, head % RING_BYTES];
-      if (head !== control[1])
-        parts.push(...(from < to ? [bytes.subarray(from, to)] : [bytes.subarray(from), bytes.subarray(0, to)]));
-      return head;
-    });
-    if (parts.length === 0) {
-      Atomics.store(doorbell, 0, 0);
-      Atomics.wait(doorbell, 0, 0, 50);
-      continue;
-    }
-    const data = Buffer.concat(parts);
-    for (let written = 0; written < data.length; ) written += writeSync(fd, data, written);
-    fdatasyncSync(fd);
-    views.forEach(({ control }, i) => {
-      control[1] = heads[i];
-      Atomics.store(control, 2, heads[i]);
-      Atomics.notify(control, 2);
-    });
-  }
-}
-
-/** An HTTP thread's send: the line into its ring, the writer woken if it sleeps, the 202 once the ring is on disk. */
-function ringSender(ring: Ring, doorbell: Int32Array): Send {
-  const [control, bytes] = [new Int32Array(ring.control), new Uint8Array(ring.bytes)];
-  const encoder = new TextEncoder();
-  const waiting: Array<{ end: number; resolve: () => void }> = [];
-  let [head, watching, ringing] = [0, false, false];
-  const watch = () => {
-    watching = true;
-    const settle = () => {
-      const onDisk = Atomics.load(control, 2);
-      let done = 0;
-      while (done < waiting.length && waiting[done].end <= onDisk) waiting[done++].resolve();
-      waiting.splice(0, done);
-      if (waiting.length > 0) watch();
-      else watching = false;
-    };
-    const wait = Atomics.waitAsync(control, 2, Atomics.load(control, 2));
-    if (wait.async) void wait.value.then(settle);
-    else settle();
-  };
-  return (vote) =>
-    new Promise((resolve) => {
-      const encoded = encoder.encode(`${voteLine(voteRecord(vote, false))}\n`);
-      const at = head % RING_BYTES;
-      const fits = Math.min(encoded.length, RING_BYTES - at);
-      bytes.set(encoded.subarray(0, fits), at);
-      bytes.set(encoded.subarray(fits), 0);
-      head += encoded.length;
-      Atomics.store(control, 0, head);
-      waiting.push({ end: head, resolve });
-      if (!ringing) {
-        ringing = true;
-        setImmediate(() => {
-          ringing = false;
-          if (Atomics.compareExchange(doorbell, 0, 0, 1) === 0) Atomics.notify(doorbell, 0);
-        });
-      }
-      if (!watching) watch();
-    });
-}
-
-async function threads(folder: string): Promise<void> {
+/** The threads design: an HTTP thread a ring (./shared-ring.ts), and a writer thread that empties them. */
+async function threads(folder: string, ringBytes: number): Promise<void> {
   mkdirSync(folder, { recursive: true });
   const doorbell = new SharedArrayBuffer(4);
-  const rings: Ring[] = Array.from({ length: SERVERS }, () => ({
-    control: new SharedArrayBuffer(12),
-    bytes: new SharedArrayBuffer(RING_BYTES),
-  }));
+  const rings = Array.from({ length: SERVERS }, () => newRing(ringBytes));
   // Each thread runs this file as the process does (the bundle), which gives it its part.
   const thread = (data: object) => new Worker(process.argv[1], { workerData: data, argv: process.argv.slice(2) });
   thread({ role: 'writer', rings, doorbell, path: join(folder, 'polls.log') });
@@ -205,16 +143,17 @@ async function threadRole(): Promise<void> {
   };
   const doorbell = new Int32Array(data.doorbell);
   if (data.role === 'writer') writeRings(data.rings, doorbell, data.path);
-  const server = await listen(ringSender(data.ring, doorbell), data.fd);
+  const send = ringSender(data.ring, doorbell);
+  const server = await listen((vote) => send(voteLine(voteRecord(vote, false))), data.fd);
   // The listening socket's fd: Node keeps it on the server's handle (not a public API; a benchmark's only).
   const handle = (server as unknown as { _handle: { fd: number } })._handle;
   parentPort?.postMessage({ fd: handle.fd, port: (server.address() as { port: number }).port });
 }
 
 /** Serves `design`, its logs in `folder`; prints its URL once it listens (in a thread of it: that thread's part). */
-export async function serveDesign(design: Design, folder: string): Promise<void> {
+export async function serveDesign(design: Design, folder: string, ringBytes = RING_BYTES): Promise<void> {
   if (!isMainThread) return threadRole();
-  if (design === 'threads') return threads(folder);
+  if (design === 'threads') return threads(folder, ringBytes);
   if (design === 'one') {
     const state = await ownStore(folder);
     return say(portOf(await listen((vote) => state.send(vote))));
@@ -237,17 +176,28 @@ const SPEC = {
   command: 'node writer-designs.mjs',
   positionals: '<design> <folder>',
   summary: 'Serves POST /vote the way <design> shares one durable log between cores, its logs in <folder>.',
-  options: {},
+  options: {
+    'ring-bytes': {
+      type: 'string',
+      default: String(RING_BYTES),
+      value: '<n>',
+      description: "threads: each HTTP thread's ring, a power of two of at least 256 bytes",
+    },
+  },
   details: [`Designs: ${Object.keys(DESIGNS).join(', ')}. It prints its URL once it listens; Ctrl-C stops it.`],
 } as const;
 
-/** Run directly, as npm run bench:writers runs it: one design, by its command line. */
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { positionals } = parseCommandLine(SPEC);
+/** Run directly (the bundle the bench runs, and each of its threads and workers): one design, by its command line. */
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseCommandLine(SPEC);
   const [design = '', folder = ''] = positionals;
+  const ringBytes = Number(values['ring-bytes']);
   await runCommand(SPEC, () => {
-    if (!(design in DESIGNS)) throw new UsageError(`<design> must be one of ${Object.keys(DESIGNS).join(', ')}.`);
+    if (!Object.hasOwn(DESIGNS, design))
+      throw new UsageError(`<design> must be one of ${Object.keys(DESIGNS).join(', ')}.`);
     if (folder === '' || positionals.length !== 2) throw new UsageError('give a <design> and a <folder>.');
+    if (!isRingSize(ringBytes))
+      throw new UsageError(`--ring-bytes must be a power of two of at least 256 (got ${values['ring-bytes']}).`);
   });
-  await serveDesign(design as Design, folder);
+  await serveDesign(design as Design, folder, ringBytes);
 }
