@@ -5,6 +5,7 @@
  * size is a power of two, so it divides 2^32 and a position's place in the ring survives the wrap.
  */
 import { fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { NamedError } from '../config/errors';
 
 /** A ring's default size: at 90 bytes a line, over 11,000 votes waiting for one flush. */
 export const RING_BYTES = 1 << 20;
@@ -16,10 +17,10 @@ export interface Ring {
 }
 
 /** A vote the ring has no room for: not written, not acknowledged (its client is told to retry). */
-export class RingFull extends Error {
-  constructor() {
-    super('The writer is behind: the ring is full.');
-    this.name = 'RingFull';
+export class RingFull extends NamedError {
+  override readonly name: string = 'RingFull';
+  constructor(options?: ErrorOptions) {
+    super('The writer is behind: the ring is full.', options);
   }
 }
 

@@ -12,6 +12,7 @@ import { MeasuredRunError } from '../../../cost/usage/measured';
 import { PollError } from '../../../lambdas/domain/errors';
 import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
+import { RingFull } from '../../../vps/shared-ring';
 import { castVoteHandler } from '../../../lambdas/handlers/cast-vote';
 import { answer } from '../../../lambdas/handlers/http';
 import { apiRequest, NOW, testPoll } from '../../support/factories';
@@ -43,6 +44,7 @@ const EVERY_ERROR: Array<[string, NamedError]> = [
   ['PollError', new PollError('vote_not_queued', 'try again', { cause })],
   ['ProfileError', new ProfileError('votesPerMonth', 'must be a number', { cause })],
   ['AwsLimitsError', new AwsLimitsError('--aws-limits must be in (0, 1]', { cause })],
+  ['RingFull', new RingFull({ cause })],
   ['BatchFailedError', Object.assign(new BatchFailedError([{ messageId: 'm1', reason: 'throttled' }]), { cause })],
 ];
 
