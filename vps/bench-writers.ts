@@ -92,7 +92,8 @@ export async function benchWriters(options: WritersBenchOptions): Promise<boolea
   try {
     const script = await bundleWriterDesigns(home);
     for (let round = 1; round <= options.rounds; round++) {
-      for (const design of [...designs.slice(round - 1), ...designs.slice(0, round - 1)]) {
+      const turn = (round - 1) % designs.length;
+      for (const design of [...designs.slice(turn), ...designs.slice(0, turn)]) {
         const run = await runDesign(script, design, mkdtempSync(join(home, `${design}-`)), options);
         micros.get(design)!.push(run.micros);
         ok &&= run.problems.length === 0;

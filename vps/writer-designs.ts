@@ -129,7 +129,7 @@ async function threads(folder: string, ringBytes: number): Promise<void> {
       .slice(1)
       .map((ring) => new Promise((resolve) => thread({ role: 'http', ring, doorbell, fd }).once('message', resolve))),
   );
-  console.log(`listening on http://127.0.0.1:${port}`);
+  say(port);
 }
 
 async function threadRole(): Promise<void> {
@@ -147,7 +147,7 @@ async function threadRole(): Promise<void> {
   const server = await listen((vote) => send(voteLine(voteRecord(vote, false))), data.fd);
   // The listening socket's fd: Node keeps it on the server's handle (not a public API; a benchmark's only).
   const handle = (server as unknown as { _handle: { fd: number } })._handle;
-  parentPort?.postMessage({ fd: handle.fd, port: (server.address() as { port: number }).port });
+  parentPort?.postMessage({ fd: handle.fd, port: portOf(server) });
 }
 
 /** Serves `design`, its logs in `folder`; prints its URL once it listens (in a thread of it: that thread's part). */
