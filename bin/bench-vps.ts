@@ -41,6 +41,7 @@ const SPEC = {
     out: {
       type: 'string',
       value: '<file.json>',
+      path: true,
       description:
         'where the figures go (default: bench-results/vps-<time>.json); ' +
         'npm run cost -- --vps-from <file> prices a VPS with them',

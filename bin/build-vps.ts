@@ -8,7 +8,9 @@ import { bundleVps } from '../vps/bundle';
 const { values } = parseCommandLine({
   command: 'npm run build:vps --',
   summary: 'Bundles the VPS edition and its page into one file that runs on Node 20.15 or newer with no node_modules.',
-  options: { out: { type: 'string', default: 'dist/vps', value: '<folder>', description: 'where poll-vps.mjs goes' } },
+  options: {
+    out: { type: 'string', default: 'dist/vps', value: '<folder>', path: true, description: 'where poll-vps.mjs goes' },
+  },
   details: ['Run it: node <folder>/poll-vps.mjs --help'],
 });
 

@@ -65,6 +65,7 @@ const SPEC = {
     'data-dir': {
       type: 'string',
       value: '<dir>',
+      path: true,
       description: 'keep the table and queued votes here across restarts (default: in memory)',
     },
     'log-level': {
@@ -77,6 +78,7 @@ const SPEC = {
       type: 'string',
       default: resolve(PROJECT_ROOT, '.local-data/usage.json'),
       value: '<file>',
+      path: true,
       description: 'where the metered usage goes on exit',
     },
     ...RATE_LIMITS_OPTIONS,

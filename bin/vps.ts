@@ -55,9 +55,8 @@ const SPEC = {
       type: 'string',
       default: '.vps-data',
       value: '<dir>',
-      description:
-        `where the log (${LOG_FILE}) lives, from the current folder; ` +
-        'restart with the same one and every poll and vote is back',
+      path: true,
+      description: `where the log (${LOG_FILE}) lives; ` + 'restart with the same one and every poll and vote is back',
     },
     workers: {
       type: 'string',
@@ -76,9 +75,10 @@ const SPEC = {
     'tls-cert': {
       type: 'string',
       value: '<file>',
+      path: true,
       description: "serve HTTPS with this certificate chain (PEM, e.g. certbot's fullchain.pem), with --tls-key",
     },
-    'tls-key': { type: 'string', value: '<file>', description: "the certificate's private key (PEM)" },
+    'tls-key': { type: 'string', value: '<file>', path: true, description: "the certificate's private key (PEM)" },
     ...CAPTCHA_OPTIONS,
   },
   details: ['Stop with Ctrl-C: what is being written is finished first. Deploy to a droplet: docs/vps.md.'],

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CommandFailure, UsageError } from '../config/errors';
+import { callerPath } from './folders';
 
 // Where every command gets them; they live in config/ so that lib/ (the CDK app) throws them too.
 export { CommandFailure, UsageError };
@@ -17,6 +18,8 @@ export interface OptionSpec {
   default?: string | boolean;
   /** What the value looks like, for the help: `<port>`. */
   value?: string;
+  /** A file or folder: a relative one given is read from the caller's folder (callerPath); a default as it is. */
+  path?: true;
   description: string;
 }
 
@@ -100,7 +103,13 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
   const given = parsed.tokens.flatMap((t) => (t.kind === 'option' && !spec.options[t.name]?.multiple ? [t.name] : []));
   const twice = given.find((name, i) => given.indexOf(name) !== i);
   if (twice) exitWithUsageError(spec, `--${twice} is given more than once: give it once`);
-  return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+  const values: Record<string, unknown> = parsed.values;
+  for (const token of parsed.tokens)
+    if (token.kind === 'option' && spec.options[token.name]?.path) {
+      const value = values[token.name] as string | string[];
+      values[token.name] = Array.isArray(value) ? value.map(callerPath) : callerPath(value);
+    }
+  return { values: values as Values<O>, positionals: parsed.positionals };
 }
 
 /** node:util parseArgs by the spec, with its tokens; a mistake is one line and exit 2. */

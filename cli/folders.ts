@@ -11,6 +11,12 @@ import { CommandFailure } from '../config/errors';
 /** The repository's root: where the commands' default folders (.local-data/, .vps-data/) live. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * A path given on a command line, from the folder it was given in: `npm run` starts a script in the
+ * project's root and names the caller's folder in INIT_CWD (`cd docs && npm run cost -- --profile p.json`).
+ */
+export const callerPath = (path: string): string => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+
 /** Makes `path` and any missing parents; throws CommandFailure saying why when it cannot. */
 export function makeFolder(path: string): string {
   const folder = resolve(path);

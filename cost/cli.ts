@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../cli/command-line';
-import { makeFolder } from '../cli/folders';
+import { callerPath, makeFolder } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
@@ -70,11 +70,13 @@ export const COST_COMMAND = {
     from: {
       type: 'string',
       value: '<results folder>',
+      path: true,
       description: 'per-vote and per-view usage measured by a local load test (npm run load writes the folder)',
     },
     template: {
       type: 'string',
       value: '<file>',
+      path: true,
       description:
         'the synthesized template to price ' +
         '(default: cdk.out/ after npx cdk synth, else the default design from cost/estimate/designs.json)',
@@ -82,6 +84,7 @@ export const COST_COMMAND = {
     'vps-from': {
       type: 'string',
       value: '<file|folder>',
+      path: true,
       description:
         "this app's VPS capacity from your npm run bench:vps file (default: cost/estimate/vps-capacity.json), " +
         'or a load test of your VPS (--target vps) to set beside it',
@@ -130,6 +133,7 @@ export const COST_COMMAND = {
       type: 'string',
       default: 'cost-report',
       value: '<folder>',
+      path: true,
       description: 'where report.json, report.md, report.html and chart.svg go',
     },
   },
@@ -154,18 +158,19 @@ export const COST_COMMAND = {
 export function loadProfile(value: string): TrafficProfile {
   const preset = presetProfile(value);
   if (preset) return preset;
-  if (!existsSync(value)) {
+  const file = callerPath(value);
+  if (!existsSync(file)) {
     throw new UsageError(
       /[\\/]|\.json$/i.test(value)
         ? `--profile ${value}: no such file.`
         : `Unknown profile "${value}": use one of ${Object.keys(PROFILES).join(', ')}, or a JSON file.`,
     );
   }
-  if (statSync(value).isDirectory())
+  if (statSync(file).isDirectory())
     throw new UsageError(`--profile ${value} is a folder: give a profile's JSON file.`);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(value, 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new UsageError(`--profile ${value} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }

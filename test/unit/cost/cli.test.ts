@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, runCommand } from '../../../cli/command-line';
-import { COST_COMMAND, reportInput } from '../../../cost/cli';
+import { COST_COMMAND, loadProfile, reportInput } from '../../../cost/cli';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { renderForTerminal } from '../../../cost/report/render-text';
 import { httpTemplateFile, unwrapped } from '../../support/cost';
@@ -44,6 +44,7 @@ async function command(...args: string[]) {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 describe('npm run cost, the command', () => {
@@ -188,5 +189,14 @@ describe('a profile file', () => {
     const result = await command('--profile', file);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('watchMinutes must be a number');
+  });
+
+  it('is read from the folder npm run was called in, not the root npm runs the script in', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'profile-'));
+    writeFileSync(join(folder, 'mine.json'), JSON.stringify({ votesPerPoll: 123 }));
+    vi.stubEnv('INIT_CWD', folder);
+    const { values } = parseCommandLine(COST_COMMAND, ['--profile', 'mine.json', '--template', 'cdk.out/t.json']);
+    expect(loadProfile(values.profile)).toMatchObject({ name: 'mine', votesPerPoll: 123 });
+    expect(values.template).toBe(join(folder, 'cdk.out/t.json'));
   });
 });

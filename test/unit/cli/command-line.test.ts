@@ -1,0 +1,40 @@
+/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder. */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
+import { callerPath } from '../../../cli/folders';
+
+const SPEC = {
+  command: 'npm run example --',
+  summary: 'An example.',
+  options: {
+    out: { type: 'string', default: 'out', value: '<folder>', path: true, description: 'a folder' },
+    file: { type: 'string', value: '<file>', multiple: true, path: true, description: 'files' },
+    name: { type: 'string', value: '<name>', description: 'not a path' },
+  },
+} satisfies CommandSpec<Record<string, OptionSpec>>;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('a path on the command line', () => {
+  it('is read from the folder npm run was called in (INIT_CWD), not the root npm runs the script in', () => {
+    vi.stubEnv('INIT_CWD', '/home/someone/polls');
+    const { values } = parseCommandLine(SPEC, ['--out', 'report', '--file', 'a.json', '--file', '/abs/b.json']);
+    expect(values.out).toBe('/home/someone/polls/report');
+    expect(values.file).toEqual(['/home/someone/polls/a.json', '/abs/b.json']);
+  });
+
+  it('keeps a default as it is, and a value that is no path', () => {
+    vi.stubEnv('INIT_CWD', '/home/someone/polls');
+    const { values } = parseCommandLine(SPEC, ['--name', 'x/y']);
+    expect(values.out).toBe('out');
+    expect(values.name).toBe('x/y');
+  });
+
+  it('is read from the current folder when no npm run says another', () => {
+    vi.stubEnv('INIT_CWD', undefined);
+    expect(callerPath('a/b')).toBe(join(process.cwd(), 'a/b'));
+  });
+});
