@@ -56,7 +56,7 @@ const SPEC = {
       default: '.vps-data',
       value: '<dir>',
       path: true,
-      description: `where the log (${LOG_FILE}) lives; ` + 'restart with the same one and every poll and vote is back',
+      description: `where the log (${LOG_FILE}) lives; restart with the same one and every poll and vote is back`,
     },
     workers: {
       type: 'string',

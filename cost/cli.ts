@@ -166,8 +166,7 @@ export function loadProfile(value: string): TrafficProfile {
         : `Unknown profile "${value}": use one of ${Object.keys(PROFILES).join(', ')}, or a JSON file.`,
     );
   }
-  if (statSync(file).isDirectory())
-    throw new UsageError(`--profile ${value} is a folder: give a profile's JSON file.`);
+  if (statSync(file).isDirectory()) throw new UsageError(`--profile ${value} is a folder: give a profile's JSON file.`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

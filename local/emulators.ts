@@ -11,6 +11,7 @@ import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION } from '../config/emulated-aws';
+import { lockFolder } from '../cli/folder-lock';
 import { emulatorClientConfig } from './endpoints';
 import { keyRangeThrottle, SQS_THROTTLE, type AwsLimits } from './aws-limits';
 import { chance, type Faults } from './faults';
@@ -118,10 +119,28 @@ export interface Emulators {
   stop(): Promise<void>;
 }
 
-export async function startEmulators(
-  model: AppModel,
-  options: { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string; limits?: AwsLimits },
-): Promise<Emulators> {
+type EmulatorOptions = { projectRoot: string; meter: Meter; faults: Faults; dataDir?: string; limits?: AwsLimits };
+
+export async function startEmulators(model: AppModel, options: EmulatorOptions): Promise<Emulators> {
+  // One runtime a data folder: a second one's table (dynalite's LevelDB) would fail at its first write, with a stack.
+  const unlock = options.dataDir ? lockFolder(options.dataDir, 'another local runtime (npm start)') : () => undefined;
+  const emulators = await runEmulators(model, options).catch((error) => {
+    unlock();
+    throw error;
+  });
+  return {
+    ...emulators,
+    async stop() {
+      await emulators.stop();
+      unlock();
+    },
+  };
+}
+
+async function runEmulators(model: AppModel, options: EmulatorOptions): Promise<Emulators> {
+  // With a data directory the queues survive a restart too (the table does by itself).
+  const queuesFile = options.dataDir ? join(options.dataDir, QUEUES_FILE) : undefined;
+  const saved = queuesFile ? savedQueues(queuesFile) : undefined;
   await patchFauxqs(options.projectRoot);
   const keyNames = model.tables.flatMap((t) => t.keySchema.map((k) => k.AttributeName));
   const dynamo = await startDynamo({ ...options, itemLimits: options.limits && itemLimits(options.limits, keyNames) });
@@ -135,9 +154,7 @@ export async function startEmulators(
   const queueArn = (logicalId: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${queueName(logicalId)}`;
   createQueues(model, sqs, queueArn);
   await createTables(model, dynamo.port);
-  // With a data directory the queues survive a restart too (the table does by itself).
-  const queuesFile = options.dataDir ? join(options.dataDir, QUEUES_FILE) : undefined;
-  if (queuesFile) restoreQueues(model, sqs.fauxqs, queuesFile);
+  if (queuesFile && saved) restoreQueues(model, sqs.fauxqs, queuesFile, saved);
 
   return {
     dynamoEndpoint: dynamo.endpoint,
@@ -340,9 +357,21 @@ async function createTables(model: AppModel, dynamoPort: number): Promise<void> 
   }
 }
 
-function restoreQueues(model: AppModel, fauxqs: FauxqsServer, file: string): void {
-  if (!existsSync(file)) return;
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, QueueSnapshot>;
+/** The queues the last stop saved, if any: read before anything starts, so that a bad file leaves nothing running. */
+function savedQueues(file: string): Record<string, QueueSnapshot> | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `${file} (the votes queued when the runtime last stopped) cannot be read: ${(error as Error).message}. ` +
+        'Move it away to start without them.',
+      { cause: error },
+    );
+  }
+}
+
+function restoreQueues(model: AppModel, fauxqs: FauxqsServer, file: string, saved: Record<string, QueueSnapshot>) {
   for (const [name, snapshot] of Object.entries(saved))
     if (model.queues.some((q) => q.name === name)) restoreQueue(fauxqs, name, snapshot);
   rmSync(file);

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockFolder } from './folder-lock';
+import { lockFolder } from '../cli/folder-lock';
 import { Journal, readLog, writeLog, type FlushMode } from './journal';
 import { isStateRecord, PollState } from './poll-state';
 
@@ -36,7 +36,7 @@ export async function openStore({
   flushMode,
 }: StoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
-  const unlock = lockFolder(dataDir);
+  const unlock = lockFolder(dataDir, 'another server of the VPS edition');
   const path = join(dataDir, LOG_FILE);
   const replayed = readLog(path, isStateRecord);
   const state = new PollState();

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCK_FILE, lockFolder, thisProcess } from '../../vps/folder-lock';
+import { LOCK_FILE, lockFolder, thisProcess } from '../../cli/folder-lock';
 import { api } from '../support/local';
 import { startProcess, VPS_CLI } from '../support/vps-process';
 
@@ -31,7 +31,8 @@ function dataDir(): string {
   return dir;
 }
 const writeLock = (dir: string, holder: object) => writeFileSync(join(dir, LOCK_FILE), JSON.stringify(holder));
-const inUse = (dir: string, pid: number) => `${dir} is in use by another server of the VPS edition (pid ${pid})`;
+const EDITION = 'another server of the VPS edition';
+const inUse = (dir: string, pid: number) => `${dir} is in use by ${EDITION} (pid ${pid})`;
 const hasProc = thisProcess().start !== undefined;
 
 /** The edition on a free port with one process, its data in `dir`: `npm run vps` without npm. */
@@ -47,10 +48,10 @@ function run(command: string, args: string[], options: { detached?: boolean } = 
 describe('the data folder’s lock', () => {
   it('refuses a second holder while the first lives, in one line, and is free once it is released', () => {
     const dir = dataDir();
-    const release = lockFolder(dir);
-    expect(() => lockFolder(dir)).toThrow(inUse(dir, process.pid));
+    const release = lockFolder(dir, EDITION);
+    expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid));
     release();
-    lockFolder(dir)();
+    lockFolder(dir, EDITION)();
   });
 
   it.skipIf(!hasProc)('takes over a lock whose pid is another process now, or that was taken in another boot', () => {
@@ -58,12 +59,12 @@ describe('the data folder’s lock', () => {
     const self = thisProcess();
     // This process's pid, with a start time that is not this process's: the pid was reused.
     writeLock(dir, { ...self, start: self.start! + 1 });
-    lockFolder(dir)();
+    lockFolder(dir, EDITION)();
     writeLock(dir, { ...self, boot: 'another-boot' });
-    lockFolder(dir)();
+    lockFolder(dir, EDITION)();
     // A lock in the format before start times (a bare pid) is still read, and respected while that pid lives.
     writeFileSync(join(dir, LOCK_FILE), String(process.pid));
-    expect(() => lockFolder(dir)).toThrow(inUse(dir, process.pid));
+    expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid));
   });
 
   it.skipIf(!hasProc)(

@@ -19,7 +19,7 @@ import { voteIdFor } from '../../lambdas/domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';
-import { LOCK_FILE } from '../../vps/folder-lock';
+import { LOCK_FILE } from '../../cli/folder-lock';
 import { LOG_FILE } from '../../vps/store';
 import { api, pool } from '../support/local';
 import { startProcess } from '../support/vps-process';

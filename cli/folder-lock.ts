@@ -72,8 +72,11 @@ function parseHolder(text: string): Holder | undefined {
   }
 }
 
-/** Takes the folder for this process, or throws the one line that says who has it. Returns the release. */
-export function lockFolder(dataDir: string): () => void {
+/**
+ * Takes the folder for this process, or throws the one line that says who has it (`holder`: what it is, e.g.
+ * 'another npm start'). Returns the release.
+ */
+export function lockFolder(dataDir: string, holder: string): () => void {
   const path = join(dataDir, LOCK_FILE);
   for (let tries = 0; tries < 3; tries++) {
     try {
@@ -82,11 +85,10 @@ export function lockFolder(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = parseHolder(readOr(path) ?? '');
-    if (holder && holds(holder))
+    const found = parseHolder(readOr(path) ?? '');
+    if (found && holds(found))
       throw new Error(
-        `${dataDir} is in use by another server of the VPS edition (pid ${holder.pid}): ` +
-          'stop it, or give this one another --data-dir.',
+        `${dataDir} is in use by ${holder} (pid ${found.pid}): stop it, or give this one another --data-dir.`,
       );
     rmSync(path, { force: true });
   }
