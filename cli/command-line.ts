@@ -98,7 +98,7 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
     console.log(helpText(spec));
     process.exit(0);
   }
-  const parsed = parsedOrExit(spec, argv);
+  const parsed = parsedOrExit(spec, withNegativeValues(spec, argv));
   // parseArgs keeps the last of an option given twice: a mistake that would pass unseen.
   const given = parsed.tokens.flatMap((t) => (t.kind === 'option' && !spec.options[t.name]?.multiple ? [t.name] : []));
   const twice = given.find((name, i) => given.indexOf(name) !== i);
@@ -110,6 +110,20 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
       values[token.name] = Array.isArray(value) ? value.map(callerPath) : callerPath(value);
     }
   return { values: values as Values<O>, positionals: parsed.positionals };
+}
+
+/**
+ * `--port -1` as `--port=-1`: a negative number after an option that takes a value is that value (which the
+ * command then refuses as out of range), not an option of its own that parseArgs would call ambiguous.
+ */
+function withNegativeValues(spec: CommandSpec<Record<string, OptionSpec>>, argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([\w-]+)$/.exec(argv[i])?.[1];
+    const takesValue = name !== undefined && spec.options[name]?.type === 'string';
+    joined.push(takesValue && /^-\d/.test(argv[i + 1] ?? '') ? `${argv[i]}=${argv[++i]}` : argv[i]);
+  }
+  return joined;
 }
 
 /** node:util parseArgs by the spec, with its tokens; a mistake is one line and exit 2. */

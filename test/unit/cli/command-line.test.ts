@@ -1,4 +1,4 @@
-/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder. */
+/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder, negative values. */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
@@ -36,5 +36,13 @@ describe('a path on the command line', () => {
   it('is read from the current folder when no npm run says another', () => {
     vi.stubEnv('INIT_CWD', undefined);
     expect(callerPath('a/b')).toBe(join(process.cwd(), 'a/b'));
+  });
+});
+
+describe('a negative number after an option that takes a value', () => {
+  it('is its value, for the command to check, not an option of its own', () => {
+    const { values } = parseCommandLine(SPEC, ['--name', '-1', '--file', '-2.5']);
+    expect(values.name).toBe('-1');
+    expect(values.file).toEqual([callerPath('-2.5')]);
   });
 });
