@@ -1,4 +1,4 @@
-/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder, negative values. */
+/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder; negatives. */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
