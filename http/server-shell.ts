@@ -3,9 +3,10 @@
  * (`npm run vps`): listening, with one line when the port is taken (and exit 1 from the command);
  * closing without waiting for idle connections; and a graceful stop on Ctrl-C or SIGTERM.
  */
-import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Server as TlsServer } from 'node:tls';
 
 /** A certificate chain and its private key, PEM: the server terminates TLS itself. */
@@ -29,16 +30,54 @@ export function listen(
   const server = tls
     ? (createTlsServer({ ...options, ...tls }, handler) as unknown as Server)
     : createServer(options, handler);
+  server.on('clientError', refuseUnparsed);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} is already in use: choose another with --port <n>.`, { cause: error })
-          : error,
-      ),
+      reject(new Error(whyNotListening(error, host, port), { cause: error })),
     );
     server.listen(port, host, () => resolve(server));
   });
+}
+
+/** Why a server cannot listen, in one line that names the option to change. */
+function whyNotListening(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} is already in use: choose another with --port <n>.`;
+    case 'EACCES':
+      return `Port ${port} needs more rights than this user has: choose one above 1023 with --port <n>.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `--host ${host} is not an address of this machine: give one it has (0.0.0.0 for all of them).`;
+    default:
+      return `Cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}
+
+/** What node:http answers a request it cannot parse with, as it picks it (its own answer has no body). */
+const UNPARSED: Record<string, [status: number, code: string, message: string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are too large.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'body_too_large', 'The chunk extensions are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request took too long to arrive.'],
+};
+
+/**
+ * A request node:http cannot parse gets its status with a JSON body as every refusal of ours has, then the
+ * connection closes. As node:http does it: nothing is written into an answer already under way.
+ */
+function refuseUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+  if (!socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = UNPARSED[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Where a listening server answers, e.g. `http://127.0.0.1:3000` (https over TLS; IPv6 in brackets). */

@@ -30,7 +30,14 @@ import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
 import { getResultsHandler } from '../lambdas/handlers/get-results';
-import { answer, errorResponse, routeMatcher, type ApiResponse, type ApiRoute } from '../lambdas/handlers/http';
+import {
+  answer,
+  errorResponse,
+  methodNotAllowed,
+  routeMatcher,
+  type ApiResponse,
+  type ApiRoute,
+} from '../lambdas/handlers/http';
 import type { Log, PollStore, VoteSink } from '../lambdas/domain/ports';
 import { RateLimiter, type RateTaker } from '../lambdas/domain/rate-limit';
 import type { FlushMode } from './journal';
@@ -186,16 +193,11 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
   const serveSite = siteServer(options.site, { apiUrl: '', captcha: pageCaptcha(options.captcha) });
 
   async function serveApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const method = req.method ?? 'GET';
+    // A HEAD is a GET without its body (node:http leaves the body out), as HTTP asks of every server that has GET.
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const found = match(method, path);
     if (found === undefined) return sendJson(res, errorResponse(new PollError('not_found', 'No such API route.')));
-    if ('allowed' in found) {
-      return sendJson(
-        res,
-        errorResponse(new PollError('method_not_allowed', `Use ${found.allowed.join(' or ')} here.`)),
-        { allow: found.allowed.join(', ') },
-      );
-    }
+    if ('allowed' in found) return sendJson(res, methodNotAllowed(found.allowed));
     const body = announcesBody(req) ? await readBody(req, POLL_LIMITS.maxBodyBytes) : undefined;
     if (body === 'too-large') {
       // The rest of the body is not read: the connection closes after the answer.

@@ -10,6 +10,7 @@ import { PollError } from '../domain/errors';
 import {
   answer,
   errorResponse,
+  methodNotAllowed,
   routeMatcher,
   type ApiRequest,
   type ApiResponse,
@@ -62,8 +63,7 @@ export function toApiRequest(event: ApiEvent, match: RouteMatcher<RouteSpec>): A
   const found = match(method, event.rawPath);
   if (found === undefined)
     return errorResponse(new PollError('not_found', `No such route: ${event.rawPath.slice(0, 100)}`));
-  if ('allowed' in found)
-    return errorResponse(new PollError('method_not_allowed', `${method.slice(0, 10)} is not allowed here.`));
+  if ('allowed' in found) return methodNotAllowed(found.allowed);
   return { method, route: found.route.path, pathParameters: found.pathParameters, headers, body, sourceIp };
 }
 

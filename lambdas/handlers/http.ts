@@ -60,6 +60,12 @@ export function errorResponse(error: PollError): ApiResponse {
   return { status: ERROR_STATUS[error.code], body: error.toBody(), headers };
 }
 
+/** A path's answer to a method it does not take: 405, with the methods it takes in Allow, as HTTP asks. */
+export function methodNotAllowed(allowed: readonly string[]): ApiResponse {
+  const refusal = errorResponse(new PollError('method_not_allowed', `Use ${allowed.join(' or ')} here.`));
+  return { ...refusal, headers: { ...refusal.headers, allow: allowed.join(', ') } };
+}
+
 /** Runs a route: a PollError becomes its answer, anything else a logged 500 that says nothing of the cause. */
 export async function answer(route: ApiRoute, request: ApiRequest, log: Log): Promise<ApiResponse> {
   try {

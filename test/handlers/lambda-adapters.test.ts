@@ -45,7 +45,8 @@ describe('HTTP events', () => {
     });
     expect(toApiRequest(functionUrlEvent('DELETE', `/api/poll/${ID}/results`), resultsMatch)).toMatchObject({
       status: 405,
-      body: { error: { code: 'method_not_allowed' } },
+      body: { error: { code: 'method_not_allowed', message: 'Use GET here.' } },
+      headers: { allow: 'GET' },
     });
     // A malformed escape stays as typed: the id check refuses it like any bad id.
     expect(toApiRequest(functionUrlEvent('GET', '/api/poll/50%off/results'), resultsMatch)).toMatchObject({

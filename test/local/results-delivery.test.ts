@@ -73,6 +73,7 @@ describe('results=function-url', () => {
       const res = await fetch(`${runtime.resultsUrl}${path}`, { method });
       expect(res.status, `${method} /${path}`).toBe(status);
       expect((await res.json()).error.code, `${method} /${path}`).toBe(code);
+      if (status === 405) expect(res.headers.get('allow'), `${method} /${path}`).toBe('GET');
     }
   });
 

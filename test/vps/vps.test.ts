@@ -129,6 +129,20 @@ describe('the VPS edition', () => {
     expect((await api(second).results(poll.id)).json.counts).toEqual([0, 2, 0]);
   });
 
+  it('answers a HEAD as its GET without the body, and a method a path does not take with 405 and Allow', async () => {
+    const server = await start(dataDir());
+    const poll = await api(server).createPoll({ options: ['A', 'B'] });
+    const url = `${server.url}/api/poll/${poll.id}/options`;
+    const [got, head] = await Promise.all([fetch(url), fetch(url, { method: 'HEAD' })]);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+    const post = await fetch(url, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET');
+    expect(await post.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
+  });
+
   it('answers results a CDN keeps for the whole max-age, whenever it asks, with that moment’s counts', async () => {
     let now = Date.now();
     const server = await start(dataDir(), { clock: () => now });

@@ -56,6 +56,35 @@ describe('listening', () => {
     expect(((refused as Error).cause as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
   });
 
+  it('names a host that is not this machine’s in one line', async () => {
+    const refused = await listen(0, '192.0.2.1', ok).catch((error: Error) => error);
+    expect((refused as Error).message).toBe(
+      '--host 192.0.2.1 is not an address of this machine: give one it has (0.0.0.0 for all of them).',
+    );
+  });
+
+  it('answers what node:http cannot parse with its status and a JSON body, and serves on', async () => {
+    const server = await started();
+    const { port } = new URL(originOf(server));
+    const raw = (request: string) =>
+      new Promise<string>((done, fail) => {
+        let text = '';
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => done(text));
+        socket.on('error', fail);
+      });
+    const tooLarge = await raw(`GET / HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(JSON.parse(tooLarge.split('\r\n\r\n')[1])).toEqual({
+      error: { code: 'headers_too_large', message: 'The request headers are too large.' },
+    });
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\ncontent-type: application\/json/);
+    expect(JSON.parse(garbage.split('\r\n\r\n')[1]).error.code).toBe('bad_request');
+    expect(await (await fetch(originOf(server))).text()).toBe('ok');
+  });
+
   it('closes at once while a client holds a connection it has sent nothing on', async () => {
     const server = await started();
     const { hostname, port } = new URL(originOf(server));
