@@ -113,7 +113,13 @@ export function createPoll(input: unknown, nowMs: number, size?: PollSize, name 
   const options = body.options.map((option, i) =>
     cleanText(option, `options[${i}]`, POLL_LIMITS.optionMaxLength, name),
   );
-  if (new Set(options.map(asSeen)).size !== options.length) throw refuseOptions('must be different from each other');
+  // The repeat is named, not the list: a form marks the field to change.
+  const seen = options.map(asSeen);
+  const repeat = seen.findIndex((text, i) => seen.indexOf(text) !== i);
+  if (repeat !== -1) {
+    const [field, twin] = [`options[${repeat}]`, `options[${seen.indexOf(seen[repeat])}]`];
+    throw invalidField(field, `${name(field)} must be different from ${name(twin)}.`);
+  }
 
   const lifetime = body.lifetimeMinutes ?? POLL_LIMITS.defaultLifetimeMinutes;
   if (

@@ -383,7 +383,10 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     await page.getByLabel('Option 1').fill('Same');
     await page.getByLabel('Option 2').fill('same');
     await page.getByRole('button', { name: 'Create poll' }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toBe('Options must be different from each other.');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Option 2 must be different from Option 1.');
+    // The field to change is the one marked.
+    expect(await page.getByLabel('Option 2').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Option 1').getAttribute('aria-invalid')).toBeNull();
     expect(creates()).toBe(before);
   });
 });

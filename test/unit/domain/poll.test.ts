@@ -98,7 +98,7 @@ describe('createPoll', () => {
     const cases: Array<[unknown, string, string]> = [
       [{ ...valid, title: ' ' }, 'title', 'must not be empty.'],
       [{ ...valid, options: ['a', ''] }, 'options[1]', 'must not be empty.'],
-      [{ ...valid, options: ['Yes', 'yes'] }, 'options', 'must be different from each other.'],
+      [{ ...valid, options: ['Yes', 'No', 'yes'] }, 'options[2]', 'must be different from '],
       [{ ...valid, lifetimeMinutes: 0 }, 'lifetimeMinutes', 'must be a whole number from 1 to'],
     ];
     const refusal = (input: unknown, names?: (field: string) => string) => {
@@ -114,5 +114,9 @@ describe('createPoll', () => {
       expect(refusal(input).message.startsWith(`${field} ${rule}`)).toBe(true);
       expect(refusal(input, label).message.startsWith(`<${field}> ${rule}`)).toBe(true);
     }
+    // A repeat names the option it repeats.
+    expect(refusal({ ...valid, options: ['Yes', 'No', 'yes'] }).message).toBe(
+      'options[2] must be different from options[0].',
+    );
   });
 });
