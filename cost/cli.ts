@@ -27,6 +27,7 @@ import {
   parseWindow,
   stackNameFor,
 } from './cloudwatch-command';
+import { DEFAULT_STACK_SOURCE } from './estimate/designs';
 import { estimate } from './estimate/model';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
 import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
@@ -197,8 +198,7 @@ export function loadStack(
   if (!file)
     return {
       stack: designs.api,
-      source:
-        'cost/estimate/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy',
+      source: DEFAULT_STACK_SOURCE,
     };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {

@@ -45,6 +45,10 @@ export function designOf(stack: Pick<StackConfig, 'results' | 'apiKind'>): Desig
  * and `npm run dlq` read.
  */
 export const DEPLOY_SCRIPT = 'npm run deploy';
+
+/** Where the stack billed comes from when no template was synthesized (nor given): the default design's own. */
+export const DEFAULT_STACK_SOURCE =
+  'cost/estimate/designs.json: the default design; npx cdk synth -c results=<design> to price the one you deploy';
 /** The command that deploys a design: npm run deploy with its -c flags. */
 export const deployCommand = (design: DesignSpec): string => {
   const flags = Object.entries(design.context)

@@ -6,7 +6,7 @@
  */
 import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
-import { isWarmUp } from '../estimate/designs';
+import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
@@ -58,6 +58,28 @@ const noBox = ({ vps }: CostReport): string =>
   vps.some((v) => v.coresCarry)
     ? "this edition's writer, not the box, keeps one VPS box short of"
     : 'no single VPS box carries';
+
+/** Whether the stack read (cdk.out/, --template, else the default design) is another bill than the recommended. */
+export function stackDiffers({ design, recommended, bill }: CostReport): boolean {
+  return design !== recommended.id || Math.abs(bill.totalUsd - recommended.bill.totalUsd) >= 0.005;
+}
+
+/** The design the stack read is, by its name. */
+export const designName = (report: CostReport) =>
+  report.designs.find((d) => d.id === report.design)?.name ?? 'a stack of no listed design';
+
+/** The name of the stack read, and where from. */
+export const stackName = (report: CostReport) =>
+  `${designName(report)} (${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`;
+
+/**
+ * Where the stack synthesized (cdk.out/, --template) is not the design above: that it was read, and where its
+ * bill is. Not its price: the answer gives one AWS price.
+ */
+function stackReadLines(report: CostReport): string[] {
+  if (!stackDiffers(report) || report.stackSource === DEFAULT_STACK_SOURCE) return [];
+  return [`The stack you synthesized is another: ${designName(report)}. --detail bills it too.`];
+}
 
 /** Which side costs less, in words. */
 function cheaperText(report: CostReport): string {
@@ -147,7 +169,8 @@ function vpsCarries({ answer }: CostReport): string {
   return (
     `VPS: ${v.name} serves this mix at up to ${quantity(v.box.requestsPerSecond)} requests/s; ` +
     `${quantity(v.loadRps)} requests/s reach it${past}, ${percent(v.utilisation)} of that ` +
-    `(${v.carries ? 'it carries' : 'it would carry'} up to ${percent(VPS_MAX_UTILISATION)})`
+    `(${v.carries ? 'it carries' : 'it would carry'} up to ${percent(VPS_MAX_UTILISATION)} busy, ` +
+    "the AWS side's headroom)"
   );
 }
 
@@ -232,8 +255,8 @@ function cloudFrontQuotaNote(r: DesignRow, quotas: { quota: string }[]): string 
   const cf = r.bill.cloudFront;
   if (!cf || !quotas.some((q) => q.quota === QUOTAS.cloudFrontRequestsPerSecond.name)) return '';
   return cf.covering
-    ? ` CloudFront is priced pay as you go: ${cf.why}, where a plan would have no such quota.`
-    : ` No CloudFront flat-rate plan (no such quota) covers ${quantity(cf.requests)} requests a month.`;
+    ? ` CloudFront is priced pay as you go: ${cf.why}, where a plan would have no requests/s quota.`
+    : ` No CloudFront flat-rate plan, which has no requests/s quota, covers ${quantity(cf.requests)} requests a month.`;
 }
 
 /**
@@ -319,6 +342,7 @@ export function answerLines(report: CostReport, where: string[]): string[] {
   return [
     ...verdictLines(report),
     '',
+    ...stackReadLines(report),
     ...measuredLines(report),
     `The busiest second, ${quantity(report.peak.requestsPerSecond)} requests/s:`,
     `  ${awsCarries(report)}`,

@@ -6,7 +6,17 @@
  * the sentences the *-lines.ts files write; each format renders it: render-text.ts (`npm run cost -- --detail`),
  * render-markdown.ts (report.md), render-html.ts (the explorer's full report).
  */
-import { breakEvenText, closingSentence, consumerRampLine, measuredUsage, observedLine, verdictLines } from './answer';
+import {
+  breakEvenText,
+  closingSentence,
+  consumerRampLine,
+  designName,
+  measuredUsage,
+  observedLine,
+  stackDiffers,
+  stackName,
+  verdictLines,
+} from './answer';
 import {
   billRows,
   cloudWatchHead,
@@ -88,11 +98,6 @@ export type Block =
   | { text: string[] }
   | { markdown: string[] };
 
-/** Whether the stack read (cdk.out/, --template, else the default design) is another bill than the recommended. */
-export function stackDiffers({ design, recommended, bill }: CostReport): boolean {
-  return design !== recommended.id || Math.abs(bill.totalUsd - recommended.bill.totalUsd) >= 0.005;
-}
-
 /** A bill as a table, then its total, its total without the always-free allowances and its credits. */
 function billBlocks(bill: Bill): Block[] {
   const total = `${usd(bill.totalUsd)} a month (${perMillionVotes(bill)})`;
@@ -120,11 +125,6 @@ function billBlocks(bill: Bill): Block[] {
 }
 
 /** The design of the stack read (cdk.out/, --template, else the default design). */
-const designName = (report: CostReport) =>
-  report.designs.find((d) => d.id === report.design)?.name ?? 'a stack of no listed design';
-/** The name of the stack read, and where from. */
-const stackName = (report: CostReport) =>
-  `${designName(report)} (${report.stack.apiKind.toUpperCase()} API; read from ${report.stackSource})`;
 
 /** The bill of the stack read, a section of its own, when it is not the recommended design's. */
 function stackBlocks(report: CostReport): Block[] {
