@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { CommandFailure, UsageError } from '../config/errors';
 import { callerPath } from './folders';
+import { wrap } from './wrap';
 
 // Where every command gets them; they live in config/ so that lib/ (the CDK app) throws them too.
 export { CommandFailure, UsageError };
@@ -73,7 +74,15 @@ export function helpText<O extends Record<string, OptionSpec>>(spec: CommandSpec
     'Options:',
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
     ...(spec.details?.length ? ['', ...spec.details] : []),
-  ].join('\n');
+  ]
+    .map(helpLine)
+    .join('\n');
+}
+
+/** A line of help within 100 columns, going on under where its text starts (a table's second column). */
+function helpLine(line: string): string {
+  const column = /^(\s*\S.*?\s{2,})\S/.exec(line)?.[1].length ?? /^\s*/.exec(line)![0].length + 2;
+  return wrap(line, 100, ' '.repeat(column));
 }
 
 /** Prints the mistake and the way to help, then exits 2. */

@@ -2,22 +2,11 @@
  * The report for a terminal: the answer (`npm run cost`, answer.ts's lines) or the full working
  * (`npm run cost -- --detail`, working.ts's blocks), prose wrapped at 100 columns, tables aligned.
  */
+import { wrap } from '../../cli/wrap';
 import { answerLines } from './answer';
 import { blocks } from './working';
 import type { CostReport } from '../estimate/build-report';
 
-/** Prose for a terminal: lines of at most `width` columns, continued with an indent. */
-export function wrap(text: string, width = 100, indent = '  '): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = indent + word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
 
 export function table(head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { shownCommands } from '../support/docs';
 import { pool } from '../support/local';
+import { callerPath } from '../../cli/folders';
 
 const scripts = Object.entries(
   JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>,
@@ -65,6 +66,8 @@ describe('every command', () => {
       expect(help.code, `${name} --help: ${help.stderr}`).toBe(0);
       expect(help.stdout, name).toMatch(new RegExp(`^Usage: npm (start|run ${name.replace(':', ':')}) --`));
       expect(help.stdout, name).toContain('-h, --help');
+      // A terminal's width: no line of the help is wider than 100 columns.
+      expect(Math.max(...help.stdout.split('\n').map((line) => line.length)), name).toBeLessThanOrEqual(100);
       expect(mistake.code, `${name} --no-such-option`).toBe(2);
       expect(mistake.stderr.trim().split('\n'), name).toEqual([
         expect.stringMatching(/^Unknown option '--no-such-option'\. Run npm .* --help for the usage\.$/),
@@ -110,9 +113,14 @@ describe('mistakes people make', () => {
   it.each([
     [
       'a value that starts with a dash',
-      ['bin/vps.ts', '--port', '-5'],
-      '--port needs a value, and what follows it starts with a dash (write --port=<value> if that is the value). ' +
+      ['bin/vps.ts', '--host', '-x'],
+      '--host needs a value, and what follows it starts with a dash (write --host=<value> if that is the value). ' +
         'Run npm run vps -- --help for the usage.',
+    ],
+    [
+      'a negative number, checked as the value it is',
+      ['bin/vps.ts', '--port', '-5'],
+      '--port must be a whole number from 0 to 65535 (got -5). Run npm run vps -- --help for the usage.',
     ],
     ...['0', '-1', '1.5', '65'].map((count) => [
       `a worker count of ${count}`,
@@ -127,7 +135,7 @@ describe('mistakes people make', () => {
     [
       'a certificate file that is not there',
       ['bin/vps.ts', '--tls-cert', 'nowhere.pem', '--tls-key', 'test/fixtures/tls/key.pem'],
-      '--tls-cert nowhere.pem: ENOENT. Run npm run vps -- --help for the usage.',
+      `--tls-cert ${callerPath('nowhere.pem')}: ENOENT. Run npm run vps -- --help for the usage.`,
     ],
     [
       'a TLS set-up bench:vps does not know',

@@ -1,7 +1,7 @@
 /** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder; negatives. */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
+import { helpText, parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
 import { callerPath } from '../../../cli/folders';
 
 const SPEC = {
@@ -44,5 +44,18 @@ describe('a negative number after an option that takes a value', () => {
     const { values } = parseCommandLine(SPEC, ['--name', '-1', '--file', '-2.5']);
     expect(values.name).toBe('-1');
     expect(values.file).toEqual([callerPath('-2.5')]);
+  });
+});
+
+describe('the help', () => {
+  it('keeps within 100 columns, a description going on under where it starts', () => {
+    const long = 'word '.repeat(40).trim();
+    const help = helpText({ ...SPEC, options: { out: { ...SPEC.options.out, description: long } }, details: [long] });
+    const lines = help.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
+    const start = lines.findIndex((line) => line.startsWith('  --out <folder>'));
+    const column = lines[start].indexOf('word');
+    expect(lines[start + 1]).toMatch(new RegExp(`^ {${column}}word`));
+    expect(help).toContain(`\n\n${long.slice(0, 95)}`);
   });
 });
