@@ -7,7 +7,6 @@ import { answerLines } from './answer';
 import { blocks } from './working';
 import type { CostReport } from '../estimate/build-report';
 
-
 export function table(head: string[], rows: string[][], rightAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const cell = (text: string, i: number) =>
