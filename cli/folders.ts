@@ -4,7 +4,7 @@
  * once (under /proc), so the missing levels are made one at a time.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure } from '../config/errors';
 
@@ -14,8 +14,13 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 /**
  * A path given on a command line, from the folder it was given in: `npm run` starts a script in the
  * project's root and names the caller's folder in INIT_CWD (`cd docs && npm run cost -- --profile p.json`).
+ * Only for the script npm ran: a process started under it (a test's server) inherits INIT_CWD, not its meaning.
  */
-export const callerPath = (path: string): string => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+export function callerPath(path: string): string {
+  const { INIT_CWD, npm_lifecycle_script: script } = process.env;
+  const entry = process.argv[1] && relative(process.cwd(), process.argv[1]);
+  return resolve(INIT_CWD && entry && script?.split(' ').includes(entry) ? INIT_CWD : process.cwd(), path);
+}
 
 /** Makes `path` and any missing parents; throws CommandFailure saying why when it cannot. */
 export function makeFolder(path: string): string {

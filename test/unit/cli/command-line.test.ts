@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { helpText, parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
 import { callerPath } from '../../../cli/folders';
+import { calledFrom } from '../../support/npm-run';
 
 const SPEC = {
   command: 'npm run example --',
@@ -20,21 +21,25 @@ afterEach(() => {
 
 describe('a path on the command line', () => {
   it('is read from the folder npm run was called in (INIT_CWD), not the root npm runs the script in', () => {
-    vi.stubEnv('INIT_CWD', '/home/someone/polls');
+    calledFrom('/home/someone/polls');
     const { values } = parseCommandLine(SPEC, ['--out', 'report', '--file', 'a.json', '--file', '/abs/b.json']);
     expect(values.out).toBe('/home/someone/polls/report');
     expect(values.file).toEqual(['/home/someone/polls/a.json', '/abs/b.json']);
   });
 
   it('keeps a default as it is, and a value that is no path', () => {
-    vi.stubEnv('INIT_CWD', '/home/someone/polls');
+    calledFrom('/home/someone/polls');
     const { values } = parseCommandLine(SPEC, ['--name', 'x/y']);
     expect(values.out).toBe('out');
     expect(values.name).toBe('x/y');
   });
 
-  it('is read from the current folder when no npm run says another', () => {
-    vi.stubEnv('INIT_CWD', undefined);
+  it('is read from the current folder when no npm run says another, or npm ran another script', () => {
+    calledFrom(undefined);
+    expect(callerPath('a/b')).toBe(join(process.cwd(), 'a/b'));
+    // A server a test starts under `npm test` inherits INIT_CWD, but npm did not start it from there.
+    vi.stubEnv('INIT_CWD', '/home/someone/polls');
+    vi.stubEnv('npm_lifecycle_script', 'vitest run');
     expect(callerPath('a/b')).toBe(join(process.cwd(), 'a/b'));
   });
 });

@@ -13,6 +13,7 @@ import { COST_COMMAND, loadProfile, reportInput } from '../../../cost/cli';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { renderForTerminal } from '../../../cost/report/render-text';
 import { httpTemplateFile, unwrapped } from '../../support/cost';
+import { calledFrom } from '../../support/npm-run';
 
 class Exited extends Error {
   constructor(readonly code: number) {
@@ -194,7 +195,7 @@ describe('a profile file', () => {
   it('is read from the folder npm run was called in, not the root npm runs the script in', () => {
     const folder = mkdtempSync(join(tmpdir(), 'profile-'));
     writeFileSync(join(folder, 'mine.json'), JSON.stringify({ votesPerPoll: 123 }));
-    vi.stubEnv('INIT_CWD', folder);
+    calledFrom(folder);
     const { values } = parseCommandLine(COST_COMMAND, ['--profile', 'mine.json', '--template', 'cdk.out/t.json']);
     expect(loadProfile(values.profile)).toMatchObject({ name: 'mine', votesPerPoll: 123 });
     expect(values.template).toBe(join(folder, 'cdk.out/t.json'));
