@@ -10,6 +10,7 @@ import {
   portFrom,
   RATE_LIMITS_OPTIONS,
   rateLimitsFrom,
+  rateLimitsText,
   serverCaptchaFrom,
 } from '../cli/server-options';
 import { startOrExit, stopOnSignals } from '../http/server-shell';
@@ -137,7 +138,7 @@ console.log(`  open ${runtime.url} in a browser to create a poll`);
 console.log(`  what it costs on AWS and on a VPS, for your traffic: ${runtime.url}${COST_PATH}`);
 if (chosen.awsLimits !== undefined)
   console.log(`  AWS's limits enforced at ${chosen.awsLimits} of their value; refusals in ${USAGE_PATH} (awsLimits)`);
-console.log(`  rate limits ${chosen.rateLimits ? 'on (--rate-limits off to try things out)' : 'OFF'}`);
+console.log(`  ${rateLimitsText(chosen.rateLimits)}`);
 console.log('  API routes, from the synthesized template:');
 for (const route of runtime.model.routes) console.log(`    ${route.method.padEnd(5)}${route.path}`);
 if (runtime.resultsUrl) console.log(`  results function URL (its own origin, as on AWS): ${runtime.resultsUrl}`);

@@ -14,6 +14,7 @@ import {
   portFrom,
   RATE_LIMITS_OPTIONS,
   rateLimitsFrom,
+  rateLimitsText,
   serverCaptchaFrom,
 } from '../cli/server-options';
 import { startOrExit, stopOnSignals } from '../http/server-shell';
@@ -145,7 +146,7 @@ async function runPrimary(): Promise<void> {
         'and were skipped; the rest is loaded.',
     );
   const proxied = chosen.trustProxy ? ', client addresses from X-Forwarded-For' : '';
-  console.log(`  rate limits ${chosen.rateLimits ? 'on' : 'OFF'}${proxied}. Ctrl-C to stop.`);
+  console.log(`  ${rateLimitsText(chosen.rateLimits !== false)}${proxied}. Ctrl-C to stop.`);
 
   stopOnSignals(async () => {
     await server.stop();

@@ -25,6 +25,10 @@ export const RATE_LIMITS_OPTIONS = {
 /** --rate-limits on|off: whether the per-address limits apply (config/flags.ts, as -c rateLimits). */
 export const rateLimitsFrom = (value: string): boolean => fromOption(FLAGS.rateLimits, value);
 
+/** How a server says its rate limits at its start, with the way to turn them off while trying it out. */
+export const rateLimitsText = (on: boolean): string =>
+  `rate limits ${on ? 'on (--rate-limits off to try things out)' : 'OFF'}`;
+
 export const CAPTCHA_OPTIONS = {
   captcha: {
     type: 'string',

@@ -102,12 +102,13 @@ export function resultsPage(
       show(withOwnVote(fetched.data));
       if (fetched.data.closed) {
         closeNow();
-        return stop('Final results: the poll is closed.');
+        // A poll closed before this page opened says so at the top already.
+        return stop(poll.closed ? '' : 'Final results: the poll is closed.');
       }
       delay = nextRefreshDelay(delay, fetched.data.total !== lastTotal);
       lastTotal = fetched.data.total;
       liveness.textContent = own
-        ? 'Your vote is being counted: it is shown already.'
+        ? 'Your vote is shown, and being counted.'
         : `Live · updated ${TIME.format(new Date())}`;
     }
     if (!document.hidden) timer = setTimeout(refresh, delay);

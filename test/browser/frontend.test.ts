@@ -290,6 +290,23 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     expect(await watcher.getByRole('button', { name: 'Back to voting' }).count()).toBe(0);
   });
 
+  it('says a poll closed before the page opened is closed once, above its final results', async () => {
+    const page = await newVisitor();
+    const id = 'C'.repeat(21);
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const poll = { id, title: 'Over', options: ['A', 'B'], oneVotePerVoter: false, createdAt: at(60) };
+    await page.route(`**/api/poll/${id}`, (route) =>
+      route.fulfill({ json: { ...poll, closesAt: at(1), closed: true } }),
+    );
+    await page.route(`**/api/poll/${id}/results`, (route) =>
+      route.fulfill({ json: { id, counts: [2, 1], total: 3, updatedAt: at(1), closed: true } }),
+    );
+    await page.goto(`/poll/${id}`);
+    await expect.poll(() => page.locator('.total').textContent()).toBe('3 votes');
+    expect(await page.locator('#status').textContent()).toBe('This poll is closed. These are the final results.');
+    expect(await page.locator('.liveness').textContent()).toBe('');
+  });
+
   /** Every text the page's status line shows from now on, to read after the fact. */
   const recordStatus = (page: Page) =>
     page.evaluate(() => {
