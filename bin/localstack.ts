@@ -47,6 +47,8 @@ const badPair = badContextPair(extraContext);
 if (badPair !== undefined) exitWithUsageError(SPEC, `-c takes key=value (got ${JSON.stringify(badPair)}).`);
 if (extraContext.some((pair) => pair.startsWith('target=')))
   exitWithUsageError(SPEC, 'The target is always localstack here.');
+if (step === 'up' && extraContext.length > 0)
+  exitWithUsageError(SPEC, '-c is for deploy and destroy: up starts LocalStack, with no stack to give it to.');
 // Its own assembly folder: cdk.out/ stays the AWS template that npm run cost prices.
 const CDK_ARGS = [
   '-c',

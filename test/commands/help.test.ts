@@ -144,6 +144,12 @@ describe('mistakes people make', () => {
         'Run npm run bench:vps -- --help for the usage.',
     ],
     [
+      'CDK context for a step that deploys nothing',
+      ['bin/localstack.ts', 'up', '-c', 'rateLimits=off'],
+      '-c is for deploy and destroy: up starts LocalStack, with no stack to give it to. ' +
+        'Run npm run localstack:up -- --help for the usage.',
+    ],
+    [
       'a design LocalStack cannot deploy, said before anything is checked',
       ['bin/localstack.ts', 'deploy', '-c', 'results=cloudfront'],
       'LocalStack’s free plan has no CloudFront: use -c results=api or -c results=function-url there. ' +
