@@ -45,10 +45,11 @@ function whyNotListening(error: NodeJS.ErrnoException, host: string, port: numbe
     case 'EADDRINUSE':
       return `Port ${port} is already in use: choose another with --port <n>.`;
     case 'EACCES':
-      return `Port ${port} needs more rights than this user has: choose one above 1023 with --port <n>.`;
+      return port < 1024
+        ? `Port ${port} needs more rights than this user has: choose one above 1023 with --port <n>.`
+        : `Listening on ${host}:${port} is not allowed here (EACCES): choose another --port or --host.`;
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-    case 'EAI_AGAIN':
       return `--host ${host} is not an address of this machine: give one it has (0.0.0.0 for all of them).`;
     default:
       return `Cannot listen on ${host}:${port}: ${error.message}`;
@@ -64,7 +65,8 @@ const UNPARSED: Record<string, [status: number, code: string, message: string]> 
 
 /**
  * A request node:http cannot parse gets its status with a JSON body as every refusal of ours has, then the
- * connection closes. As node:http does it: nothing is written into an answer already under way.
+ * connection is closed once the answer is out, whatever the client does. As node:http does it: nothing is
+ * written into an answer already under way.
  */
 function refuseUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
   const answering = (socket as Duplex & { _httpMessage?: { headersSent: boolean } })._httpMessage;
@@ -77,6 +79,8 @@ function refuseUnparsed(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    // end() alone waits for the client's side to close too: a client that never does would hold the socket.
+    () => socket.destroy(),
   );
 }
 

@@ -124,8 +124,6 @@ function billBlocks(bill: Bill): Block[] {
   ];
 }
 
-/** The design of the stack read (cdk.out/, --template, else the default design). */
-
 /** The bill of the stack read, a section of its own, when it is not the recommended design's. */
 function stackBlocks(report: CostReport): Block[] {
   if (!stackDiffers(report)) return [];

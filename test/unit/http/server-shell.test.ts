@@ -3,7 +3,7 @@
  * does not wait for idle connections, and what Ctrl-C and SIGTERM do. The servers' own tests run
  * it for real (test/local/stop.test.ts, test/vps/vps.test.ts).
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
@@ -83,6 +83,17 @@ describe('listening', () => {
     expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\ncontent-type: application\/json/);
     expect(JSON.parse(garbage.split('\r\n\r\n')[1]).error.code).toBe('bad_request');
     expect(await (await fetch(originOf(server))).text()).toBe('ok');
+  });
+
+  it('closes a connection it refused, even to a client that keeps its own side open', async () => {
+    const server = await started();
+    const socket = connect({ port: Number(new URL(originOf(server)).port), host: '127.0.0.1', allowHalfOpen: true });
+    socket.write('NOT HTTP AT ALL\r\n\r\n');
+    socket.resume(); // read the answer: its end comes after it
+    await once(socket, 'end');
+    const open = () => new Promise<number>((done) => server.getConnections((_, count) => done(count)));
+    await vi.waitFor(async () => expect(await open()).toBe(0), { timeout: 10_000 });
+    socket.destroy();
   });
 
   it('closes at once while a client holds a connection it has sent nothing on', async () => {
