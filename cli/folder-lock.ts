@@ -13,11 +13,15 @@ import { join } from 'node:path';
 /** Who holds the data folder. */
 export const LOCK_FILE = 'polls.lock';
 
-/** A lock's holder: its pid, and on Linux its start (clock ticks after boot) and the boot it started in. */
+/**
+ * A lock's holder: its pid, and on Linux its start (clock ticks after boot) and the boot it started in;
+ * what it is, as a refused server names it (`npm run vps`).
+ */
 export interface Holder {
   pid: number;
   start?: number;
   boot?: string;
+  what?: string;
 }
 
 const readOr = (path: string): string | undefined => {
@@ -73,22 +77,28 @@ function parseHolder(text: string): Holder | undefined {
 }
 
 /**
- * Takes the folder for this process, or throws the one line that says who has it (`holder`: what it is, e.g.
- * 'another npm start'). Returns the release.
+ * Takes the folder for this process (`what` it is, e.g. 'npm run vps', which a refused server is told), or
+ * throws the one line that says who has it. Returns the release: once, and only of a lock still this one's.
  */
-export function lockFolder(dataDir: string, holder: string): () => void {
+export function lockFolder(dataDir: string, what: string): () => void {
   const path = join(dataDir, LOCK_FILE);
   for (let tries = 0; tries < 3; tries++) {
+    const mine = JSON.stringify({ ...thisProcess(), what });
     try {
-      writeFileSync(path, JSON.stringify(thisProcess()), { flag: 'wx' });
-      return () => rmSync(path, { force: true });
+      writeFileSync(path, mine, { flag: 'wx' });
+      let held = true;
+      return () => {
+        if (held && readOr(path) === mine) rmSync(path, { force: true });
+        held = false;
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const found = parseHolder(readOr(path) ?? '');
     if (found && holds(found))
       throw new Error(
-        `${dataDir} is in use by ${holder} (pid ${found.pid}): stop it, or give this one another --data-dir.`,
+        `${dataDir} is in use by ${found.what ?? 'another server'} (pid ${found.pid}): ` +
+          'stop it, or give this one another --data-dir.',
       );
     rmSync(path, { force: true });
   }

@@ -123,7 +123,7 @@ type EmulatorOptions = { projectRoot: string; meter: Meter; faults: Faults; data
 
 export async function startEmulators(model: AppModel, options: EmulatorOptions): Promise<Emulators> {
   // One runtime a data folder: a second one's table (dynalite's LevelDB) would fail at its first write, with a stack.
-  const unlock = options.dataDir ? lockFolder(options.dataDir, 'another local runtime (npm start)') : () => undefined;
+  const unlock = options.dataDir ? lockFolder(options.dataDir, 'npm start') : () => undefined;
   const emulators = await runEmulators(model, options).catch((error) => {
     unlock();
     throw error;
@@ -131,8 +131,11 @@ export async function startEmulators(model: AppModel, options: EmulatorOptions):
   return {
     ...emulators,
     async stop() {
-      await emulators.stop();
-      unlock();
+      try {
+        await emulators.stop();
+      } finally {
+        unlock();
+      }
     },
   };
 }

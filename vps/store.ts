@@ -36,7 +36,7 @@ export async function openStore({
   flushMode,
 }: StoreOptions): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
-  const unlock = lockFolder(dataDir, 'another server of the VPS edition');
+  const unlock = lockFolder(dataDir, 'npm run vps');
   const path = join(dataDir, LOG_FILE);
   const replayed = readLog(path, isStateRecord);
   const state = new PollState();

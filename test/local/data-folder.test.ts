@@ -36,7 +36,7 @@ describe('the runtime’s data folder', () => {
     const dir = dataDir();
     const first = await start(dir);
     await expect(start(dir)).rejects.toThrow(
-      `${dir} is in use by another local runtime (npm start) (pid ${process.pid}): stop it, or give this one another`,
+      `${dir} is in use by npm start (pid ${process.pid}): stop it, or give this one another --data-dir.`,
     );
     expect((await api(first).createPoll({ options: ['A', 'B'] })).id).toMatch(/^[\w-]{21}$/);
     await first.stop();

@@ -4,7 +4,7 @@
  * and a container's PID 1 restarted, which finds its own pid in the lock.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,8 +31,8 @@ function dataDir(): string {
   return dir;
 }
 const writeLock = (dir: string, holder: object) => writeFileSync(join(dir, LOCK_FILE), JSON.stringify(holder));
-const EDITION = 'another server of the VPS edition';
-const inUse = (dir: string, pid: number) => `${dir} is in use by ${EDITION} (pid ${pid})`;
+const EDITION = 'npm run vps';
+const inUse = (dir: string, pid: number, by = EDITION) => `${dir} is in use by ${by} (pid ${pid})`;
 const hasProc = thisProcess().start !== undefined;
 
 /** The edition on a free port with one process, its data in `dir`: `npm run vps` without npm. */
@@ -50,8 +50,21 @@ describe('the data folder’s lock', () => {
     const dir = dataDir();
     const release = lockFolder(dir, EDITION);
     expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid));
+    // The holder is named as it named itself, whatever is refused: the other edition on the same folder.
+    expect(() => lockFolder(dir, 'npm start')).toThrow(inUse(dir, process.pid));
     release();
     lockFolder(dir, EDITION)();
+  });
+
+  it('releases once, and only a lock that is still its own', () => {
+    const dir = dataDir();
+    const release = lockFolder(dir, EDITION);
+    release();
+    const next = lockFolder(dir, 'npm start');
+    release(); // a second release (a stop called twice) leaves the next holder's lock alone
+    expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid, 'npm start'));
+    next();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
   it.skipIf(!hasProc)('takes over a lock whose pid is another process now, or that was taken in another boot', () => {
@@ -64,7 +77,7 @@ describe('the data folder’s lock', () => {
     lockFolder(dir, EDITION)();
     // A lock in the format before start times (a bare pid) is still read, and respected while that pid lives.
     writeFileSync(join(dir, LOCK_FILE), String(process.pid));
-    expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid));
+    expect(() => lockFolder(dir, EDITION)).toThrow(inUse(dir, process.pid, 'another server'));
   });
 
   it.skipIf(!hasProc)(

@@ -163,7 +163,7 @@ describe('the VPS edition', () => {
     const first = await start(dir);
     const poll = await api(first).createPoll();
     await expect(start(dir)).rejects.toThrow(
-      `${dir} is in use by another server of the VPS edition (pid ${process.pid})`,
+      `${dir} is in use by npm run vps (pid ${process.pid})`,
     );
     // The first goes on, its log untouched by the refused start.
     expect((await api(first).vote(poll.id, 1)).status).toBe(202);
