@@ -4,7 +4,7 @@
  * once (under /proc), so the missing levels are made one at a time.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure } from '../config/errors';
 
@@ -16,10 +16,19 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
  * project's root and names the caller's folder in INIT_CWD (`cd docs && npm run cost -- --profile p.json`).
  * Only for the script npm ran: a process started under it (a test's server) inherits INIT_CWD, not its meaning.
  */
-export function callerPath(path: string): string {
+export const callerPath = (path: string): string => resolve(callerFolder(), path);
+
+/** A path as a command prints it: from the caller's folder where it is under it, else whole. */
+export function shownPath(path: string): string {
+  const fromCaller = relative(callerFolder(), path);
+  return fromCaller.startsWith('..') || isAbsolute(fromCaller) ? path : fromCaller;
+}
+
+/** The folder a command was called from (see callerPath): where a path it prints is written from too. */
+export function callerFolder(): string {
   const { INIT_CWD, npm_lifecycle_script: script } = process.env;
-  const entry = process.argv[1] && relative(process.cwd(), process.argv[1]);
-  return resolve(INIT_CWD && entry && script?.split(' ').includes(entry) ? INIT_CWD : process.cwd(), path);
+  const entry = process.argv[1] && relative(process.cwd(), process.argv[1]).split(sep).join('/');
+  return INIT_CWD && entry && script?.split(/\s+/).includes(entry) ? INIT_CWD : process.cwd();
 }
 
 /** Makes `path` and any missing parents; throws CommandFailure saying why when it cannot. */

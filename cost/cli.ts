@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../cli/command-line';
-import { callerPath, makeFolder } from '../cli/folders';
+import { callerPath, makeFolder, shownPath } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
@@ -202,7 +202,7 @@ export function loadStack(
     };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {
-    return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: file.replace(`${ROOT}/`, '') };
+    return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: shownPath(file) };
   } catch (error) {
     throw new UsageError(`${file} is not this stack's template: ${(error as Error).message}`, { cause: error });
   }
@@ -224,7 +224,7 @@ export function loadVpsCapacity(from: string | undefined): VpsCapacity {
       throw new Error(
         'it has no cpu.plain and cpu.tls (the CPU a request costs by set-up: run npm run bench:vps again)',
       );
-    return { measurement, source: source.replace(`${ROOT}/`, '') };
+    return { measurement, source: shownPath(source) };
   } catch (error) {
     throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`, {
       cause: error,
@@ -405,7 +405,7 @@ export async function cloudWatchInput(
   const profile = fitProfile(measurement, stack, `measured-${stackName}`);
   const profilePath = join(makeFolder(values.out), 'fitted-profile.json');
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
-  const profileFile = profilePath.replace(`${process.cwd()}/`, '');
+  const profileFile = shownPath(profilePath);
   const options = { newAccount: values['new-account'] };
   const fitted = estimate(profile, stack, DEFAULT_UNIT_COSTS, options);
   const lines = measuredLines(measurement, stack, fitted);

@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure, UsageError } from '../cli/command-line';
+import { shownPath } from '../cli/folders';
 import {
   DEPLOY_COMMANDS,
   EDITION_HEADER,
@@ -430,11 +431,11 @@ export function formatSummary(result: LoadRunResult): string {
     lines.push(
       `  artillery exited ${s.artilleryExitCode}: a check or threshold failed ` +
         (result.log
-          ? `(its output says which: ${relative(process.cwd(), result.log)})`
+          ? `(its output says which: ${shownPath(result.log)})`
           : "(artillery's output says which; --quiet hides most of it)"),
     );
   if (s.hotPoll) lines.push(...formatHotPoll(s.hotPoll));
   else if (s.scenario === HOT_POLL.scenario) lines.push(NO_LIMITS_HINT);
-  lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${relative(process.cwd(), result.dir)}`);
+  lines.push(`  ${result.ok ? 'PASS' : 'FAIL'}; results in ${shownPath(result.dir)}`);
   return lines.join('\n');
 }

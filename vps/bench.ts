@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { shownPath } from '../cli/folders';
 import autocannon, { type Result } from 'autocannon';
 import {
   TLS_SETUPS,
@@ -329,7 +330,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     );
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(measurement, null, 2)}\n`);
-    console.log(`Figures written to ${file} (npm run cost -- --vps-from ${file.replace(`${ROOT}/`, '')})`);
+    console.log(`Figures written to ${file} (npm run cost -- --vps-from ${shownPath(file)})`);
   } finally {
     for (const child of started) await stop(child);
     rmSync(home, { recursive: true, force: true });

@@ -162,9 +162,7 @@ describe('the VPS edition', () => {
     const dir = dataDir();
     const first = await start(dir);
     const poll = await api(first).createPoll();
-    await expect(start(dir)).rejects.toThrow(
-      `${dir} is in use by npm run vps (pid ${process.pid})`,
-    );
+    await expect(start(dir)).rejects.toThrow(`${dir} is in use by npm run vps (pid ${process.pid})`);
     // The first goes on, its log untouched by the refused start.
     expect((await api(first).vote(poll.id, 1)).status).toBe(202);
     await first.stop();
