@@ -197,7 +197,9 @@ export async function serveVps(options: HttpOptions, { polls, limits }: VpsPorts
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const found = match(method, path);
     if (found === undefined) return sendJson(res, errorResponse(new PollError('not_found', 'No such API route.')));
-    if ('allowed' in found) return sendJson(res, methodNotAllowed(found.allowed));
+    // HEAD is answered wherever GET is (above), so it is allowed there too.
+    if ('allowed' in found)
+      return sendJson(res, methodNotAllowed(found.allowed.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]))));
     const body = announcesBody(req) ? await readBody(req, POLL_LIMITS.maxBodyBytes) : undefined;
     if (body === 'too-large') {
       // The rest of the body is not read: the connection closes after the answer.

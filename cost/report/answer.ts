@@ -78,7 +78,8 @@ export const stackName = (report: CostReport) =>
  */
 function stackReadLines(report: CostReport): string[] {
   if (!stackDiffers(report) || report.stackSource === DEFAULT_STACK_SOURCE) return [];
-  return [`The stack you synthesized is another: ${designName(report)}. --detail bills it too.`];
+  const which = report.design === report.recommended.id ? 'this design with other settings' : designName(report);
+  return [`The stack you synthesized is another: ${which}. --detail bills it too.`];
 }
 
 /** Which side costs less, in words. */

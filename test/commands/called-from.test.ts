@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 describe('npm run, from a folder under the project', () => {
-  it('reads a path given there from there (the report named by the profile file found there)', { timeout: 120_000 }, () => {
+  it('reads a path given there from there (the report named by the profile file found there)', {
+    timeout: 120_000,
+  }, () => {
     const out = mkdtempSync(join(tmpdir(), 'called-from-'));
     const run = spawnSync('npm', ['run', '--silent', 'cost', '--', '--profile', 'small-site.json', '--out', out], {
       cwd: 'test/fixtures/profiles',

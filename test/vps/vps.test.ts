@@ -139,8 +139,8 @@ describe('the VPS edition', () => {
     expect(await head.text()).toBe('');
     const post = await fetch(url, { method: 'POST' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
-    expect(await post.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(await post.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET or HEAD here.' } });
   });
 
   it('answers results a CDN keeps for the whole max-age, whenever it asks, with that moment’s counts', async () => {

@@ -184,6 +184,14 @@ describe('the full working (--detail)', () => {
     const sameText = renderDetail(same);
     expect(sameText).not.toContain('The stack read, another design');
     expect(sameText.match(/^Total: /gm)).toHaveLength(1);
+    // The same design with settings of its own (a smaller consumer batch) is billed apart, and said to be so.
+    const fn = designStack({ results: 'function-url' });
+    const stack = { ...fn, consumer: { ...fn.consumer, batchSize: 1 } };
+    const tuned = buildReport({ ...input, stack, stackSource: 'cdk.out/ServerlessPoll.template.json' });
+    expect(tuned.design).toBe(tuned.recommended.id);
+    expect(renderAnswer(tuned, WHERE)).toContain(
+      'The stack you synthesized is another: this design with other settings. --detail bills it too.',
+    );
   });
 
   it('names the quota raises a hot poll needs, in the units of each row', () => {
