@@ -82,8 +82,8 @@ function parseHolder(text: string): Holder | undefined {
  */
 export function lockFolder(dataDir: string, what: string): () => void {
   const path = join(dataDir, LOCK_FILE);
+  const mine = JSON.stringify({ ...thisProcess(), what });
   for (let tries = 0; tries < 3; tries++) {
-    const mine = JSON.stringify({ ...thisProcess(), what });
     try {
       writeFileSync(path, mine, { flag: 'wx' });
       let held = true;
