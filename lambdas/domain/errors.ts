@@ -54,8 +54,10 @@ export class PollError extends NamedError {
     this.field = options.field;
   }
 
-  toBody(): { error: { code: ErrorCode; message: string } } {
-    return { error: { code: this.code, message: this.message } };
+  /** The answer's body: the code and message, and the refused field where there is one (a form marks it). */
+  toBody(): { error: { code: ErrorCode; message: string; field?: string } } {
+    const { code, message, field } = this;
+    return { error: field === undefined ? { code, message } : { code, message, field } };
   }
 }
 

@@ -53,7 +53,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   vote_not_queued: 503,
 };
 
-/** A refusal as its answer: the status its code maps to, and a body of the code and message only. */
+/** A refusal as its answer: the status its code maps to, and a body of the code and message (and refused field). */
 export function errorResponse(error: PollError): ApiResponse {
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);

@@ -60,6 +60,23 @@ describe('creating a poll', () => {
   });
 
   it.each([
+    [
+      'a lifetime out of range',
+      { title: 'Lunch?', options: ['Pizza', 'Sushi'], lifetimeMinutes: 0 },
+      'lifetimeMinutes',
+    ],
+    ['an empty option', { title: 'Lunch?', options: ['Pizza', ' '] }, 'options[1]'],
+  ])('refuses %s naming the field, so a form can mark it', async (_, body, field) => {
+    const refused = await call(createPollHandler({ polls, clock }), {
+      method: 'POST',
+      route: '/api/poll',
+      body: JSON.stringify(body),
+    });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_field', field } } });
+    expect(polls.polls.size).toBe(0);
+  });
+
+  it.each([
     ['the provider says no', new PollError('captcha_failed', 'no'), 403],
     ['the token is missing', new PollError('captcha_required', 'no'), 400],
     ['the provider cannot be reached', new PollError('captcha_unavailable', 'down'), 503],
