@@ -73,9 +73,22 @@ function pollAverage(profile: TrafficProfile): RouteRates {
 }
 
 /**
- * The busiest second: the hottest poll at its busiest minute (its votes and the visits that bring
- * them at busiestMinuteFactor times the average; its results at the viewers watching at once over
- * their refresh interval), plus the other polls open at once at their average, plus creates.
+ * The people watching a poll's results at the end of its busiest minute: those who arrived within one watch of
+ * it. They arrive as its votes do: busiestMinuteFactor times the poll's average in that minute, the average
+ * before it; never more than the poll's viewers.
+ */
+function arrivalsWithinAWatch(profile: TrafficProfile): number {
+  const perMinute = profile.resultsViewersPerPoll / profile.votingMinutes;
+  const busiest = Math.min(profile.watchMinutes, 1) * profile.busiestMinuteFactor;
+  return perMinute * (busiest + Math.max(0, profile.watchMinutes - 1));
+}
+const watchersAtOnce = (profile: TrafficProfile) =>
+  Math.min(profile.resultsViewersPerPoll, arrivalsWithinAWatch(profile));
+
+/**
+ * The busiest second: the hottest poll at its busiest minute (its votes, the visits that bring them
+ * and the viewers arriving, at busiestMinuteFactor times the average; its results from those watching
+ * at once over their refresh interval), plus the other polls open at once at their average, plus creates.
  */
 export function derivePeak(profile: TrafficProfile): Peak {
   const average = pollAverage(profile);
@@ -83,7 +96,12 @@ export function derivePeak(profile: TrafficProfile): Peak {
   const f = profile.busiestMinuteFactor;
   // No polls, no peak: the hottest poll exists only when polls do.
   const some = profile.pollsPerDay > 0 ? 1 : 0;
-  const hottest: RouteRates = scale({ ...scale(average, f), results: average.results, creates: 0 }, some);
+  const watchSeconds = profile.watchMinutes * 60;
+  const viewersAtOnce = watchersAtOnce(profile) * some;
+  const requestsPerViewer = resultsRequestsPerViewer(profile);
+  const refreshSeconds = requestsPerViewer > 0 ? watchSeconds / requestsPerViewer : 0;
+  const results = refreshSeconds > 0 ? viewersAtOnce / refreshSeconds : 0;
+  const hottest: RouteRates = { ...scale(average, f * some), results, creates: 0 };
   const creates = (profile.pollsPerDay * profile.busyHourFactor) / (24 * HOUR);
   const others = scale(average, Math.max(0, pollsOpenAtOnce - 1));
   const derived = add(hottest, { ...others, creates });
@@ -102,15 +120,11 @@ export function derivePeak(profile: TrafficProfile): Peak {
       }
     : derived;
   const requestsPerSecond = raise ? override : derivedRequestsPerSecond;
-  const watchSeconds = profile.watchMinutes * 60;
-  const viewersAtOnce = profile.resultsViewersPerPoll * (profile.watchMinutes / profile.votingMinutes);
-  const requestsPerViewer = resultsRequestsPerViewer(profile);
-  const refreshSeconds = requestsPerViewer > 0 ? watchSeconds / requestsPerViewer : 0;
   const hottestPoll = {
     votesPerSecond: hottest.votes,
     resultsRequestsPerSecond: hottest.results,
     pageLoadsPerSecond: hottest.pages,
-    viewersAtOnce: viewersAtOnce * some,
+    viewersAtOnce,
     refreshSeconds,
   };
   return { requestsPerSecond, derivedRequestsPerSecond, routes, pollsOpenAtOnce, hottestPoll };
@@ -130,8 +144,7 @@ export function peakWorking(profile: TrafficProfile, peak: Peak): string[] {
       `${profile.busiestMinuteFactor} = ${fmt(hot.votesPerSecond)} votes/s, with ${fmt(hot.pageLoadsPerSecond)} ` +
       'visits/s (each a page and a poll read).',
     hot.resultsRequestsPerSecond > 0
-      ? `Its results: ${fmt(profile.resultsViewersPerPoll)} viewers × ${profile.watchMinutes} of ` +
-        `${profile.votingMinutes} min = ${fmt(hot.viewersAtOnce)} watching at once, each asking every ` +
+      ? `Its results: ${watchersWorking(profile, hot.viewersAtOnce)} watching at once, each asking every ` +
         `${fmt(hot.refreshSeconds)} s = ${fmt(hot.resultsRequestsPerSecond)} req/s.`
       : 'Its results: nobody watches them (no viewers, or none for long enough to ask): 0 req/s.',
     `Busiest second, the other polls open at once at their average added: pages ${fmt(routes.pages)}, ` +
@@ -143,6 +156,21 @@ export function peakWorking(profile: TrafficProfile, peak: Peak): string[] {
       `; the month's average is ${fmt(monthAverage(profile))} req/s. A design whose API needs CORS also gets a ` +
       'preflight per voting visit (a browser keeps its answer for the max-age) and per create: its stages count them.',
   ];
+}
+
+/** Who is watching, as watchersAtOnce counts them: arrivals within one watch of the busiest minute's end. */
+function watchersWorking(profile: TrafficProfile, atOnce: number): string {
+  const perMinute = profile.resultsViewersPerPoll / profile.votingMinutes;
+  const watch = profile.watchMinutes;
+  const busiest = `${fmt(perMinute)} × ${profile.busiestMinuteFactor} × ${fmt(Math.min(watch, 1))} min`;
+  const before = watch > 1 ? ` + ${fmt(perMinute)} × ${fmt(watch - 1)} min before it` : '';
+  const capped = arrivalsWithinAWatch(profile) > profile.resultsViewersPerPoll;
+  return (
+    `${fmt(profile.resultsViewersPerPoll)} viewers arrive over ${profile.votingMinutes} min ` +
+    `(${fmt(perMinute)} a minute), as its votes do; those who came within one watch (${fmt(watch)} min) of ` +
+    `the busiest minute's end: ${busiest}${before} = ${fmt(atOnce)}` +
+    (capped ? ` (at most the poll's ${fmt(profile.resultsViewersPerPoll)} viewers)` : '')
+  );
 }
 
 /** Requests a second over the whole month, the same routes. */

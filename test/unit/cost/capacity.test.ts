@@ -13,9 +13,9 @@ import { capacityOf, MAX_RAMP_SECONDS, RAISE_HEADROOM, roundUp } from '../../../
 import type { Account } from '../../../cost/estimate/stages';
 import { recommend } from '../../../cost/estimate/designs';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../../cost/usage/unit-costs';
-import { derivePeak } from '../../../cost/usage/peaks';
+import { derivePeak, peakWorking } from '../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
-import type { TrafficProfile } from '../../../cost/usage/traffic-profile';
+import { resultsRequestsPerViewer, type TrafficProfile } from '../../../cost/usage/traffic-profile';
 import { QUOTAS, quota } from '../../../config/aws-quotas';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
 import { votePathFor } from '../../../config/vote-path';
@@ -48,7 +48,47 @@ describe('the peak a profile brings', () => {
     const seed = derivePeak(PROFILES.seed);
     const open = (PROFILES.seed.pollsPerDay * PROFILES.seed.busyHourFactor * PROFILES.seed.votingMinutes) / (24 * 60);
     expect(seed.pollsOpenAtOnce).toBeCloseTo(open, 9);
-    expect(seed.routes.results).toBeCloseTo(seed.hottestPoll.resultsRequestsPerSecond * open, 6);
+    // The other polls open at once at their average: each viewer's requests over the poll's window.
+    const { resultsViewersPerPoll, votingMinutes } = PROFILES.seed;
+    const average = (resultsViewersPerPoll * resultsRequestsPerViewer(PROFILES.seed)) / (votingMinutes * 60);
+    expect(seed.routes.results).toBeCloseTo(seed.hottestPoll.resultsRequestsPerSecond + average * (open - 1), 6);
+  });
+});
+
+describe('the watchers of the busiest second follow arrivals', () => {
+  // A small site's burst: 300 of a poll's 800 votes (and viewers) in its first minute, each watching for a minute.
+  const burst: TrafficProfile = {
+    ...PROFILES.seed,
+    pollsPerDay: 40,
+    votesPerPoll: 800,
+    votingMinutes: 120,
+    busiestMinuteFactor: 45,
+    resultsViewersPerPoll: 800,
+    watchMinutes: 1,
+  };
+
+  it('counts those who arrived within one watch of the busiest minute, at its rate', () => {
+    const { hottestPoll } = derivePeak(burst);
+    const arrivedInTheBusiestMinute = (burst.resultsViewersPerPoll / burst.votingMinutes) * burst.busiestMinuteFactor;
+    expect(hottestPoll.viewersAtOnce).toBeCloseTo(arrivedInTheBusiestMinute, 9);
+    expect(hottestPoll.viewersAtOnce).toBeCloseTo(300, 9);
+    // Each asks every 2 s while votes pour in.
+    expect(hottestPoll.resultsRequestsPerSecond).toBeCloseTo(150, 9);
+  });
+
+  it('adds the average arrivals before the busiest minute for a longer watch, never more than the viewers', () => {
+    const perMinute = burst.resultsViewersPerPoll / burst.votingMinutes;
+    const longer = derivePeak({ ...burst, watchMinutes: 3 }).hottestPoll;
+    expect(longer.viewersAtOnce).toBeCloseTo(perMinute * (45 + 2), 9);
+    const whole = derivePeak({ ...burst, watchMinutes: 120 }).hottestPoll;
+    expect(whole.viewersAtOnce).toBe(burst.resultsViewersPerPoll);
+  });
+
+  it('says the rule in the working with its numbers', () => {
+    const peak = derivePeak(burst);
+    const results = peakWorking(burst, peak).find((line) => line.startsWith('Its results'))!;
+    expect(results).toContain('800 viewers arrive over 120 min (6.67 a minute)');
+    expect(results).toContain('6.67 × 45 × 1 min = 300 watching at once, each asking every 2 s = 150 req/s');
   });
 });
 

@@ -165,11 +165,11 @@ describe('the full working (--detail)', () => {
     expect(at.every((i) => i >= 0) && at.every((i, k) => k === 0 || i > at[k - 1])).toBe(true);
     // Nothing points at what is still to come.
     expect(text).not.toMatch(/the bill above|report below|designs above|itemised bill is|see below/);
-    expect(text).toMatch(/^- The busiest second: 1,102 requests\/s; the hottest poll 5\.56 votes\/s and 167 results/m);
+    expect(text).toMatch(/^- The busiest second: 1,185 requests\/s; the hottest poll 5\.56 votes\/s and 250 results/m);
     const designs = text.slice(text.indexOf('\nEvery AWS design'));
     expect(designs).toMatch(/^AWS design \(← the recommended\) +Monthly/m);
     expect(designs).toMatch(/^results from a function URL ← +\$312\.97/m);
-    expect(designs).toMatch(/^results from a function URL +yes +results function URL: reserved .*\(52%\)$/m);
+    expect(designs).toMatch(/^results from a function URL +yes +results function URL: reserved .*\(56%\)$/m);
   });
 
   it('itemises the recommended design, and the stack read only as a section of its own where it differs', () => {
