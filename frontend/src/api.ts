@@ -6,11 +6,11 @@ import type { SiteConfig } from '../../config/site';
 
 export type { PublicPoll, PublicResults };
 
-/** `retryAfterSeconds`: what the answer's Retry-After said, if anything. */
+/** `retryAfterSeconds`: what the answer's Retry-After said, if anything; `field`: the field a refusal names. */
 export type Failure =
   | { kind: 'network'; message: string }
   | { kind: 'server'; status: number; message: string; retryAfterSeconds?: number }
-  | { kind: 'client'; status: number; code: string; message: string; retryAfterSeconds?: number };
+  | { kind: 'client'; status: number; code: string; message: string; retryAfterSeconds?: number; field?: string };
 
 /** The API's answer to an accepted vote. */
 export interface VoteAccepted {
@@ -64,7 +64,7 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       };
     }
     const json = (await response.json().catch(() => undefined)) as
-      | { error?: { code?: string; message?: string } }
+      | { error?: { code?: string; message?: string; field?: unknown } }
       | undefined;
     if (response.ok) return { ok: true, status: response.status, data: json as T };
     const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
@@ -95,6 +95,7 @@ export function createApi(config: AppConfig, captchaToken?: TokenSource) {
       code: json.error.code ?? 'error',
       message: json.error.message ?? 'Request refused.',
       retryAfterSeconds,
+      field: typeof json.error.field === 'string' ? json.error.field : undefined,
     };
   }
 

@@ -7,16 +7,8 @@ import { PollError } from '../../lambdas/domain/errors';
 import { createPoll as validatePoll } from '../../lambdas/domain/poll';
 import type { Api, PublicPoll } from './api';
 import { h, render, say } from './dom';
+import { duration, inUnits, LIFETIME_RULE, PRESETS, toMinutes, UNITS } from './lifetime';
 import { closingClock } from './times';
-
-/** How long a poll may stay open, as the form offers it; the longest is the API's limit. */
-const LIFETIMES: [minutes: number, label: string][] = [
-  [5, '5 minutes'],
-  [30, '30 minutes'],
-  [60, '1 hour'],
-  [24 * 60, '1 day'],
-  [POLL_LIMITS.maxLifetimeMinutes, '1 week'],
-];
 
 /** The form's labels, by the API's fields they stand for: a refusal names what its reader sees. */
 const LABELS = {
@@ -79,13 +71,43 @@ export function createPage(api: Api): void {
     required: true,
     autofocus: true,
   });
-  const lifetime = h(
+  // Any lifetime the API takes: an amount in a unit, the API's default to start with, and the common
+  // ones a click away (each shown pressed while it is the lifetime chosen).
+  const start = inUnits(POLL_LIMITS.defaultLifetimeMinutes);
+  const amount = h('input', {
+    type: 'number',
+    id: 'lifetime',
+    name: 'lifetime',
+    min: '1',
+    step: 'any',
+    inputMode: 'decimal',
+    value: String(start.amount),
+  });
+  amount.setAttribute('aria-describedby', 'lifetime-hint');
+  const unit = h(
     'select',
-    { id: 'lifetime', name: 'lifetime' },
-    ...LIFETIMES.map(([minutes, label]) =>
-      h('option', { value: String(minutes), selected: minutes === POLL_LIMITS.defaultLifetimeMinutes }, label),
-    ),
+    { name: 'lifetimeUnit' },
+    ...UNITS.map((u) => h('option', { value: String(u.minutes), selected: u === start.unit }, `${u.name}s`)),
   );
+  unit.setAttribute('aria-label', 'Unit');
+  const lifetimeMinutes = () => toMinutes(amount.value, Number(unit.value));
+  const presets = PRESETS.map((minutes) => {
+    const preset = h('button', { type: 'button', className: 'secondary' }, duration(minutes));
+    preset.onclick = () => {
+      const chosen = inUnits(minutes);
+      amount.value = String(chosen.amount);
+      unit.value = String(chosen.unit.minutes);
+      unmark(amount);
+      showPreset();
+    };
+    return { minutes, preset };
+  });
+  const showPreset = () => {
+    const chosen = lifetimeMinutes();
+    for (const { minutes, preset } of presets) preset.setAttribute('aria-pressed', String(minutes === chosen));
+  };
+  showPreset();
+
   // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier)
   // counts as one voter.
   const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
@@ -113,30 +135,54 @@ export function createPage(api: Api): void {
       optionList,
       addButton,
     ),
+    h('label', { htmlFor: 'lifetime' }, LABELS.lifetimeMinutes),
+    h('div', { className: 'lifetime' }, amount, unit),
     h(
       'div',
-      { className: 'row' },
-      h('div', {}, h('label', { htmlFor: 'lifetime' }, LABELS.lifetimeMinutes), lifetime),
-      h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, LABELS.oneVotePerVoter)),
+      { className: 'presets', role: 'group', ariaLabel: 'Common lifetimes' },
+      ...presets.map(({ preset }) => preset),
     ),
+    h('p', { className: 'hint', id: 'lifetime-hint' }, `Any time ${LIFETIME_RULE}.`),
+    h('div', { className: 'check' }, oneVote, h('label', { htmlFor: 'one-vote' }, LABELS.oneVotePerVoter)),
     oneVoteNote,
     submit,
   );
   for (let i = 0; i < POLL_LIMITS.minOptions; i++) addOption(false);
 
-  // A refused control is unmarked, and what was said of it cleared, as soon as it is changed.
-  form.oninput = (event) => {
-    const control = event.target as Element;
+  /** The control of a field, by its name in the API. */
+  const controlOf = (field = ''): HTMLElement | undefined => {
+    if (field === 'title') return title;
+    if (field === 'lifetimeMinutes') return amount;
+    if (field === 'oneVotePerVoter') return oneVote;
+    return optionList.querySelectorAll('input')[optionIndex(field) ?? -1];
+  };
+  /**
+   * A refusal, the form's own check's or the server's alike: its field's control marked and focused, and
+   * why said. The lifetime's rule is said in the form's units, not the API's minutes.
+   */
+  const refuse = (field: string | undefined, message: string) => {
+    const control = controlOf(field);
+    control?.setAttribute('aria-invalid', 'true');
+    control?.focus();
+    say(field === 'lifetimeMinutes' ? `${LABELS.lifetimeMinutes} must be ${LIFETIME_RULE}.` : message, 'error');
+  };
+  /** A refused control is unmarked, and what was said of it cleared, as soon as it is changed. */
+  const unmark = (control: Element) => {
     if (!control.hasAttribute('aria-invalid')) return;
     control.removeAttribute('aria-invalid');
     say('');
+  };
+  form.oninput = (event) => {
+    // The lifetime's unit changes what the amount means: it unmarks the amount.
+    unmark(event.target === unit ? amount : (event.target as Element));
+    showPreset();
   };
   form.onsubmit = async (event) => {
     event.preventDefault();
     const input = {
       title: title.value,
       options: [...optionList.querySelectorAll('input')].map((o) => o.value),
-      lifetimeMinutes: Number(lifetime.value),
+      lifetimeMinutes: lifetimeMinutes(),
       oneVotePerVoter: oneVote.checked,
     };
     for (const control of form.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
@@ -145,17 +191,14 @@ export function createPage(api: Api): void {
       validatePoll(input, Date.now(), undefined, formLabel);
     } catch (error) {
       if (!(error instanceof PollError)) throw error;
-      const options = optionList.querySelectorAll('input');
-      const control = error.field === 'title' ? title : options[optionIndex(error.field) ?? options.length];
-      control?.setAttribute('aria-invalid', 'true');
-      control?.focus();
-      return say(error.message, 'error');
+      return refuse(error.field, error.message);
     }
     submit.disabled = true;
     say('Creating your poll…');
     const created = await api.createPoll(input);
     submit.disabled = false;
-    if (!created.ok) return say(created.message, 'error');
+    if (!created.ok)
+      return created.kind === 'client' ? refuse(created.field, created.message) : say(created.message, 'error');
     say('');
     // The poll's own address, so a reload (or the back button after voting) keeps the link.
     history.pushState(null, '', `/poll/${created.data.id}`);

@@ -2,7 +2,7 @@
  * The site in a real browser (Debian's chromium via playwright-core): create, share, vote, live
  * results and the error states, against every server of it: the local runtime in each results
  * design, and the VPS edition. Screenshots of each page go to test-artifacts/ for a person to look at.
- * One file of ~550 lines on purpose: one chromium serves every scenario (a browser a file costs seconds of CPU).
+ * One file of ~650 lines on purpose: one chromium serves every scenario (a browser a file costs seconds of CPU).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -162,7 +162,9 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await creator.getByLabel('Question').fill('Lunch?');
     await creator.getByLabel('Option 1').fill('Pizza');
     await creator.getByLabel('Option 2').fill('Sushi');
-    await creator.getByLabel('Open for').selectOption({ label: '30 minutes' });
+    await creator.getByRole('button', { name: '30 minutes' }).click();
+    expect(await creator.getByLabel('Open for').inputValue()).toBe('30');
+    expect(await creator.getByLabel('Unit').inputValue()).toBe('1');
     await creator.getByRole('button', { name: 'Create poll' }).click();
     const link = await creator.getByLabel('Share this link').inputValue();
     expect(creator.url()).toBe(link);
@@ -189,6 +191,34 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await expect.poll(() => creator.locator('#status').textContent()).toContain('Your vote for “Pizza” was recorded');
     // Read where this design serves results: from a cache of up to 2 s in one of them.
     await expect.poll(() => server.counts(link.split('/').pop()!), { timeout: 15_000 }).toEqual([1, 1]);
+  });
+
+  it('makes a poll open for any lifetime the API takes: 2 hours typed in closes 120 minutes after it was made', async () => {
+    const creator = await newVisitor();
+    await creator.goto('/');
+    // The API's default to start with, its preset shown chosen.
+    expect(await creator.getByLabel('Open for').inputValue()).toBe(String(POLL_LIMITS.defaultLifetimeMinutes / 60));
+    expect(await creator.getByRole('button', { name: '1 hour' }).getAttribute('aria-pressed')).toBe('true');
+    await creator.getByLabel('Question').fill('Two hours?');
+    await creator.getByLabel('Option 1').fill('Yes');
+    await creator.getByLabel('Option 2').fill('No');
+    await creator.getByLabel('Open for').fill('2');
+    await creator.getByLabel('Unit').selectOption({ label: 'hours' });
+    expect(await creator.locator('.presets [aria-pressed="true"]').count()).toBe(0);
+    const made = creator.waitForResponse((r) => r.url().endsWith('/api/poll') && r.request().method() === 'POST');
+    await creator.getByRole('button', { name: 'Create poll' }).click();
+    const response = await made;
+    expect(response.request().postDataJSON()).toMatchObject({ lifetimeMinutes: 120 });
+    expect(response.status()).toBe(201);
+    const poll = (await response.json()) as { id: string; createdAt: string; closesAt: string };
+    // The server keeps closesAt to the second: the creation instant's milliseconds are the only slack.
+    const lifetimeMs = Date.parse(poll.closesAt) - Date.parse(poll.createdAt);
+    expect(lifetimeMs).toBeGreaterThan(120 * 60_000 - 1000);
+    expect(lifetimeMs).toBeLessThanOrEqual(120 * 60_000);
+    // The stored poll says the same.
+    const stored = await api(server).call('GET', `/api/poll/${poll.id}`);
+    expect(stored.json).toMatchObject({ closesAt: poll.closesAt, createdAt: poll.createdAt });
+    expect(await creator.locator('.closes').textContent()).toMatch(/\(in 2 hours\)\.$/);
   });
 
   it('answers an address that is no page with a 404 page, also with a malformed escape in a poll link', async () => {
@@ -405,6 +435,58 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     expect(await page.getByLabel('Option 2').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Option 1').getAttribute('aria-invalid')).toBeNull();
     expect(creates()).toBe(before);
+  });
+
+  it('marks a lifetime the API does not take at its field, the form’s check and the server’s alike, creating nothing', async () => {
+    const page = await newVisitor();
+    const creates = () => runtime.usage().api.byRoute['POST /api/poll'] ?? 0;
+    const before = creates();
+    const status = () => page.locator('#status').textContent();
+    const lifetime = page.getByLabel('Open for');
+    const refusal = 'Open for must be from 1 minute to 7 days, in whole minutes.';
+    await page.goto('/');
+    await page.getByLabel('Question').fill('Too long?');
+    await page.getByLabel('Option 1').fill('Yes');
+    await page.getByLabel('Option 2').fill('No');
+    // Past the longest, below the shortest, and not whole minutes: each marked, none sent.
+    for (const [amount, unit] of [
+      [String(POLL_LIMITS.maxLifetimeMinutes / (24 * 60) + 1), 'days'],
+      ['0', 'minutes'],
+      ['1.5', 'minutes'],
+      ['', 'hours'],
+    ]) {
+      await lifetime.fill(amount);
+      await page.getByLabel('Unit').selectOption({ label: unit });
+      await page.getByRole('button', { name: 'Create poll' }).click();
+      await expect.poll(status).toBe(refusal);
+      expect(await lifetime.getAttribute('aria-invalid'), `${amount} ${unit}`).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lifetime');
+      expect(await page.getByLabel('Question').getAttribute('aria-invalid')).toBeNull();
+    }
+    await shot(page, '14-refused-lifetime');
+    // A preset is a lifetime the API takes: it unmarks the field.
+    await page.getByRole('button', { name: '7 days' }).click();
+    expect(await lifetime.getAttribute('aria-invalid')).toBeNull();
+    await expect.poll(status).toBe('');
+    expect(creates()).toBe(before);
+
+    // The server's refusal of one (here a request changed on its way) is marked the same way.
+    await page.route('**/api/poll', (route) =>
+      route.continue({
+        postData: JSON.stringify({
+          ...route.request().postDataJSON(),
+          lifetimeMinutes: POLL_LIMITS.maxLifetimeMinutes + 1,
+        }),
+      }),
+    );
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/poll'));
+    await page.getByRole('button', { name: 'Create poll' }).click();
+    const answer = await answered;
+    expect(answer.status()).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { code: 'invalid_field', field: 'lifetimeMinutes' } });
+    await expect.poll(status).toBe(refusal);
+    expect(await lifetime.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('heading', { name: 'Create a poll' }).count()).toBe(1);
   });
 });
 
