@@ -108,19 +108,16 @@ export function createPage(api: Api): void {
   };
   showPreset();
 
-  // Off, as in the API: on, everyone behind one network address (a school, an office, a phone carrier)
-  // counts as one voter.
-  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: false });
+  // On, unlike the API's default (kept off for programs and the cost profiles): a poll shared in public
+  // wants it, and the box stays in sight to untick for a vote among friends.
+  const oneVote = h('input', { type: 'checkbox', id: 'one-vote', name: 'oneVotePerVoter', checked: true });
   const oneVoteNote = h(
     'p',
-    { className: 'hint', id: 'one-vote-note', hidden: true },
-    'A voter is a network address: people sharing one (a school, an office, some phone networks) ' +
-      'can vote only once between them.',
+    { className: 'hint', id: 'one-vote-note' },
+    'Keep this on for a poll shared in public. A voter is a network address: people sharing one ' +
+      '(a school, an office, some phone networks) can vote only once between them.',
   );
   oneVote.setAttribute('aria-describedby', 'one-vote-note');
-  oneVote.onchange = () => {
-    oneVoteNote.hidden = !oneVote.checked;
-  };
   const submit = h('button', { type: 'submit' }, 'Create poll');
 
   const form = h(

@@ -152,12 +152,12 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
   it('keeps the poll’s link, says when it closes and what a voter is, leads from results to voting', async () => {
     const creator = await newVisitor();
     await creator.goto('/');
-    // Off by default, as in the API; on, the page says what counts as a voter.
+    // On by default, unlike the API: the form says why, and what counts as a voter. Unticked here: every vote counts.
     const oneVote = creator.getByLabel('One vote per voter');
-    expect(await oneVote.isChecked()).toBe(false);
-    await expect.poll(() => creator.locator('#one-vote-note').isVisible()).toBe(false);
-    await oneVote.check();
-    expect(await creator.locator('#one-vote-note').textContent()).toMatch(/A voter is a network address/);
+    expect(await oneVote.isChecked()).toBe(true);
+    expect(await creator.locator('#one-vote-note').textContent()).toMatch(
+      /^Keep this on for a poll shared in public\. A voter is a network address/,
+    );
     await oneVote.uncheck();
     await creator.getByLabel('Question').fill('Lunch?');
     await creator.getByLabel('Option 1').fill('Pizza');
@@ -231,8 +231,18 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await shot(visitor, '7-page-not-found');
   });
 
-  it('refuses a second vote from the same voter with a clear message', async () => {
-    const poll = await api(server).createPoll({ title: 'One each', options: ['Yes', 'No'], oneVotePerVoter: true });
+  it('makes a poll from the form with one vote per voter by default, and refuses a second vote with a clear line', async () => {
+    const creator = await newVisitor();
+    await creator.goto('/');
+    await creator.getByLabel('Question').fill('One each');
+    await creator.getByLabel('Option 1').fill('Yes');
+    await creator.getByLabel('Option 2').fill('No');
+    const made = creator.waitForResponse((r) => r.url().endsWith('/api/poll') && r.request().method() === 'POST');
+    await creator.getByRole('button', { name: 'Create poll' }).click();
+    const poll = (await (await made).json()) as { id: string; oneVotePerVoter: boolean };
+    expect(poll.oneVotePerVoter).toBe(true);
+    await creator.getByLabel('Share this link').waitFor();
+
     const first = await newVisitor();
     await first.goto(`/poll/${poll.id}`);
     await first.getByRole('radio', { name: 'Yes' }).check();
@@ -250,6 +260,7 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await again.getByRole('radio', { name: 'No' }).check();
     await again.getByRole('button', { name: 'Vote' }).click();
     await expect.poll(() => again.locator('#status').textContent()).toBe('You have already voted in this poll.');
+    expect(await again.getByRole('button', { name: /Vote again|Back to voting/ }).count()).toBe(0);
     await expect.poll(() => again.locator('.total').textContent(), { timeout: 15_000 }).toBe('1 vote');
     await shot(again, '6-already-voted');
   });
