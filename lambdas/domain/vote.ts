@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { IDEMPOTENCY } from '../../config/api-contract';
 import { VOTE_QUEUE } from '../../config/vote-queue';
-import { invalid, PollError } from './errors';
+import { invalid, invalidField, PollError } from './errors';
 import { idOf, newId } from './ids';
 import { COUNTER_LAYOUTS, isClosed, type CounterLayout, type Poll, type PollSize } from './poll';
 
@@ -41,7 +41,7 @@ export function chooseOption(input: unknown, poll: Poll, nowMs: number): number 
   if (extra.length > 0) throw invalid('unknown_field', `Unknown field(s): ${extra.slice(0, 5).join(', ')}.`);
   const option = body.option;
   if (typeof option !== 'number' || !Number.isInteger(option)) {
-    throw invalid('invalid_field', 'option must be the whole-number index of an option.');
+    throw invalidField('option', 'option must be the whole-number index of an option.');
   }
   if (option < 0 || option >= poll.options.length) {
     throw invalid('invalid_option', `option must be from 0 to ${poll.options.length - 1}.`);
