@@ -9,7 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { badContextPair, contextOption, exitWithUsageError, parseCommandLine, runCommand } from '../cli/command-line';
+import {
+  badContextPair,
+  contextOf,
+  contextOption,
+  exitWithUsageError,
+  parseCommandLine,
+  runCommand,
+} from '../cli/command-line';
 import { stackPropsFrom, synthesizeTemplate } from '../lib/app';
 import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
 import { freePlanViolations } from '../localstack/free-plan';
@@ -58,12 +65,7 @@ const CDK_ARGS = [
   'cdk.out.localstack',
 ];
 /** The same context for the checks made in-process (the flags, the free-plan synth). */
-const contextObject: Record<string, string> = {
-  ...Object.fromEntries(
-    extraContext.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-  ),
-  target: 'localstack',
-};
+const contextObject: Record<string, string> = { ...contextOf(extraContext), target: 'localstack' };
 
 function stop(lines: string[]): never {
   for (const line of lines) console.error(`✗ ${line}`);

@@ -11,6 +11,12 @@ import { wrap } from './wrap';
 // Where every command gets them; they live in config/ so that lib/ (the CDK app) throws them too.
 export { CommandFailure, UsageError };
 
+// The AWS SDK's notice that its releases after January 2027 need Node 22: seven lines, before a command's
+// one-line answer, from the first client made in any process on Node 20 (which package.json's engines take on
+// purpose), cdk's and cdklocal's included. Every command imports this module: it sets the SDK's documented
+// switch (aws/aws-sdk-js-v3#7983) for itself and what it starts; a person who set it themselves is heard.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export interface OptionSpec {
   type: 'string' | 'boolean';
   short?: string;
@@ -46,6 +52,10 @@ export const contextOption = (description: string) => ({
 
 /** A `-c` value that is not key=value, if any. */
 export const badContextPair = (pairs: string[]) => pairs.find((pair) => !/^[\w:.-]+=.*$/.test(pair));
+
+/** `-c` key=value pairs as cdk reads them: the value is all after the first `=`, the last of a key given twice. */
+export const contextOf = (pairs: string[]): Record<string, string> =>
+  Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 type Values<O extends Record<string, OptionSpec>> = {
   [K in keyof O]: O[K]['type'] extends 'boolean'

@@ -20,8 +20,14 @@ export const cdklocalEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
   AWS_REGION: REGION,
   AWS_DEFAULT_REGION: REGION,
-  // cdklocal drops other AWS_* variables unless listed.
-  AWS_ENVAR_ALLOWLIST: 'AWS_REGION,AWS_DEFAULT_REGION,AWS_ACCESS_KEY_ID,AWS_SECRET_ACCESS_KEY',
+  // cdklocal drops other AWS_* variables unless listed (the last: cli/command-line.ts, the SDK's Node 22 notice).
+  AWS_ENVAR_ALLOWLIST: [
+    'AWS_REGION',
+    'AWS_DEFAULT_REGION',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+  ].join(','),
   CDK_DISABLE_CLI_TELEMETRY: '1',
   CDK_DISABLE_VERSION_CHECK: '1',
 });

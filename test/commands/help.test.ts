@@ -39,6 +39,8 @@ describe('every command', () => {
     expect(scripts.map(([name]) => name)).toEqual(
       expect.arrayContaining([
         'start',
+        'deploy',
+        'destroy',
         'cost',
         'load',
         'dlq',
@@ -186,6 +188,17 @@ describe('mistakes people make', () => {
         'e.g. npx cdk synth -c hotPollVotesPerSecond=50000. ' +
         'Run npm run localstack:deploy -- --help for the usage.',
     ],
+    ...[
+      ['no credentials', { AWS_SHARED_CREDENTIALS_FILE: '/nowhere', AWS_CONFIG_FILE: '/nowhere' }],
+      ['credentials', { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example' }],
+    ].map(([credentials, env]) => [
+      `a design that is none, said before credentials are looked for or cdk starts (with ${credentials})`,
+      ['bin/deploy.ts', '-c', 'results=fnurl'],
+      // The SDK's notice that it will need Node 22 (seven lines on Node 20) is not said before it either.
+      'results must be one of api, function-url, cloudfront (got "fnurl"); ' +
+        'e.g. npx cdk synth -c results=function-url. Run npm run deploy -- --help for the usage.',
+      { ...(env as Record<string, string>), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined },
+    ]),
     [
       'CDK context for LocalStack that is not key=value',
       ['bin/localstack.ts', 'deploy', '-c', 'rateLimits'],
@@ -239,7 +252,7 @@ describe('mistakes people make', () => {
       "--url not-a-url is not a URL: give the local runtime's, e.g. http://127.0.0.1:3000. " +
         'Run npm run dlq -- --help for the usage.',
     ],
-  ] as [string, string[], string, Record<string, string>?][])(
+  ] as [string, string[], string, Record<string, string | undefined>?][])(
     '%s: one line, exit 2',
     async (_name, args, expected, env) => {
       const result = await promisify(execFile)(process.execPath, ['--import', 'tsx', ...args], {

@@ -1,14 +1,22 @@
 /**
- * npm run deploy's check for AWS credentials (cli/aws-credentials.ts): found where the SDK's default chain
- * finds them, from files and the environment only; without any, one line saying what to run, exit 1, and
- * no synth (bin/deploy.ts runs cdk only after the check).
+ * npm run deploy's and npm run destroy's check for AWS credentials (cli/aws-credentials.ts): found where the
+ * SDK's default chain finds them, from files and the environment only; without any, one line saying what to
+ * run, exit 1, and no synth (bin/deploy.ts runs cdk only after the check). And the region npm run destroy
+ * names, found where the CDK CLI finds it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CredentialPlaces, credentialSource, noCredentialsMessage } from '../../../cli/aws-credentials';
+import {
+  type CredentialPlaces,
+  credentialSource,
+  noCredentialsMessage,
+  regionInWords,
+  requireCredentials,
+} from '../../../cli/aws-credentials';
+import { CommandFailure } from '../../../cli/command-line';
 
 /** A machine with these environment variables and files (path → text), and nothing else. */
 const machine = (env: Record<string, string> = {}, files: Record<string, string> = {}): CredentialPlaces => ({
@@ -56,6 +64,48 @@ describe('AWS credentials, found without a request', () => {
     expect(credentialSource(machine({}, { '/sys/devices/virtual/dmi/id/board_vendor': 'Amazon EC2\n' }))).toMatch(
       /EC2/,
     );
+  });
+});
+
+describe('the region cdk would use, found without a request (npm run destroy names it)', () => {
+  const config = '/home/me/.aws/config';
+  const credentials = '/home/me/.aws/credentials';
+
+  it('is the environment’s first, in the CDK CLI’s order', () => {
+    expect(regionInWords(machine({ AWS_DEFAULT_REGION: 'eu-west-2', AWS_REGION: 'eu-west-1' }))).toBe(
+      'eu-west-1 (AWS_REGION)',
+    );
+    expect(
+      regionInWords(machine({ AWS_DEFAULT_REGION: 'eu-west-2' }, { [config]: '[default]\nregion=us-west-2' })),
+    ).toBe('eu-west-2 (AWS_DEFAULT_REGION)');
+  });
+
+  it("is the profile's, in the credentials file before the config file, else the default profile's", () => {
+    const both = { [credentials]: '[work]\nregion = ap-south-1\n', [config]: '[profile work]\nregion = eu-north-1\n' };
+    expect(regionInWords(machine({ AWS_PROFILE: 'work' }, both))).toBe(`ap-south-1 (profile work in ${credentials})`);
+    expect(regionInWords(machine({ AWS_PROFILE: 'work' }, { [config]: both[config] }))).toBe(
+      `eu-north-1 (profile work in ${config})`,
+    );
+    expect(regionInWords(machine({ AWS_PROFILE: 'work' }, { [config]: '[default]\nregion = sa-east-1\n' }))).toBe(
+      `sa-east-1 (profile default in ${config})`,
+    );
+  });
+
+  it("is cdk's us-east-1 where none is configured, and an EC2 instance's own", () => {
+    expect(regionInWords(machine())).toBe("us-east-1 (cdk's default: no region is configured)");
+    expect(regionInWords(machine({}, { '/sys/devices/virtual/dmi/id/board_vendor': 'Amazon EC2\n' }))).toBe(
+      "this EC2 instance's region",
+    );
+  });
+});
+
+describe('requireCredentials', () => {
+  it('says where they are, or fails with the one line that says what to run', () => {
+    expect(requireCredentials(machine({ AWS_ACCESS_KEY_ID: 'AKIA', AWS_SECRET_ACCESS_KEY: 's' }))).toMatch(
+      /AWS_ACCESS_KEY_ID/,
+    );
+    expect(() => requireCredentials(machine())).toThrow(CommandFailure);
+    expect(() => requireCredentials(machine())).toThrow(noCredentialsMessage(machine()));
   });
 });
 

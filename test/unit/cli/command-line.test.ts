@@ -1,7 +1,14 @@
 /** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder; negatives. */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { helpText, parseCommandLine, type CommandSpec, type OptionSpec } from '../../../cli/command-line';
+import {
+  badContextPair,
+  contextOf,
+  helpText,
+  parseCommandLine,
+  type CommandSpec,
+  type OptionSpec,
+} from '../../../cli/command-line';
 import { callerPath } from '../../../cli/folders';
 import { calledFrom } from '../../support/npm-run';
 
@@ -62,5 +69,16 @@ describe('the help', () => {
     const column = lines[start].indexOf('word');
     expect(lines[start + 1]).toMatch(new RegExp(`^ {${column}}word`));
     expect(help).toContain(`\n\n${long.slice(0, 95)}`);
+  });
+});
+
+describe('CDK context on the command line (-c key=value)', () => {
+  it('is read as cdk reads it: the value is all after the first =, the last of a key given twice', () => {
+    expect(badContextPair(['results=api', 'rateLimits'])).toBe('rateLimits');
+    expect(contextOf(['key=a=b', 'empty=', 'results=api', 'results=function-url'])).toEqual({
+      key: 'a=b',
+      empty: '',
+      results: 'function-url',
+    });
   });
 });

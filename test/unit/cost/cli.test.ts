@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseCommandLine, runCommand } from '../../../cli/command-line';
+import { helpText, parseCommandLine, runCommand } from '../../../cli/command-line';
+import { wrap } from '../../../cli/wrap';
 import { COST_COMMAND, loadProfile, reportInput } from '../../../cost/cli';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { renderForTerminal } from '../../../cost/report/render-text';
@@ -111,6 +112,14 @@ describe('npm run cost, called in this process', () => {
       expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
+  });
+
+  it('wraps its closing paragraph once: no line of it stops short where the next word would have fit', () => {
+    const help = helpText(COST_COMMAND);
+    const paragraph = help.slice(help.lastIndexOf('\n\n') + 2);
+    expect(paragraph).toMatch(/^--from-cloudwatch needs these permissions/);
+    // A line wrapped by hand in the spec, then by the help, would read "... and\n  Duration, SQS\nmessages ...".
+    expect(paragraph).toBe(wrap(paragraph.replace(/\s+/g, ' '), 100, '  '));
   });
 
   it('says why a load test has no usage.json: its --url, the VPS edition, or a deployed stack', async () => {
