@@ -4,6 +4,7 @@
  * does; with no terminal to ask on and no --force it refuses in one line rather than wait for an answer. cdk
  * synthesizes into a folder of its own, so cdk.out/ stays the design npm run deploy made (cli/cdk.ts).
  */
+import { DEFAULT_REGION } from '../pricing/regions';
 import { regionInWords, requireCredentials } from '../cli/aws-credentials';
 import { askYesNo, runCdkElsewhere } from '../cli/cdk';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
@@ -38,5 +39,7 @@ await runCommand(DESTROY_COMMAND, async () => {
   else if (!(await askYesNo(`Are you sure you want to delete ${what}? (y/n) `)))
     throw new CommandFailure('Nothing was deleted.');
 });
-// cdk would ask again: it was asked here, with the region named.
-process.exit(await runCdkElsewhere(['destroy', STACK_NAME, '--force']));
+// cdk would ask again: it was asked here, with the region named. A delete needs no prices: the synth it makes
+// prices its dashboard from the book on hand, whatever the region (a region with none would refuse the synth).
+const pricing = ['-c', `region=${DEFAULT_REGION}`];
+process.exit(await runCdkElsewhere(['destroy', STACK_NAME, '--force', ...pricing]));

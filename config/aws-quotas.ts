@@ -1,7 +1,7 @@
 /**
  * The quota sheet: every AWS limit the capacity model checks a design against, as data, each with
  * its value, unit, scope, whether and how it can be raised, its source and the day it was checked
- * (the price sheet's twin: config/aws-prices.ts). us-east-1 unless a quota says otherwise. Gathered in
+ * (the price books' twin: pricing/books/). us-east-1 unless a quota says otherwise. Gathered in
  * docs/sources.md. What the stack itself sets (stage throttle, reserved concurrency, message
  * groups per poll, batch size, counter shards) is not here: the model reads it from the template.
  */

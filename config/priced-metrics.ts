@@ -3,9 +3,9 @@
  * one table for the stack's cost dashboard (lib/cost-dashboard.ts: metric math in dollars an hour) and for the
  * estimator's CloudWatch reader (cost/estimate/cloudwatch.ts: a window's usage, projected to a month). Both
  * are made from it, so that they count alike (they drifted once: the reader's SQS requests were not the
- * dashboard's). A leaf: it reads only the price sheet and the vote path's rates.
+ * dashboard's). A leaf: it reads only the bill's lines (no prices) and the vote path's rates.
  */
-import { type Price, PRICES, type PriceId } from './aws-prices';
+import { PRICE_LINES, type PriceId, type PriceLine } from '../pricing/price-lines';
 import { SQS_REQUESTS_PER_BATCH } from './vote-rates';
 
 /** The services whose metrics are read, by their key in the dashboard's math, as a bill names them. */
@@ -266,7 +266,7 @@ export function priceFor(price: PricedBy, variant: string): PriceId {
 
 /** The bytes in one of a price's units (its GB), for a term counted in bytes. */
 export function bytesPerUnit(id: PriceId): number {
-  const { bytes }: Price = PRICES[id];
+  const { bytes }: PriceLine = PRICE_LINES[id];
   if (!bytes) throw new Error(`The price ${id} is not a price per GB.`);
   return bytes.perUnit;
 }

@@ -9,3 +9,6 @@ export type DeployTarget = 'aws' | 'localstack';
 /** `-c apiKind=rest` builds a REST API (LocalStack's free plan has no HTTP API). */
 export type ApiKind = 'http' | 'rest';
 export const DEFAULT_API_KIND: ApiKind = 'http';
+
+/** The template's Metadata key that records the AWS Region the stack was synthesized for: what npm run cost prices. */
+export const PRICING_REGION_METADATA = 'PollPricingRegion';

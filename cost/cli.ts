@@ -29,6 +29,9 @@ import {
 } from './cloudwatch-command';
 import { DEFAULT_STACK_SOURCE } from './estimate/designs';
 import { estimate } from './estimate/model';
+import type { BillOptions } from './estimate/bill';
+import { readPriceBook } from '../pricing/price-book';
+import { DEFAULT_REGION } from '../pricing/regions';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
 import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
 import type { TrafficProfile } from './usage/traffic-profile';
@@ -97,6 +100,13 @@ export const COST_COMMAND = {
         'print the full working (the traffic, every design, the bill line by line, capacity stage by stage, the VPS ' +
         'boxes, the what-ifs, the assumptions), not only the answer; the report files hold it either way',
     },
+    region: {
+      type: 'string',
+      value: '<code>',
+      description:
+        'the AWS Region to price (default: the one the synthesized stack was made for, else us-east-1); its book ' +
+        'is pricing/books/<code>.json (npm run prices -- --region <code> fetches it)',
+    },
     'new-account': {
       type: 'boolean',
       default: false,
@@ -148,10 +158,12 @@ export const COST_COMMAND = {
     '  npx cdk synth && npm run cost',
     '  npm run cost -- --from-cloudwatch --target localstack --hours 1',
     '',
-    `--from-cloudwatch needs these permissions, read-only, and nothing else: ${CLOUDWATCH_PERMISSIONS.join(', ')}.`,
-    'It reads API Gateway Count (per route where detailed metrics are on), Lambda Invocations and Duration, SQS',
-    'messages sent, received, deleted and empty receives, DynamoDB consumed read and write units, and CloudFront',
-    'Requests and BytesDownloaded (us-east-1); a service with no datapoints is "not measured", never $0.00.',
+    // One paragraph, one line here: the help wraps it (a line wrapped by hand here would be wrapped again).
+    `--from-cloudwatch needs these permissions, read-only, and nothing else: ${CLOUDWATCH_PERMISSIONS.join(', ')}. ` +
+      'It reads API Gateway Count (per route where detailed metrics are on), Lambda Invocations and Duration, ' +
+      'SQS messages sent, received, deleted and empty receives, DynamoDB consumed read and write units, and ' +
+      'CloudFront Requests and BytesDownloaded (us-east-1); a service with no datapoints is "not measured", ' +
+      'never $0.00.',
   ],
 } as const;
 
@@ -313,7 +325,7 @@ function pricedOn(
   profile: TrafficProfile,
   { stack, source }: ReturnType<typeof loadStack>,
   designStacks: ReturnType<typeof loadDesigns>,
-  values: { 'vps-from'?: string; 'new-account': boolean },
+  values: { 'vps-from'?: string; 'new-account': boolean; region?: string },
   units: UnitCosts,
 ): ReportInput {
   return {
@@ -323,8 +335,13 @@ function pricedOn(
     designStacks,
     vpsCapacity: loadVpsCapacity(values['vps-from']),
     units,
-    options: { newAccount: values['new-account'] },
+    options: billOptions(values, stack),
   };
+}
+
+/** The bill's options: a new account or not, and the book of the region asked for, or of the stack's region. */
+function billOptions(values: { 'new-account': boolean; region?: string }, stack: StackConfig): BillOptions {
+  return { newAccount: values['new-account'], book: readPriceBook(values.region ?? stack.region ?? DEFAULT_REGION) };
 }
 
 /** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
@@ -334,6 +351,7 @@ export function reportInput(values: {
   template?: string;
   'vps-from'?: string;
   'new-account': boolean;
+  region?: string;
 }): ReportInput {
   const designStacks = loadDesigns();
   const run = values.from ? loadMeasured(values.from) : undefined;
@@ -357,6 +375,7 @@ export interface CloudWatchOptions {
   template?: string;
   'vps-from'?: string;
   'new-account': boolean;
+  region?: string;
   profile: string;
   from?: string;
   out: string;
@@ -406,9 +425,9 @@ export async function cloudWatchInput(
   const profilePath = join(makeFolder(values.out), 'fitted-profile.json');
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
   const profileFile = shownPath(profilePath);
-  const options = { newAccount: values['new-account'] };
+  const options = billOptions(values, stack);
   const fitted = estimate(profile, stack, DEFAULT_UNIT_COSTS, options);
-  const lines = measuredLines(measurement, stack, fitted);
+  const lines = measuredLines(measurement, stack, fitted, options);
   const measuredOnly = lines.filter((l) => l.measured);
   const cloudWatch: CloudWatchBill = {
     label: `measured over ${windowText(window)}, projected to a month`,

@@ -15,7 +15,8 @@ import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';
 import { tieredCost } from '../cost/estimate/bill';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
-import { PRICES } from '../config/aws-prices';
+import { readPriceBook } from '../pricing/price-book';
+import { DEFAULT_REGION } from '../pricing/regions';
 import { PROFILES, profileFieldLines } from '../cost/usage/profiles';
 import { beforeThePeak, closingSentence, verdictLines } from '../cost/report/answer';
 import { capacityHead, capacityRows, peakLines, voteRateWorking } from '../cost/report/capacity-lines';
@@ -47,7 +48,7 @@ function report(profile: string, design = DEFAULT_DESIGN): CostReport {
     designStacks,
     vpsCapacity: loadVpsCapacity(undefined),
     units: DEFAULT_UNIT_COSTS,
-    options: { newAccount: false },
+    options: { newAccount: false, book: readPriceBook(DEFAULT_REGION) },
   });
 }
 
@@ -269,7 +270,7 @@ function recordNightQueue(): string[] {
   const line = (priceId: string) => r.bill.lines.find((l) => l.priceId === priceId)!;
   const sqs = line('sqsFifoRequests');
   const writes = line('dynamoWriteUnits');
-  const guard = tieredCost(r.bill.votes, PRICES.dynamoWriteUnits);
+  const guard = tieredCost(r.bill.votes, r.options.book.prices.dynamoWriteUnits);
   return [
     `For the record night's month (${votesLabel(r.bill.votes)}), this stack's queue costs ${usd(sqs.usd)} ` +
       `(${quantity(sqs.usage)} SQS FIFO requests) and its counter writes ${usd(writes.usd)} ` +

@@ -12,6 +12,8 @@ import { FLAGS, fromContext, type Flag } from '../config/flags';
 import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import type { BudgetSettings } from './cost-budget';
 import { addNagChecks } from './nag';
+import { readPriceBook } from '../pricing/price-book';
+import { DEFAULT_REGION, isRegion } from '../pricing/regions';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
 /**
@@ -75,6 +77,17 @@ function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettin
   return { ...settings, secretParameter };
 }
 
+/**
+ * `-c region=<code>`, else where the CDK CLI deploys (CDK_DEFAULT_REGION, AWS_REGION), else us-east-1: the region
+ * whose prices the cost dashboard shows, recorded in the template for npm run cost.
+ */
+function regionFrom(requested: unknown): string {
+  const region = requested ?? process.env.CDK_DEFAULT_REGION ?? process.env.AWS_REGION ?? DEFAULT_REGION;
+  if (typeof region !== 'string' || !isRegion(region))
+    throw new UsageError(`region must be an AWS Region code such as eu-central-1 (got ${JSON.stringify(region)})`);
+  return region;
+}
+
 /** Context that skips asset bundling: the template is the same, synth is much faster. */
 export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 
@@ -87,6 +100,7 @@ type Json = any;
 export function synthesizeTemplate(context: Record<string, unknown> = {}): {
   Resources: Record<string, Json>;
   Outputs?: Record<string, Json>;
+  Metadata?: Record<string, Json>;
 } {
   return inTemporaryOutdir((outdir) => {
     const { app, stack } = buildApp({ outdir, context: { ...context, ...SKIP_BUNDLING } });
@@ -120,6 +134,7 @@ const STRICT_VALIDATION = { '@aws-cdk/core:validateAgainstDefaultRules': true } 
 export function stackPropsFrom(context: (key: string) => unknown): PollStackProps {
   const flag = <T>(f: Flag<T>) => fromContext(f, context(f.name));
   const target = flag(FLAGS.target);
+  const region = regionFrom(context('region'));
   return {
     apiKind: apiKindFor(target, context(FLAGS.apiKind.name)),
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',
@@ -129,7 +144,8 @@ export function stackPropsFrom(context: (key: string) => unknown): PollStackProp
     results: resultsFor(target, context(FLAGS.results.name)),
     resultsConcurrency: flag(FLAGS.resultsConcurrency),
     votePath: withApiRateLimit(votePathFor(flag(FLAGS.hotPollVotesPerSecond)), flag(FLAGS.apiRateLimit)),
-    costDashboard: target === 'aws',
+    costDashboard: target === 'aws' ? readPriceBook(region) : undefined,
+    pricingRegion: target === 'aws' ? region : undefined,
     budget: budgetFrom(context(FLAGS.monthlyBudgetUsd.name), context(FLAGS.budgetEmail.name), target),
     description: 'Serverless poll platform: API Gateway, Lambda, SQS FIFO, DynamoDB',
   };

@@ -3,8 +3,8 @@
  * queued and counted, the dead-letter queue, throttles) and what that costs right now, in dollars
  * an hour, as metric math over the same usage metrics. Which metrics price which line, and how, is the
  * table the estimator's CloudWatch reader reads too (config/priced-metrics.ts); the prices are read from the
- * price sheet (config/aws-prices.ts) at synth time, never written here: list prices, first tier, before free
- * tiers, so at small volume it shows what the usage would cost, not what the bill will say.
+ * price book of the stack's region (pricing/books/) at synth time, never written here: list prices, first tier,
+ * before free tiers, so at small volume it shows what the usage would cost, not what the bill will say.
  *
  * Requests by route come from each route's function (its invocations), not from API Gateway's
  * per-route metrics: those are off, as they cost (docs/deploy.md, "Cost dashboard").
@@ -27,7 +27,9 @@ import { Construct } from 'constructs';
 import { CONSUMER_METRICS, type ConsumerMetricName } from '../config/vote-queue';
 import { ROUTES, type ApiFunctionName } from '../config/api-contract';
 import type { ApiKind } from '../config/stack';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICES, type PriceId } from '../config/aws-prices';
+import { bookText } from '../pricing/book-words';
+import type { PriceBook } from '../pricing/price-book';
+import type { PriceId } from '../pricing/price-lines';
 import {
   bytesPerUnit,
   MB_PER_GB,
@@ -51,17 +53,22 @@ const PERIOD = Duration.minutes(5);
  * A price as metric math: the first tier's price over its unit, e.g. `0.2 / 1000000` a request.
  * Plain decimals (no exponent), so that a test can read each one back and compare it with the sheet.
  */
-export function priceTerm(id: PriceId): string {
-  const { tiers, per } = PRICES[id];
+export function priceTerm(book: PriceBook, id: PriceId): string {
+  const { tiers, per } = book.prices[id];
   const [price, unit] = [String(tiers[0].price), String(per)];
   if (/e/i.test(price + unit)) throw new Error(`The price ${id} does not print as a plain decimal: ${price} / ${unit}`);
   return `${price} / ${unit}`;
 }
 
 /** One service's cost line: each usage (an expression in the price's own units) times its price, per hour. */
-function costRate(label: string, metrics: Record<string, IMetric>, usage: [PriceId, string][]): MathExpression {
+function costRate(
+  book: PriceBook,
+  label: string,
+  metrics: Record<string, IMetric>,
+  usage: [PriceId, string][],
+): MathExpression {
   const perHour = `3600 / PERIOD(${Object.keys(metrics)[0]})`;
-  const dollars = usage.map(([id, units]) => `(${units}) * ${priceTerm(id)}`).join(' + ');
+  const dollars = usage.map(([id, units]) => `(${units}) * ${priceTerm(book, id)}`).join(' + ');
   return new MathExpression({ expression: `(${dollars}) * ${perHour}`, usingMetrics: metrics, label, period: PERIOD });
 }
 
@@ -78,6 +85,8 @@ export interface CostDashboardProps {
   table: ITable;
   /** The site's distribution, where the design has one. */
   distribution?: Distribution;
+  /** The prices of the stack's region. */
+  book: PriceBook;
 }
 
 export class CostDashboard extends Construct {
@@ -129,8 +138,7 @@ export class CostDashboard extends Construct {
       new TextWidget({
         markdown:
           `**${stack.stackName}: usage and its cost rate.** Made by the stack (lib/cost-dashboard.ts): ` +
-          'edits here are lost on the next deploy. Prices from config/aws-prices.ts ' +
-          `(${PRICE_SHEET_REGION} list prices checked ${PRICE_SHEET_CHECKED}): first tier, before free tiers.`,
+          `edits here are lost on the next deploy. Prices: ${bookText(props.book)}: first tier, before free tiers.`,
         width: 24,
         height: 2,
       }),
@@ -253,6 +261,7 @@ export class CostDashboard extends Construct {
         for (const [id, dimensions] of parts(t)) metrics[id] = metricOf(t, dimensions!);
       const names = (t: UsageTerm) => parts(t).map(([id]) => id);
       rates[key] = costRate(
+        props.book,
         service,
         metrics,
         lines.flatMap((line) => usageOf(line, names, fns, props.apiKind)),

@@ -10,6 +10,8 @@ import type { Construct } from 'constructs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { FunctionUrlAuthType, HttpMethod } from 'aws-cdk-lib/aws-lambda';
 import { COST_ALLOCATION_TAG } from '../config/budget';
+import { PRICING_REGION_METADATA } from '../config/stack';
+import type { PriceBook } from '../pricing/price-book';
 import { DEFAULT_RESULTS_DELIVERY, type ResultsDelivery } from '../config/results-delivery';
 import { pageCaptcha, type CaptchaSettings } from '../config/captcha';
 import { RATE_LIMITS } from '../config/throttling';
@@ -50,8 +52,13 @@ export interface PollStackProps extends StackProps {
   resultsConcurrency?: number;
   /** The vote path's size (`-c hotPollVotesPerSecond`, config/vote-path.ts); the default size when absent. */
   votePath?: VotePath;
-  /** The cost dashboard (lib/cost-dashboard.ts); off for LocalStack, whose free plan has no dashboards. */
-  costDashboard?: boolean;
+  /**
+   * The cost dashboard (lib/cost-dashboard.ts), priced from this book (the stack's region's); none for LocalStack,
+   * whose free plan has no dashboards.
+   */
+  costDashboard?: PriceBook;
+  /** The AWS Region the stack is synthesized for, recorded in the template's Metadata: what npm run cost prices. */
+  pricingRegion?: string;
   /** `-c monthlyBudgetUsd=<n> -c budgetEmail=<address>`: a monthly cost budget on the stack's tag. */
   budget?: BudgetSettings;
 }
@@ -197,9 +204,11 @@ export class PollStack extends Stack {
         deadLetterQueue: votes.deadLetterQueue,
         table,
         distribution: site.distribution,
+        book: props.costDashboard,
       });
     }
     if (props.budget) new CostBudget(this, 'Budget', props.budget);
+    if (props.pricingRegion) this.templateOptions.metadata = { [PRICING_REGION_METADATA]: props.pricingRegion };
     acknowledgeCdkDeploymentFunction(this, site.bucket);
     tagPlainResources(this);
     if (!props.retainData) {

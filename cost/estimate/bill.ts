@@ -1,9 +1,11 @@
 /**
- * A month of usage as a bill, line by line: each line's price from the price sheet (config/aws-prices.ts),
+ * A month of usage as a bill, line by line: each line's price from the region's price book (pricing/price-book.ts),
  * its free tier taken off (a shared pool once across its lines), its tiers, CloudFront on a flat-rate plan
  * where that costs less, and a new account's credits beside the total. Pure.
  */
-import { NEW_ACCOUNT_CREDITS, PRICES, type Price, type PriceId } from '../../config/aws-prices';
+import type { Price, PriceBook } from '../../pricing/price-book';
+import type { PriceId } from '../../pricing/price-lines';
+import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import type { StackConfig } from './stack-config';
 import { type CloudFrontPricing, priceCloudFront } from './flat-rate';
 import type { MonthlyUsage } from './monthly-usage';
@@ -55,8 +57,10 @@ export interface Bill {
 }
 
 export interface BillOptions {
-  /** Count the credits a new account gets at sign-up (prices.ts NEW_ACCOUNT_CREDITS), and its quotas. */
+  /** Count the credits a new account gets at sign-up (NEW_ACCOUNT_CREDITS), and its quotas. */
   newAccount?: boolean;
+  /** The region's prices: every line of the bill is read from it. */
+  book: PriceBook;
 }
 
 /**
@@ -81,10 +85,10 @@ function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
 }
 
 /** A month's usage as a bill, line by line, free tiers taken off (a shared pool once across its lines). */
-export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions = {}): Bill {
+export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: BillOptions): Bill {
   const pools = new Map<string, number>();
   const line = (priceId: PriceId, amount: number): BillLine => {
-    const price: Price = PRICES[priceId];
+    const price: Price = options.book.prices[priceId];
     let free = 0;
     if (price.free) {
       const left = price.free.pool ? (pools.get(price.free.pool) ?? price.free.units) : price.free.units;
@@ -134,7 +138,7 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
   ].filter((l) => l.usage > 0);
   const cloudFront = withFlatRatePlan(lines, usage, options, (id) => line(id, 1));
   const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
-  const withoutFreeUsd = lines.reduce((sum, l) => sum + tieredCost(l.usage, PRICES[l.priceId]), 0);
+  const withoutFreeUsd = lines.reduce((sum, l) => sum + tieredCost(l.usage, options.book.prices[l.priceId]), 0);
   const creditsUsd = options.newAccount ? Math.min(totalUsd, NEW_ACCOUNT_CREDITS.usd) : 0;
   return {
     lines,
@@ -168,7 +172,7 @@ function withFlatRatePlan(
     transferGb: usage.cloudFrontGb,
     paygUsd: included.reduce((sum, l) => sum + l.usd, 0),
   };
-  const pricing = priceCloudFront(month, options.newAccount === true);
+  const pricing = priceCloudFront(month, options);
   if (!pricing.plan) return pricing;
   for (const l of included) Object.assign(l, { usd: 0, unitPrice: `in the ${pricing.plan.name} plan` });
   lines.push(planLine(pricing.plan.id));

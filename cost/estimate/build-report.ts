@@ -21,7 +21,7 @@ import { estimate } from './model';
 import { perMillion, type Bill, type BillOptions } from './bill';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
-import { NEW_ACCOUNT_CREDITS } from '../../config/aws-prices';
+import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';
@@ -222,7 +222,7 @@ export function buildReport(input: ReportInput): CostReport {
   const design = designOf(stack);
   // The stack read (cdk.out/) stands for its design: the bill and its row agree.
   const stacks = design ? { ...input.designStacks, [design.id]: stack } : input.designStacks;
-  const floor = awsFloor(bill);
+  const floor = awsFloor(bill, options.book);
   const peak = derivePeak(profile);
   const account: Account = options.newAccount ? 'new' : 'established';
   const designs: DesignRow[] = priceDesigns(profile, stacks, units, options)
@@ -260,9 +260,9 @@ export function buildReport(input: ReportInput): CostReport {
       hottest: ratesAt(peak.hottestPoll.votesPerSecond, chosen.recommended.stack, units),
     },
     account,
-    consumerRamp: consumerRamp(chosen.recommended.stack, peak, units),
+    consumerRamp: consumerRamp(chosen.recommended.stack, peak, units, options.book),
     floor,
-    flood: designs.map((d) => floodCeiling(d.stack, profile, units)).find(Boolean),
+    flood: designs.map((d) => floodCeiling(d.stack, profile, units, options.book)).find(Boolean),
     vps,
     designRps: designRps(profile),
     answer: answerOf(input, chosen.recommended, vps),

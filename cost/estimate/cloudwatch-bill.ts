@@ -1,10 +1,10 @@
 /**
  * `npm run cost -- --from-cloudwatch`, its bill: what the window measured (cloudwatch.ts) becomes each
  * priced line's usage as the table of priced metrics says (config/priced-metrics.ts, which the stack's cost
- * dashboard is made from too), projected to a month and priced with the price sheet the model uses
- * (config/aws-prices.ts); beside it, the profile that best fits the measured mix, and its estimate.
+ * dashboard is made from too), projected to a month and priced with the price book the model uses
+ * (the region's price book); beside it, the profile that best fits the measured mix, and its estimate.
  */
-import { PRICES, type PriceId } from '../../config/aws-prices';
+import { PRICE_IDS, type PriceId } from '../../pricing/price-lines';
 import {
   bytesPerUnit,
   MB_PER_GB,
@@ -22,7 +22,7 @@ import {
   windowHours,
   windowText,
 } from './cloudwatch';
-import { type Bill, priceUsage } from './bill';
+import { type Bill, type BillOptions, priceUsage } from './bill';
 import type { MonthlyUsage } from './monthly-usage';
 import type { StackConfig } from './stack-config';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
@@ -228,18 +228,23 @@ export interface CloudWatchBill {
   reproduce?: string;
 }
 
-/** The measured bill, line by line beside the estimate's bill (its lines in the price sheet's order). */
-export function measuredLines(m: Measurement, stack: StackConfig, estimate: Bill): MeasuredLine[] {
+/** The measured bill, line by line beside the estimate's bill (its lines in the price lines' order). */
+export function measuredLines(
+  m: Measurement,
+  stack: StackConfig,
+  estimate: Bill,
+  options: BillOptions,
+): MeasuredLine[] {
   const { usage, factor } = measuredMonth(m, stack);
-  const priced = priceUsage(usage, { ...stack, apiKind: m.api?.kind ?? stack.apiKind });
+  const priced = priceUsage(usage, { ...stack, apiKind: m.api?.kind ?? stack.apiKind }, options);
   const apiLine: PriceId = (m.api?.kind ?? stack.apiKind) === 'http' ? 'httpApiRequests' : 'restApiRequests';
-  const ids = (Object.keys(PRICES) as PriceId[]).filter(
+  const ids = PRICE_IDS.filter(
     (id) =>
       estimate.lines.some((l) => l.priceId === id) ||
       (MEASURED_LINES[id] && id !== (apiLine === 'httpApiRequests' ? 'restApiRequests' : 'httpApiRequests')),
   );
   return ids.map((priceId) => {
-    const price = PRICES[priceId];
+    const price = options.book.prices[priceId];
     const est = estimate.lines.find((l) => l.priceId === priceId);
     const line = priced.lines.find((l) => l.priceId === priceId);
     const why = notMeasured(priceId, m);

@@ -256,8 +256,8 @@ export function breakEven(
   profile: TrafficProfile,
   stack: StackConfig,
   capacity: VpsCapacity,
-  units?: UnitCosts,
-  options?: BillOptions,
+  units: UnitCosts,
+  options: BillOptions,
   cdn?: CdnPlan,
 ): BreakEven {
   const box = cdn ? { tier, cdn } : { tier };

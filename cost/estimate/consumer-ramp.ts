@@ -2,9 +2,9 @@
  * The vote consumer's ramp: how long the SQS event source takes to reach the concurrent batches a peak
  * needs, on demand (as deployed) and in provisioned mode, and what happens meanwhile: votes wait in the
  * queue (each still counted once) and results lag. From the event source's scaling quotas
- * (config/aws-quotas.ts) and the event poller's price (config/aws-prices.ts). Pure.
+ * (config/aws-quotas.ts) and the event poller's price (the region's price book). Pure.
  */
-import { PRICES } from '../../config/aws-prices';
+import type { PriceBook } from '../../pricing/price-book';
 import { quota } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 import type { Peak } from '../usage/peaks';
@@ -66,8 +66,8 @@ export const pollersFor = (concurrency: number) =>
   Math.max(MIN_POLLERS, Math.ceil(concurrency / quota('esmPollerConcurrency')));
 
 /** What keeping `pollers` costs: an hour, and a month kept all month. */
-export function pollerCost(pollers: number): { usdPerHour: number; usdPerMonth: number } {
-  const usdPerHour = pollers * PRICES.eventPollerHours.tiers[0].price;
+export function pollerCost(pollers: number, book: PriceBook): { usdPerHour: number; usdPerMonth: number } {
+  const usdPerHour = pollers * book.prices.eventPollerHours.tiers[0].price;
   return { usdPerHour, usdPerMonth: (usdPerHour * SECONDS_PER_MONTH) / 3600 };
 }
 
@@ -111,7 +111,12 @@ export interface ConsumerRamp {
 }
 
 /** The consumer's ramp to the peak on a stack; none where the event source's first batches keep up. */
-export function consumerRamp(stack: StackConfig, peak: Peak, units: UnitCosts): ConsumerRamp | undefined {
+export function consumerRamp(
+  stack: StackConfig,
+  peak: Peak,
+  units: UnitCosts,
+  book: PriceBook,
+): ConsumerRamp | undefined {
   const cycleMs = batchCycleMs(units);
   const batchSize = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));
   const needed = (peak.routes.votes * cycleMs) / (batchSize * 1000);
@@ -130,8 +135,8 @@ export function consumerRamp(stack: StackConfig, peak: Peak, units: UnitCosts): 
     provisionedMin: {
       ...rampFromIdle(consumer, provisionedMode(MIN_POLLERS, consumer.groupsOpen)),
       pollers: MIN_POLLERS,
-      usdPerMonth: pollerCost(MIN_POLLERS).usdPerMonth,
+      usdPerMonth: pollerCost(MIN_POLLERS, book).usdPerMonth,
     },
-    provisionedReady: { pollers: ready, ...pollerCost(ready) },
+    provisionedReady: { pollers: ready, ...pollerCost(ready, book) },
   };
 }

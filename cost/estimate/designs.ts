@@ -11,7 +11,8 @@ import { estimate } from './model';
 import type { Bill, BillOptions } from './bill';
 import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import { bytesToUnits, type PriceId, PRICES } from '../../config/aws-prices';
+import type { PriceBook } from '../../pricing/price-book';
+import { bytesToUnits, type PriceId } from '../../pricing/price-lines';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { quotaNamed } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
@@ -179,8 +180,8 @@ export function recommend<T extends DesignWithCapacity>(
  * request for (a Lambda request, as through a function URL), with no free tier and nothing else.
  * How close a design comes to it says how much is left to save.
  */
-export function awsFloor(bill: Bill): { requests: number; usd: number; pricePerMillion: number } {
-  const price = PRICES.lambdaRequests;
+export function awsFloor(bill: Bill, book: PriceBook): { requests: number; usd: number; pricePerMillion: number } {
+  const price = book.prices.lambdaRequests;
   const pricePerMillion = (price.tiers[0].price * 1e6) / price.per;
   return {
     requests: bill.usage.clientRequests,
@@ -202,9 +203,14 @@ export interface FloodCeiling {
  * instance; beyond that callers get 429. Priced at the highest tier of each price, every request
  * missing the function's cache (one read each) and answered with a full results body: an upper bound.
  */
-export function floodCeiling(stack: StackConfig, profile: TrafficProfile, units: UnitCosts): FloodCeiling | undefined {
+export function floodCeiling(
+  stack: StackConfig,
+  profile: TrafficProfile,
+  units: UnitCosts,
+  book: PriceBook,
+): FloodCeiling | undefined {
   if (stack.results !== 'function-url' || stack.resultsConcurrency === undefined) return undefined;
-  const perUnit = (id: PriceId) => PRICES[id].tiers[0].price / PRICES[id].per;
+  const perUnit = (id: PriceId) => book.prices[id].tiers[0].price / book.prices[id].per;
   const fn = stack.functions.getResults;
   const gbSeconds = (units.billedMs.getResults / 1000) * (fn.memoryMb / 1024);
   const usdPerRequest =

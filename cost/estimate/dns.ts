@@ -1,9 +1,9 @@
 /**
  * A real site has a domain: what its DNS costs on each side, as dated price data. On AWS a Route 53
- * hosted zone (prices.ts), whose alias records to the stack's CloudFront distribution are answered at
+ * hosted zone (the region's price book), whose alias records to the stack's CloudFront distribution are answered at
  * no charge; on the VPS side the DNS of the provider that rents the box.
  */
-import { PRICES } from '../../config/aws-prices';
+import type { PriceBook } from '../../pricing/price-book';
 
 /** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {
@@ -17,9 +17,9 @@ export const VPS_DNS = {
 } as const;
 
 /** A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. */
-export function domainDns(): { awsUsd: number; vpsUsd: number; text: string } {
-  const zone = PRICES.route53HostedZone.tiers[0].price;
-  const queries = PRICES.route53Queries.tiers[0].price;
+export function domainDns(book: PriceBook): { awsUsd: number; vpsUsd: number; text: string } {
+  const zone = book.prices.route53HostedZone.tiers[0].price;
+  const queries = book.prices.route53Queries.tiers[0].price;
   return {
     awsUsd: zone,
     vpsUsd: VPS_DNS.monthlyUsd,

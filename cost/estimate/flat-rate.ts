@@ -1,16 +1,17 @@
 /**
  * CloudFront's flat-rate plans beside pay as you go: a month's CloudFront is priced at the cheaper of its
  * pay-as-you-go lines and the smallest plan whose allowance covers the month's requests and transfer
- * (config/aws-prices.ts CLOUDFRONT_FLAT_RATE_PLANS and their rules). Pure.
+ * (pricing/plans-and-credits.ts, each plan's fee from the price book). Pure.
  */
-import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../config/aws-prices';
+import type { PriceBook } from '../../pricing/price-book';
+import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../pricing/plans-and-credits';
 
 export type FlatRatePlan = (typeof CLOUDFRONT_FLAT_RATE_PLANS)[number];
 
 /** What a month's CloudFront is priced at, and why. */
 export interface CloudFrontPricing {
-  /** The plan priced; undefined where pay as you go is. */
-  plan?: FlatRatePlan;
+  /** The plan priced, with its month's fee; undefined where pay as you go is. */
+  plan?: FlatRatePlan & { usd: number };
   /** The smallest plan that covers the month, priced or not; undefined where none does. */
   covering?: FlatRatePlan;
   paygUsd: number;
@@ -27,7 +28,11 @@ export interface CloudFrontMonth {
 }
 
 /** The cheaper of pay as you go and the smallest plan that covers the month; no plan on a new account's Free plan. */
-export function priceCloudFront(month: CloudFrontMonth, newAccount: boolean): CloudFrontPricing {
+export function priceCloudFront(
+  month: CloudFrontMonth,
+  { newAccount, book }: { newAccount?: boolean; book: PriceBook },
+): CloudFrontPricing {
+  const usd = (plan: FlatRatePlan) => book.prices[plan.id].tiers[0].price;
   const covering = CLOUDFRONT_FLAT_RATE_PLANS.find(
     (plan) => month.requests <= plan.requests && month.transferGb <= plan.transferGb,
   );
@@ -41,7 +46,11 @@ export function priceCloudFront(month: CloudFrontMonth, newAccount: boolean): Cl
         `no plan covers the month: ${largest.name} allows ${largest.requests / 1e6} M requests and ` +
         `${largest.transferGb / 1024} TB, and past its allowance AWS may slow delivery (no overage charge)`,
     };
-  if (covering.usd < month.paygUsd)
-    return { ...base, plan: covering, why: `${covering.name} ($${covering.usd}) is the smallest plan that covers it` };
-  return { ...base, why: `${covering.name}, the smallest plan that covers it, costs $${covering.usd} a month` };
+  if (usd(covering) < month.paygUsd)
+    return {
+      ...base,
+      plan: { ...covering, usd: usd(covering) },
+      why: `${covering.name} ($${usd(covering)}) is the smallest plan that covers it`,
+    };
+  return { ...base, why: `${covering.name}, the smallest plan that covers it, costs $${usd(covering)} a month` };
 }

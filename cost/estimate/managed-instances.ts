@@ -12,7 +12,7 @@ import { derivePeak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { FunctionRole, UnitCosts } from '../usage/unit-costs';
 
-/** The instance priced (config/aws-prices.ts managedInstanceHours) and AWS's floor of them. */
+/** The instance priced (the price book's managedInstanceHours) and AWS's floor of them. */
 export const MANAGED_INSTANCES = {
   instanceType: 'm7g.xlarge',
   vcpus: 4,

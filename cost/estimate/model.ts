@@ -4,17 +4,12 @@
  * line (bill.ts). Plain TypeScript with no Node or AWS imports, so the frontend can run it too.
  */
 import type { StackConfig } from './stack-config';
-import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../usage/unit-costs';
+import type { UnitCosts } from '../usage/unit-costs';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { monthlyUsage } from './monthly-usage';
 import { priceUsage, type Bill, type BillOptions } from './bill';
 
 /** The whole estimate for one profile. */
-export function estimate(
-  profile: TrafficProfile,
-  stack: StackConfig,
-  units: UnitCosts = DEFAULT_UNIT_COSTS,
-  options: BillOptions = {},
-): Bill {
+export function estimate(profile: TrafficProfile, stack: StackConfig, units: UnitCosts, options: BillOptions): Bill {
   return priceUsage(monthlyUsage(profile, stack, units), stack, options);
 }

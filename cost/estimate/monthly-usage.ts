@@ -3,7 +3,7 @@
  * then Lambda's part as the stack configures each function (GB-seconds with the INITs of its cold starts,
  * logs, traces), storage, and what the stack keeps all month (alarms, dashboards, metrics). Pure.
  */
-import { bytesToUnits } from '../../config/aws-prices';
+import { bytesToUnits } from '../../pricing/price-lines';
 import type { FunctionConfig, StackConfig } from './stack-config';
 import { coldStartShare } from './cold-starts';
 import { type FunctionRole, DEFAULT_UNIT_COSTS, FUNCTION_ROLES, type UnitCosts } from '../usage/unit-costs';

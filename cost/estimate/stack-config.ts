@@ -3,6 +3,7 @@
  * memory, architecture, logging, tracing and custom metrics, the consumer's batching, alarms.
  * Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
+import { PRICING_REGION_METADATA } from '../../config/stack';
 import {
   API_PATH_PATTERN,
   POLL_PATH_PATTERN,
@@ -68,6 +69,8 @@ export interface StackConfig {
   managedInstances?: { roles: FunctionRole[]; instances: number };
   /** Message groups and counter items per poll, and the stage's throttle: what a hot poll meets. */
   votePath: Omit<VotePath, 'hotPollVotesPerSecond'>;
+  /** The AWS Region the template was synthesized for, where it records one (its Metadata). */
+  region?: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
@@ -137,6 +140,7 @@ export function readStackConfig(template: Json): StackConfig {
   const pollPolicy = template.Resources[pollBehavior?.CachePolicyId?.Ref]?.Properties?.CachePolicyConfig;
   const restOptions = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
   const cors = httpApis.find(([, api]) => api.Properties?.CorsConfiguration)?.[1].Properties.CorsConfiguration;
+  const region = template.Metadata?.[PRICING_REGION_METADATA];
   return {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
     corsPreflight: cors !== undefined || restOptions.length > 0,
@@ -158,6 +162,7 @@ export function readStackConfig(template: Json): StackConfig {
     alarms: ofType('AWS::CloudWatch::Alarm').length,
     dashboards: ofType('AWS::CloudWatch::Dashboard').length,
     votePath: votePathOf(template.Resources, logicalIds, ofType),
+    ...(typeof region === 'string' ? { region } : {}),
   };
 }
 

@@ -338,7 +338,7 @@ function measuredLines({ cloudWatch: cw, measured }: CostReport): string[] {
  * where the full working is (`where`: the command with --detail, the report files), the verdict again.
  */
 export function answerLines(report: CostReport, where: string[]): string[] {
-  const dns = domainDns();
+  const dns = domainDns(report.options.book);
   const credits = report.recommended.bill.creditsUsd;
   return [
     ...verdictLines(report),

@@ -10,7 +10,8 @@ import { percent, percentFine, quantity, usd } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/bill';
 import type { FunctionRole } from '../usage/unit-costs';
 import { QUOTAS, raiseText, type QuotaId } from '../../config/aws-quotas';
-import { NEW_ACCOUNT_CREDITS, PRICES, type Price } from '../../config/aws-prices';
+import type { Price, PriceBook } from '../../pricing/price-book';
+import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import { signedUsd } from '../estimate/format';
 
 export function billRows(bill: Bill): string[][] {
@@ -117,8 +118,8 @@ export function cloudWatchNotes(cw: CloudWatchBill): string[] {
 
 /** Every price the model uses, with its tiers, its source and when it was checked. */
 export const priceSheetHead = ['Item', 'Price', 'Source', 'Checked'];
-export const priceSheetRows = () =>
-  Object.values(PRICES).map((p: Price) => [
+export const priceSheetRows = (book: PriceBook) =>
+  Object.values(book.prices).map((p: Price) => [
     `${p.service} ${p.item}`,
     `${p.tiers.map((t) => `$${t.price}`).join(' → ')} per ${p.unit}` +
       (p.bytes ? ` of ${p.bytes.perUnit.toLocaleString('en-US')} bytes` : ''),

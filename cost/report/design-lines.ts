@@ -9,7 +9,7 @@ import { MAX_RAMP_SECONDS } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
 import { quantity, usd, usdSmall } from '../estimate/format';
 import { MANAGED_INSTANCES, type ManagedInstancesWhatIf } from '../estimate/managed-instances';
-import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../config/aws-prices';
+import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../pricing/plans-and-credits';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 import { signedUsd } from '../estimate/format';
 import { perMillionVotes } from './bill-lines';
@@ -136,9 +136,12 @@ export function cloudFrontPlanLines(report: CostReport): string[] {
   });
   if (lines.length === 0) return [];
   const rules = CLOUDFRONT_FLAT_RATE_RULES;
+  const planFee = (id: (typeof CLOUDFRONT_FLAT_RATE_PLANS)[number]['id']) =>
+    report.options.book.prices[id].tiers[0].price;
   return [
     ...lines,
-    `Flat-rate plans (${CLOUDFRONT_FLAT_RATE_PLANS.map((p) => `${p.name} $${p.usd}`).join(', ')}): ${rules.counts}; ` +
+    `Flat-rate plans (${CLOUDFRONT_FLAT_RATE_PLANS.map((p) => `${p.name} $${planFee(p.id)}`).join(', ')}): ` +
+      `${rules.counts}; ` +
       `${rules.overage}; ${rules.quota}; ${rules.eligible} (${rules.source}; checked ${rules.checked}).`,
   ];
 }

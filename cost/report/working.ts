@@ -6,6 +6,7 @@
  * the sentences the *-lines.ts files write; each format renders it: render-text.ts (`npm run cost -- --detail`),
  * render-markdown.ts (report.md), render-html.ts (the explorer's full report).
  */
+import { bookText } from '../../pricing/book-words';
 import {
   breakEvenText,
   closingSentence,
@@ -67,7 +68,6 @@ import {
 import { VPS_DNS, domainDns } from '../estimate/dns';
 import { percent, signedUsd, usd } from '../estimate/format';
 import type { Bill } from '../estimate/bill';
-import { PRICE_SHEET_CHECKED, PRICE_SHEET_REGION, PRICE_SHEET_SOURCE } from '../../config/aws-prices';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
@@ -146,7 +146,7 @@ function stackBlocks(report: CostReport): Block[] {
 /** Every block, in reading order; `where` (the terminal's: the report files) before the verdict again. */
 export function blocks(report: CostReport, where: string[] = []): Block[] {
   const { recommended: r, cloudWatch: cw, measured } = report;
-  const dns = domainDns();
+  const dns = domainDns(report.options.book);
   const capacityQuestion = `Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`;
   return [
     { heading: 'The answer' },
@@ -251,13 +251,10 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     { heading: 'Assumptions (* in the tables)' },
     { list: report.assumptions },
     {
-      prose: [
-        `Prices: ${PRICE_SHEET_REGION}, list prices checked ${PRICE_SHEET_CHECKED} ` +
-          `(config/aws-prices.ts; gathered in ${PRICE_SHEET_SOURCE}).`,
-      ],
+      prose: [`Prices: ${bookText(report.options.book)}.`],
     },
     { markdown: ['## Prices', ''] },
-    { table: { head: priceSheetHead, rows: priceSheetRows(), right: [], markdownOnly: true } },
+    { table: { head: priceSheetHead, rows: priceSheetRows(report.options.book), right: [], markdownOnly: true } },
     { markdown: ['## Quotas', ''] },
     { table: { head: quotaHead, rows: quotaRows(), right: [1], markdownOnly: true } },
     { heading: 'In short' },

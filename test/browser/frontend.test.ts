@@ -193,7 +193,7 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await expect.poll(() => server.counts(link.split('/').pop()!), { timeout: 15_000 }).toEqual([1, 1]);
   });
 
-  it('makes a poll open for any lifetime the API takes: 2 hours typed in closes 120 minutes after it was made', async () => {
+  it('makes a poll open for any lifetime the API takes: 2 hours typed closes 120 minutes after made', async () => {
     const creator = await newVisitor();
     await creator.goto('/');
     // The API's default to start with, its preset shown chosen.
@@ -231,7 +231,7 @@ describe.skipIf(!haveBrowser).each(SERVERS)('the site in chromium, served by %s'
     await shot(visitor, '7-page-not-found');
   });
 
-  it('makes a poll from the form with one vote per voter by default, and refuses a second vote with a clear line', async () => {
+  it('makes a poll with one vote per voter by default, and refuses a second vote with a clear line', async () => {
     const creator = await newVisitor();
     await creator.goto('/');
     await creator.getByLabel('Question').fill('One each');
@@ -448,7 +448,7 @@ describe.skipIf(!haveBrowser)('the page when things go wrong', () => {
     expect(creates()).toBe(before);
   });
 
-  it('marks a lifetime the API does not take at its field, the form’s check and the server’s alike, creating nothing', async () => {
+  it('marks a lifetime the API does not take at its field, the form’s check and the server’s alike', async () => {
     const page = await newVisitor();
     const creates = () => runtime.usage().api.byRoute['POST /api/poll'] ?? 0;
     const before = creates();

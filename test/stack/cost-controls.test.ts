@@ -1,13 +1,17 @@
 /** What watches the bill in the template: the cost dashboard, the budget flags, the cost allocation tag. */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { CfnResource, TagManager } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { CONSUMER_METRICS } from '../../config/vote-queue';
 import { COST_ALLOCATION_TAG } from '../../config/budget';
 import { FUNCTION_DEFAULTS } from '../../config/functions';
 import { ROUTES } from '../../config/api-contract';
-import { PRICES, type PriceId } from '../../config/aws-prices';
+import type { PriceId } from '../../pricing/price-lines';
 import { budgetFrom, buildApp, inTemporaryOutdir, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
+import { US_EAST_1 } from '../support/prices';
+import { bookFile } from '../../pricing/price-book';
+import { PRICING_REGION_METADATA } from '../../config/stack';
 
 const http = templateFor('http');
 
@@ -37,7 +41,7 @@ describe('the cost dashboard', () => {
   /** Each price in a cost line, as it is written there: `* <price> / <units>`. */
   const pricesIn = (expression: string) =>
     [...expression.matchAll(/\* (\d[\d.]*) \/ (\d+)\b/g)].map(([, price, per]) => [Number(price), Number(per)]);
-  const sheet = (...ids: PriceId[]) => ids.map((id) => [PRICES[id].tiers[0].price, PRICES[id].per]);
+  const sheet = (...ids: PriceId[]) => ids.map((id) => [US_EAST_1.prices[id].tiers[0].price, US_EAST_1.prices[id].per]);
   const costLines = (template: Template) => expressions(widget(template, /^Cost rate by service/));
 
   it('prices each service’s usage with the price sheet’s first tier, in dollars an hour', () => {
@@ -74,15 +78,21 @@ describe('the cost dashboard', () => {
     );
   });
 
-  it('reads the prices from the sheet when it is synthesized: a price changed there changes the math', () => {
-    const tier = PRICES.sqsFifoRequests.tiers[0];
-    const price = tier.price;
+  it("reads the prices from the region's book when it is synthesized: a price changed there changes the math", () => {
+    // A book for a region no other test prices, made from us-east-1's with one price changed, for this synth only.
+    const region = 'ap-southeast-7';
+    const book = JSON.parse(readFileSync(bookFile('us-east-1'), 'utf8'));
+    book.region = region;
+    book.lines.sqsFifoRequests.tiers[0].price = 0.37;
+    writeFileSync(bookFile(region), JSON.stringify(book));
     try {
-      tier.price = 0.37;
-      expect(pricesIn(costLines(synthesizeTemplate()).SQS)).toEqual([[0.37, 1_000_000]]);
+      const template = synthesizeTemplate({ region });
+      expect(pricesIn(costLines(template).SQS)).toEqual([[0.37, 1_000_000]]);
+      expect(template.Metadata).toEqual({ [PRICING_REGION_METADATA]: region });
     } finally {
-      tier.price = price;
+      rmSync(bookFile(region));
     }
+    expect(() => synthesizeTemplate({ region })).toThrow(/No price book for ap-southeast-7: .*npm run prices/);
   });
 
   it('synthesizes for every design, with the REST API’s price for a REST API', () => {

@@ -7,13 +7,14 @@
  * a line. A metric either side leaves out, counts twice, or converts otherwise fails it.
  */
 import { describe, expect, it } from 'vitest';
-import { PRICES, type PriceId } from '../../config/aws-prices';
+import type { PriceId } from '../../pricing/price-lines';
 import { METERED_METRICS, type MeteredMetricId, PRICED_USAGE } from '../../config/priced-metrics';
 import { type Measurement, metricQueries } from '../../cost/estimate/cloudwatch';
 import { meteredUsage } from '../../cost/estimate/cloudwatch-bill';
 import { readStackConfig } from '../../cost/estimate/stack-config';
 import { FUNCTION_ROLES } from '../../cost/usage/unit-costs';
 import { synthesizeTemplate } from '../../lib/app';
+import { US_EAST_1 } from '../support/prices';
 
 type Template = { Resources: Record<string, { Type: string }> };
 /** A metric of the dashboard's cost widget: its namespace and name, and its name in the math. */
@@ -72,7 +73,7 @@ function measurementOf(metric: MeteredMetricId, value: number, count: number, ki
 function dollarsByService(usage: Map<PriceId, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [id, units] of usage) {
-    const { service, tiers, per } = PRICES[id];
+    const { service, tiers, per } = US_EAST_1.prices[id];
     out[service] = (out[service] ?? 0) + (units * tiers[0].price) / per;
   }
   return out;

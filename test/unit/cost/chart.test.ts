@@ -12,6 +12,7 @@ import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { costReport, httpTemplateFile } from '../../support/cost';
+import { US_EAST_1 } from '../../support/prices';
 
 interface Text {
   x: number;
@@ -108,7 +109,7 @@ describe('the chart', () => {
     let stops = 0;
     for (const profile of profiles)
       for (const newAccount of [false, true]) {
-        const r = buildReport({ ...input, profile, options: { newAccount } });
+        const r = buildReport({ ...input, profile, options: { newAccount, book: US_EAST_1 } });
         const chart = chartData(r);
         for (const series of chart.series.filter((s) => s.kind === 'design')) {
           const design = r.designs.find((d) => d.id === series.id)!;

@@ -23,13 +23,14 @@ import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command
 import { estimate } from '../../../cost/estimate/model';
 import { tieredCost } from '../../../cost/estimate/bill';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
-import { PRICES } from '../../../config/aws-prices';
+
 import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
 import { renderMarkdown } from '../../../cost/report/render-markdown';
 import { verdictLines } from '../../../cost/report/answer';
 import { usd } from '../../../cost/estimate/format';
 import { unwrapped } from '../../support/cost';
 import { buildReport } from '../../../cost/estimate/build-report';
+import { US_EAST_1, BILL } from '../../support/prices';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'cloudwatch');
 /** A recorded answer, its times as the SDK gives them (Dates). */
@@ -131,7 +132,7 @@ describe('the measured month, from recorded answers', () => {
       1024;
     expect(line('lambdaArmGbSeconds').measured?.monthUsage).toBeCloseTo(gbs * MONTH, 3);
     // Priced by the sheet: the API's requests have no free tier.
-    const api = PRICES.httpApiRequests;
+    const api = US_EAST_1.prices.httpApiRequests;
     expect(line('httpApiRequests').measured?.usd).toBeCloseTo(tieredCost(119_100 * MONTH, api), 6);
     expect(cw.measuredUsd).toBeCloseTo(
       cw.lines.reduce((sum, l) => sum + (l.measured?.usd ?? 0), 0),
@@ -252,7 +253,7 @@ describe('the measured month, from recorded answers', () => {
     const file = join(values.out, 'fitted-profile.json');
     const again = loadProfile(file);
     expect(again).toEqual(profile);
-    const bill = estimate(again, input.stack, input.units);
+    const bill = estimate(again, input.stack, input.units, BILL);
     expect(bill.totalUsd).toBeCloseTo(buildReport(input).bill.totalUsd, 9);
     // Line by line: the estimate beside each measured line, and their difference.
     const cw = input.cloudWatch!;

@@ -15,6 +15,7 @@ import { DAYS_PER_MONTH, SECONDS_PER_MONTH } from '../../../cost/usage/traffic-p
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { costReport, designStack, unwrapped } from '../../support/cost';
 import { renderAnswer } from '../../../cost/report/render-text';
+import { BILL } from '../../support/prices';
 
 const month = (pollsPerDay: number) => ({
   pollsPerMonth: pollsPerDay * DAYS_PER_MONTH,
@@ -59,7 +60,7 @@ describe('the share of invocations that start cold', () => {
 describe('the presets', () => {
   const stack = designStack({ results: 'function-url' });
   const share = (profile: keyof typeof PROFILES) => {
-    const { invocations, coldStartShares } = estimate(PROFILES[profile], stack).usage;
+    const { invocations, coldStartShares } = estimate(PROFILES[profile], stack, DEFAULT_UNIT_COSTS, BILL).usage;
     return coldStartShareOfAll(invocations, coldStartShares);
   };
 
@@ -74,7 +75,7 @@ describe('the presets', () => {
   });
 
   it('moves the bill: each cold start adds its INIT to the GB-seconds', () => {
-    const bill = estimate(PROFILES.club, stack);
+    const bill = estimate(PROFILES.club, stack, DEFAULT_UNIT_COSTS, BILL);
     const { invocations, coldStartShares } = bill.usage;
     // 256 MB functions: GB-s = Σ invocations x (billed ms + share x INIT ms) / 1000 x 0.25 (results at 2 ms).
     const { billedMs, initMs } = DEFAULT_UNIT_COSTS;

@@ -30,6 +30,8 @@ import {
 } from '../../../cost/estimate/vps';
 import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, VPS_TIERS, type VpsTier } from '../../../cost/estimate/vps-tiers';
 import { designStack } from '../../support/cost';
+import { BILL } from '../../support/prices';
+import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 
 const stack = designStack();
 
@@ -96,7 +98,7 @@ const committed: VpsCapacity = {
 };
 
 describe('the same month on a VPS', () => {
-  const bill = estimate(PROFILES.seed, stack);
+  const bill = estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL);
   const peak = derivePeak(PROFILES.seed);
 
   it('sizes the box from the CPU a request of the peak’s mix costs, and finds where serverless overtakes it', () => {
@@ -114,12 +116,12 @@ describe('the same month on a VPS', () => {
     expect(vps).toMatchObject({ carries: true, why: null, overageUsd: 0, totalUsd: 15 });
     expect(vps.utilisation).toBeCloseTo(peak.requestsPerSecond / capacityRps, 9);
     expect(vps.usdPerMillionAtCeiling).toBeCloseTo(15 / ((capacityRps * VPS_MAX_UTILISATION * 2_592_000) / 1e6), 9);
-    const even = breakEven(BASELINE_VPS, PROFILES.seed, stack, capacity);
+    const even = breakEven(BASELINE_VPS, PROFILES.seed, stack, capacity, DEFAULT_UNIT_COSTS, BILL);
     expect(even.votes).toBeGreaterThan(1e5);
     expect(even.votes).toBeLessThan(15e6);
     // At the break-even volume the two bills match.
     const scaled = { ...PROFILES.seed, pollsPerDay: (PROFILES.seed.pollsPerDay * even.votes!) / 15e6 };
-    const scaledBill = estimate(scaled, stack);
+    const scaledBill = estimate(scaled, stack, DEFAULT_UNIT_COSTS, BILL);
     expect(scaledBill.totalUsd).toBeCloseTo(vpsCost(BASELINE_VPS, scaled, scaledBill, capacity).totalUsd, 2);
   });
 
@@ -127,13 +129,14 @@ describe('the same month on a VPS', () => {
     // Small polls: more volume is more polls open at once, so the peak grows with it.
     const small = { ...PROFILES.seed, votesPerPoll: 100, resultsViewersPerPoll: 100 };
     const votes = (v: number) => scaleProfile(small, v / (small.pollsPerDay * 30 * small.votesPerPoll));
-    const crossing = breakEven(BASELINE_VPS, small, stack, capacity).votes!;
+    const crossing = breakEven(BASELINE_VPS, small, stack, capacity, DEFAULT_UNIT_COSTS, BILL).votes!;
     // A capacity whose box stops carrying between the crossing and the break-even scan's next volume.
     const nextScanned = 10 ** (Math.ceil(Math.log10(crossing) * 4) / 4);
     const edge = Math.sqrt(crossing * nextScanned);
-    const atEdge = vpsCost(BASELINE_VPS, votes(edge), estimate(votes(edge), stack), capacity);
+    const atEdge = vpsCost(BASELINE_VPS, votes(edge), estimate(votes(edge), stack, DEFAULT_UNIT_COSTS, BILL), capacity);
     const smaller = slower((atEdge.box.requestsPerSecond * VPS_MAX_UTILISATION) / (1.0001 * atEdge.loadRps));
-    const carriesAt = (v: number) => vpsCost(BASELINE_VPS, votes(v), estimate(votes(v), stack), smaller).carries;
+    const carriesAt = (v: number) =>
+      vpsCost(BASELINE_VPS, votes(v), estimate(votes(v), stack, DEFAULT_UNIT_COSTS, BILL), smaller).carries;
     expect([carriesAt(crossing), carriesAt(edge), carriesAt(edge * 1.01), carriesAt(nextScanned)]).toEqual([
       true,
       true,
@@ -141,7 +144,7 @@ describe('the same month on a VPS', () => {
       false,
     ]);
     // One box costs the same whatever it serves: the same crossing, quoted though the box stops carrying soon after.
-    const even = breakEven(BASELINE_VPS, small, stack, smaller);
+    const even = breakEven(BASELINE_VPS, small, stack, smaller, DEFAULT_UNIT_COSTS, BILL);
     expect(even.notCarried).toBeUndefined();
     expect(even.votes! / crossing).toBeCloseTo(1, 6);
   });
@@ -156,14 +159,14 @@ describe('the same month on a VPS', () => {
         const base = profile.pollsPerDay * 30 * profile.votesPerPoll;
         const gapAt = (votes: number) => {
           const scaled = scaleProfile(profile, votes / base);
-          const bill = estimate(scaled, stack);
+          const bill = estimate(scaled, stack, DEFAULT_UNIT_COSTS, BILL);
           const vps = vpsCost(tier, scaled, bill, committed);
           return { votes, diff: bill.totalUsd - vps.totalUsd, carries: vps.carries };
         };
         // A hundred volumes a decade: the first at which serverless costs at least the VPS.
         const fine = Array.from({ length: 801 }, (_, i) => gapAt(10 ** (3 + i / 100)));
         const first = fine.findIndex((g) => g.diff >= 0);
-        const even = breakEven(tier, profile, stack, committed);
+        const even = breakEven(tier, profile, stack, committed, DEFAULT_UNIT_COSTS, BILL);
         const what = `${profile.name}${profile.peakRequestsPerSecond ? ' pinned' : ''}, ${tier.name}`;
         if (first < 0) expect(even, what).toEqual({ tier });
         else if (!fine[first].carries) expect(even, what).toEqual({ tier, notCarried: true });
@@ -181,7 +184,7 @@ describe('the same month on a VPS', () => {
   it('carries on one box or not at all, and says whose limit it is: the box’s vCPUs or this edition’s writer', () => {
     const tv = PROFILES['tv-show'];
     const tvPeak = derivePeak(tv);
-    const bill = estimate(tv, stack);
+    const bill = estimate(tv, stack, DEFAULT_UNIT_COSTS, BILL);
     const box = (vcpu: number, share = DEDICATED_VCPU): VpsTier => ({ ...BASELINE_VPS, vcpu, vcpuShare: share });
     const writer = Math.round((1e6 / microsOf(tvPeak.routes, 10)) * VPS_MAX_UTILISATION);
     const editions =
@@ -281,7 +284,8 @@ describe('the same month on a VPS', () => {
 });
 
 describe('which VPS rows carry the presets, at the committed measurement', () => {
-  const rows = (name: string) => vpsOptions(PROFILES[name], estimate(PROFILES[name], stack), committed);
+  const rows = (name: string) =>
+    vpsOptions(PROFILES[name], estimate(PROFILES[name], stack, DEFAULT_UNIT_COSTS, BILL), committed);
   const { cpu } = committed.measurement;
 
   it('seed: every row carries its peak on one box, with a CDN or without', () => {

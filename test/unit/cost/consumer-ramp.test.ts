@@ -16,6 +16,7 @@ import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { costReport, designStack, unwrapped } from '../../support/cost';
 import { renderDetail } from '../../../cost/report/render-text';
+import { US_EAST_1 } from '../../support/prices';
 
 // 10,000 votes/s, full batches of 10 every 40 ms: 250 votes/s a batch in flight, so 40 at once keep up.
 const peak = { votesPerSecond: 10_000, neededConcurrency: 40, groupsOpen: 67, batchSize: 10, cycleMs: 40 };
@@ -46,8 +47,8 @@ describe('the event source from idle', () => {
     expect(pollersFor(40)).toBe(4);
     expect(rampFromIdle(peak, provisionedMode(4, peak.groupsOpen))).toMatchObject({ reachSeconds: 0, backlogPeak: 0 });
     // 4 pollers x $0.00925 an hour; 720 hours a month.
-    expect(pollerCost(4).usdPerHour).toBeCloseTo(0.037, 9);
-    expect(pollerCost(4).usdPerMonth).toBeCloseTo(0.037 * 720, 9);
+    expect(pollerCost(4, US_EAST_1).usdPerHour).toBeCloseTo(0.037, 9);
+    expect(pollerCost(4, US_EAST_1).usdPerMonth).toBeCloseTo(0.037 * 720, 9);
   });
 
   it('never drains past the groups the queue has: one batch in flight each', () => {
@@ -58,7 +59,7 @@ describe('the event source from idle', () => {
 
 describe('in the verdict', () => {
   it('is none where the first batches carry the peak (the seed), and in the record night’s words', () => {
-    expect(consumerRamp(designStack(), derivePeak(PROFILES.seed), DEFAULT_UNIT_COSTS)).toBeUndefined();
+    expect(consumerRamp(designStack(), derivePeak(PROFILES.seed), DEFAULT_UNIT_COSTS, US_EAST_1)).toBeUndefined();
     const night = costReport({ profile: 'record-night' });
     const ramp = night.consumerRamp!;
     // 49,800 votes/s need 49,800 x 40 / (10 x 1,000) = 199.2 batches at once: 39 s on demand.

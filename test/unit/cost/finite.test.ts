@@ -16,6 +16,7 @@ import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
 import { renderMarkdown } from '../../../cost/report/render-markdown';
 import { reportBodyHtml } from '../../../cost/report/render-html';
 import { buildReport } from '../../../cost/estimate/build-report';
+import { US_EAST_1 } from '../../support/prices';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 
@@ -91,7 +92,7 @@ describe('every profile the validator accepts', () => {
             designStacks,
             vpsCapacity,
             units: DEFAULT_UNIT_COSTS,
-            options: { newAccount },
+            options: { newAccount, book: US_EAST_1 },
           });
           expect(nonFinite(report)).toEqual([]);
           for (const bill of [report.bill, report.idle, ...report.designs.map((d) => d.bill)]) {

@@ -7,19 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { managedInstancesWhatIfs, MANAGED_INSTANCES } from '../../../cost/estimate/managed-instances';
 import { usd } from '../../../cost/estimate/format';
 import { estimate } from '../../../cost/estimate/model';
-import { PRICES } from '../../../config/aws-prices';
+
 import { VPS_MAX_UTILISATION } from '../../../cost/estimate/vps';
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
 import { billLine as line, costReport, designStack, unwrapped } from '../../support/cost';
+import { US_EAST_1, BILL } from '../../support/prices';
 
 const stack = designStack({ results: 'function-url' });
 const micros = { options: 20, page: 24, vote: 37, results: 18 };
 const whatIfsFor = (profile: typeof PROFILES.seed) => {
-  const baseline = estimate(profile, stack);
-  return { baseline, whatIfs: managedInstancesWhatIfs(profile, stack, DEFAULT_UNIT_COSTS, {}, micros, baseline) };
+  const baseline = estimate(profile, stack, DEFAULT_UNIT_COSTS, BILL);
+  return { baseline, whatIfs: managedInstancesWhatIfs(profile, stack, DEFAULT_UNIT_COSTS, BILL, micros, baseline) };
 };
 
 describe('Lambda Managed Instances', () => {
@@ -36,7 +37,10 @@ describe('Lambda Managed Instances', () => {
     expect(votePath.bill.usage.gbSeconds.arm64).toBeLessThan(results.bill.usage.gbSeconds.arm64);
     expect(results.deltaUsd).toBeCloseTo(results.bill.totalUsd - baseline.totalUsd, 9);
     expect(results.deltaUsd).toBeGreaterThan(0);
-    expect(PRICES.managedInstanceFee.tiers[0].price).toBeCloseTo(0.15 * PRICES.managedInstanceHours.tiers[0].price, 12);
+    expect(US_EAST_1.prices.managedInstanceFee.tiers[0].price).toBeCloseTo(
+      0.15 * US_EAST_1.prices.managedInstanceHours.tiers[0].price,
+      12,
+    );
   });
 
   it('sizes the instances from the CPU the peak’s requests cost, past the floor of 3', () => {

@@ -9,6 +9,7 @@ import { estimate } from '../../../cost/estimate/model';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { billLine as line, designStack } from '../../support/cost';
+import { BILL } from '../../support/prices';
 
 describe('measured mode', () => {
   const usage = JSON.parse(readFileSync('test/fixtures/load-run/usage.json', 'utf8'));
@@ -27,7 +28,7 @@ describe('measured mode', () => {
 
   it('scales them to the profile', () => {
     const { units } = unitCostsFromUsage(usage, 'fixture');
-    const measured = estimate(PROFILES.seed, designStack(), units);
+    const measured = estimate(PROFILES.seed, designStack(), units, BILL);
     // Counter writes: 15 M x 0.2 + 6,000 = 3.006 M WRU at $0.625
     expect(line(measured, 'dynamoWriteUnits').usd).toBeCloseTo(3.006 * 0.625, 6);
     expect(measured.usage.invocations.countVotes).toBeCloseTo(15e6 / 6.25, 3);

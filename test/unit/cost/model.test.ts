@@ -3,7 +3,8 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { bytesToUnits, NEW_ACCOUNT_CREDITS, PRICES } from '../../../config/aws-prices';
+import { bytesToUnits } from '../../../pricing/price-lines';
+import { NEW_ACCOUNT_CREDITS } from '../../../pricing/plans-and-credits';
 import { appShare, monthVolumes } from '../../../cost/estimate/shares';
 import { estimate } from '../../../cost/estimate/model';
 import { monthlyUsage, type MonthlyUsage } from '../../../cost/estimate/monthly-usage';
@@ -13,39 +14,43 @@ import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { PROFILES } from '../../../cost/usage/profiles';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
 import { billLine as line, designStack } from '../../support/cost';
+import { US_EAST_1, BILL, NEW_ACCOUNT } from '../../support/prices';
 
 const stack = designStack();
 
 describe('tiered prices', () => {
   it('crosses the HTTP API tier at the 300-millionth request', () => {
-    expect(tieredCost(300e6, PRICES.httpApiRequests)).toBeCloseTo(300, 9); // 300 M x $1/M
-    expect(tieredCost(300e6 + 1, PRICES.httpApiRequests)).toBeCloseTo(300 + 0.9e-6, 9); // the next one at $0.90/M
-    expect(tieredCost(400e6, PRICES.httpApiRequests)).toBeCloseTo(300 + 100 * 0.9, 9); // $390
+    expect(tieredCost(300e6, US_EAST_1.prices.httpApiRequests)).toBeCloseTo(300, 9); // 300 M x $1/M
+    expect(tieredCost(300e6 + 1, US_EAST_1.prices.httpApiRequests)).toBeCloseTo(300 + 0.9e-6, 9); // next: $0.90/M
+    expect(tieredCost(400e6, US_EAST_1.prices.httpApiRequests)).toBeCloseTo(300 + 100 * 0.9, 9); // $390
   });
 
   it('walks the REST API tiers', () => {
     // 333 M x $3.50 = $1,165.50; then 667 M x $2.80 = $1,867.60
-    expect(tieredCost(333e6, PRICES.restApiRequests)).toBeCloseTo(1165.5, 6);
-    expect(tieredCost(1000e6, PRICES.restApiRequests)).toBeCloseTo(1165.5 + 1867.6, 6);
+    expect(tieredCost(333e6, US_EAST_1.prices.restApiRequests)).toBeCloseTo(1165.5, 6);
+    expect(tieredCost(1000e6, US_EAST_1.prices.restApiRequests)).toBeCloseTo(1165.5 + 1867.6, 6);
   });
 
   it('walks the Lambda GB-second tiers', () => {
     // x86: 6 B GB-s x $0.0000166667 = $100,000.20; the next 1 B at $0.000015 = $15,000
-    expect(tieredCost(6e9, PRICES.lambdaX86GbSeconds)).toBeCloseTo(100_000.2, 4);
-    expect(tieredCost(7e9, PRICES.lambdaX86GbSeconds)).toBeCloseTo(115_000.2, 4);
+    expect(tieredCost(6e9, US_EAST_1.prices.lambdaX86GbSeconds)).toBeCloseTo(100_000.2, 4);
+    expect(tieredCost(7e9, US_EAST_1.prices.lambdaX86GbSeconds)).toBeCloseTo(115_000.2, 4);
     // arm64: 7.5 B x $0.0000133334 = $100,000.50
-    expect(tieredCost(7.5e9, PRICES.lambdaArmGbSeconds)).toBeCloseTo(100_000.5, 4);
+    expect(tieredCost(7.5e9, US_EAST_1.prices.lambdaArmGbSeconds)).toBeCloseTo(100_000.5, 4);
   });
 
   it('walks CloudFront’s transfer tiers past 50 TB and Lambda logs’ ingestion tiers, a TB of 1,024 GB', () => {
     const TB = 1024;
     // 60 TB out: 10 TB x $0.085 + 40 TB x $0.080 + 10 TB x $0.060
-    expect(tieredCost(60 * TB, PRICES.cloudFrontTransfer)).toBeCloseTo(TB * (10 * 0.085 + 40 * 0.08 + 10 * 0.06), 6);
+    expect(tieredCost(60 * TB, US_EAST_1.prices.cloudFrontTransfer)).toBeCloseTo(
+      TB * (10 * 0.085 + 40 * 0.08 + 10 * 0.06),
+      6,
+    );
     // Past 5 PB: every tier crossed, then $0.020
     const fivePb = TB * (10 * 0.085 + 40 * 0.08 + 100 * 0.06 + 350 * 0.04 + 524 * 0.03 + 4 * 1024 * 0.025);
-    expect(tieredCost(5 * 1024 * TB + 1, PRICES.cloudFrontTransfer)).toBeCloseTo(fivePb + 0.02, 6);
+    expect(tieredCost(5 * 1024 * TB + 1, US_EAST_1.prices.cloudFrontTransfer)).toBeCloseTo(fivePb + 0.02, 6);
     // 60 TB of Lambda logs: 10 TB x $0.50 + 20 TB x $0.25 + 20 TB x $0.10 + 10 TB x $0.05 = $12,800
-    expect(tieredCost(60 * TB, PRICES.logsIngestion)).toBeCloseTo(12_800, 6);
+    expect(tieredCost(60 * TB, US_EAST_1.prices.logsIngestion)).toBeCloseTo(12_800, 6);
   });
 
   it('turns bytes into the GB AWS bills for that line: 2^30 bytes', () => {
@@ -64,13 +69,16 @@ describe('free tiers', () => {
 
   it("shows a new account's sign-up credits when asked, once, at most a month's bill; no 12-month free tier", () => {
     const u = usage({ apiRequests: 1.5e6 });
-    expect(line(priceUsage(u, stack), 'httpApiRequests').usd).toBeCloseTo(1.5, 9); // 1.5 M x $1
+    expect(line(priceUsage(u, stack, BILL), 'httpApiRequests').usd).toBeCloseTo(1.5, 9); // 1.5 M x $1
     // The line is the same for a new account: AWS gives credits now, not a free million (since 2025-07-15).
-    const fresh = priceUsage(u, stack, { newAccount: true });
+    const fresh = priceUsage(u, stack, NEW_ACCOUNT);
     expect(line(fresh, 'httpApiRequests').usd).toBeCloseTo(1.5, 9);
     // Once: the credits cover the first month (up to $100); every month's bill stays what it is.
-    expect(fresh).toMatchObject({ creditsUsd: priceUsage(u, stack).totalUsd, totalUsd: priceUsage(u, stack).totalUsd });
-    const big = priceUsage(usage({ apiRequests: 300e6 }), stack, { newAccount: true });
+    expect(fresh).toMatchObject({
+      creditsUsd: priceUsage(u, stack, BILL).totalUsd,
+      totalUsd: priceUsage(u, stack, BILL).totalUsd,
+    });
+    const big = priceUsage(usage({ apiRequests: 300e6 }), stack, NEW_ACCOUNT);
     expect(big.creditsUsd).toBe(NEW_ACCOUNT_CREDITS.usd);
     expect(big.totalUsd).toBeCloseTo(
       big.lines.reduce((sum, l) => sum + l.usd, 0),
@@ -83,7 +91,7 @@ describe('free tiers', () => {
       invocations: { createPoll: 1.5e6, getPoll: 0, castVote: 0, getResults: 0, countVotes: 0 },
       gbSeconds: { arm64: 300_000, x86_64: 300_000 },
     });
-    const bill = priceUsage(u, stack);
+    const bill = priceUsage(u, stack, BILL);
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(0.1, 9); // (1.5 - 1) M x $0.20
     expect(line(bill, 'lambdaArmGbSeconds').usd).toBe(0); // the first 300k of the 400k pool
     expect(line(bill, 'lambdaX86GbSeconds').usd).toBeCloseTo(200_000 * 0.0000166667, 9); // 100k left of the pool
@@ -91,7 +99,7 @@ describe('free tiers', () => {
 });
 
 describe('the seed profile, line by line', () => {
-  const bill = estimate(PROFILES.seed, stack);
+  const bill = estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL);
   const u = bill.usage;
   // A poll's 5,000 votes over 30 minutes and 4 message groups, 40 ms a batch: x = 0.0278 votes arrive in a group
   // while its last batch runs, so a batch holds e^-x + x = 1.0004 votes (cost/estimate/rates.ts): ~one write a vote.
@@ -158,12 +166,14 @@ describe('the seed profile, line by line', () => {
 
 describe('the seed profile in the other designs', () => {
   it('prices results from a function URL at Lambda’s request price only', () => {
-    const b = estimate(PROFILES.seed, designStack({ results: 'function-url' }));
+    const b = estimate(PROFILES.seed, designStack({ results: 'function-url' }), DEFAULT_UNIT_COSTS, BILL);
     // API Gateway: creates, poll reads, votes and their preflights only: 45.006 M x $1
     expect(line(b, 'httpApiRequests').usage).toBe(45.006e6);
     expect(line(b, 'httpApiRequests').usd).toBeCloseTo(45.006, 6);
     // The 900 M results are Lambda requests, billed with the rest, as in the textbook design
-    expect(line(b, 'lambdaRequests').usd).toBe(line(estimate(PROFILES.seed, stack), 'lambdaRequests').usd);
+    expect(line(b, 'lambdaRequests').usd).toBe(
+      line(estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL), 'lambdaRequests').usd,
+    );
     expect(b.usage.functionUrlRequests).toBe(900e6);
     // Their answers leave as Lambda's data transfer out: (45.006 M + 900 M) x 450 B = 396.05 GB of 2^30 bytes, 100 GB
     // free, x $0.09
@@ -171,13 +181,15 @@ describe('the seed profile in the other designs', () => {
     // The textbook design's bill less its results' API requests (900 M: $855.00 tiered) and their 0.0106 RRU
     // kept (the same function answers them)
     expect(b.totalUsd).toBeCloseTo(
-      estimate(PROFILES.seed, stack).totalUsd - line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd + 45.006,
+      estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL).totalUsd -
+        line(estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL), 'httpApiRequests').usd +
+        45.006,
       2,
     );
   });
 
   it('prices results and poll reads cached at CloudFront, the API behind it: no preflights, all via CloudFront', () => {
-    const b = estimate(PROFILES.seed, designStack({ results: 'cloudfront' }));
+    const b = estimate(PROFILES.seed, designStack({ results: 'cloudfront' }), DEFAULT_UNIT_COSTS, BILL);
     expect(b.usage.preflights).toBe(0);
     // 15.003 M pages + 900 M results + 30.003 M creates, reads and votes passed through = 945.006 M
     expect(b.usage.cloudFrontRequests).toBe(945.006e6);
@@ -191,8 +203,8 @@ describe('the seed profile in the other designs', () => {
 
   it('prices REST above HTTP for the same month', () => {
     const rest = designStack({ apiKind: 'rest' });
-    expect(line(estimate(PROFILES.seed, rest), 'restApiRequests').usd).toBeGreaterThan(
-      line(estimate(PROFILES.seed, stack), 'httpApiRequests').usd * 3,
+    expect(line(estimate(PROFILES.seed, rest, DEFAULT_UNIT_COSTS, BILL), 'restApiRequests').usd).toBeGreaterThan(
+      line(estimate(PROFILES.seed, stack, DEFAULT_UNIT_COSTS, BILL), 'httpApiRequests').usd * 3,
     );
   });
 });

@@ -9,11 +9,12 @@ import { PROFILES } from '../../../cost/usage/profiles';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
 import { whatIfs } from '../../../cost/estimate/what-ifs';
 import { designStack } from '../../support/cost';
+import { BILL } from '../../support/prices';
 
 const stack = designStack();
 const priced = (s: StackConfig = stack) => {
-  const baseline = estimate(PROFILES.seed, s);
-  return { baseline, ifs: whatIfs(PROFILES.seed, s, DEFAULT_UNIT_COSTS, {}, baseline) };
+  const baseline = estimate(PROFILES.seed, s, DEFAULT_UNIT_COSTS, BILL);
+  return { baseline, ifs: whatIfs(PROFILES.seed, s, DEFAULT_UNIT_COSTS, BILL, baseline) };
 };
 
 describe('what-ifs', () => {
@@ -117,7 +118,13 @@ describe('what-ifs', () => {
       .filter((name) => name.includes(' MB functions'));
     expect(sizes.sort()).toEqual(['1024 MB functions (same billed time)', '512 MB functions (same billed time)']);
     const oneVote = { ...PROFILES.seed, oneVotePerVoter: true };
-    const withClaims = whatIfs(oneVote, stack, DEFAULT_UNIT_COSTS, {}, estimate(oneVote, stack));
+    const withClaims = whatIfs(
+      oneVote,
+      stack,
+      DEFAULT_UNIT_COSTS,
+      BILL,
+      estimate(oneVote, stack, DEFAULT_UNIT_COSTS, BILL),
+    );
     expect(withClaims.map((w) => w.name)).toContain('one vote per voter off');
   });
 });

@@ -1,4 +1,4 @@
-/** The create form's lifetime: an amount in minutes, hours or days, as the API's whole minutes (frontend/src/lifetime.ts). */
+/** The create form's lifetime: minutes, hours or days, as the API's whole minutes (frontend/src/lifetime.ts). */
 import { describe, expect, it } from 'vitest';
 import { POLL_LIMITS } from '../../../config/api-contract';
 import { PollError } from '../../../lambdas/domain/errors';
@@ -75,7 +75,8 @@ describe('inUnits and duration', () => {
 
   it('say the API’s range in the form’s units, from its limits', () => {
     expect(LIFETIME_RULE).toBe(
-      `from ${duration(POLL_LIMITS.minLifetimeMinutes)} to ${duration(POLL_LIMITS.maxLifetimeMinutes)}, in whole minutes`,
+      `from ${duration(POLL_LIMITS.minLifetimeMinutes)} to ${duration(POLL_LIMITS.maxLifetimeMinutes)}, ` +
+        'in whole minutes',
     );
     expect(LIFETIME_RULE).toBe('from 1 minute to 7 days, in whole minutes');
     expect(PRESETS.every(apiTakes)).toBe(true);
