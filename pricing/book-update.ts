@@ -91,17 +91,17 @@ export function composeBook(
     source: `AWS Price List (${source}), read ${today}; a line not in it names its own source`,
     lines,
   };
-  return parseBook(bookText(book), `the new book for ${region}`);
+  return parseBook(bookJson(book), `the new book for ${region}`);
 }
 
-const bookText = (book: BookFile) => `${JSON.stringify(book, null, 2)}\n`;
+const bookJson = (book: BookFile) => `${JSON.stringify(book, null, 2)}\n`;
 
 /** Writes the book whole: a reader sees the old file or the new one, never a part; returns the file. */
 export function writeBook(book: BookFile, folder: string): string {
   const file = bookFile(book.region, folder);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, bookText(book));
+    writeFileSync(temporary, bookJson(book));
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
