@@ -8,3 +8,15 @@ import type { PriceBook } from './price-book';
 export const bookText = (book: Pick<PriceBook, 'region' | 'currency' | 'published' | 'file'>): string =>
   `${book.region}, ${book.currency} list prices published ${book.published} ` +
   `(${book.file.replace(/^.*[\\/]pricing[\\/]/, 'pricing/')})`;
+
+/** Past this many days, the answer suggests fetching the book again. */
+export const STALE_AFTER_DAYS = 90;
+
+/** The answer's first line: the region, the currency and the book's date, and a fresh book's command once it is old. */
+export function pricesLine(book: Pick<PriceBook, 'region' | 'currency' | 'published'>, now = Date.now()): string {
+  const days = Math.floor((now - Date.parse(book.published)) / 86_400_000);
+  const head = `Priced for ${book.region} in ${book.currency}, at AWS's list prices of ${book.published}`;
+  return days > STALE_AFTER_DAYS
+    ? `${head}, ${days} days old: npm run prices -- --region ${book.region} fetches today's.`
+    : `${head} (another region: --region <code>).`;
+}

@@ -4,6 +4,7 @@
  * busiest second, what to do before the peak, and the verdict again in one sentence at the end. Every
  * figure is one the full working (working.ts, `--detail`) prints in its tables: report.answer's.
  */
+import { pricesLine } from '../../pricing/book-words';
 import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
@@ -334,13 +335,15 @@ function measuredLines({ cloudWatch: cw, measured }: CostReport): string[] {
 }
 
 /**
- * The default output: the verdict, each side on the busiest second, what to do before it, a domain's DNS,
- * where the full working is (`where`: the command with --detail, the report files), the verdict again.
+ * The default output: the region and the book it is priced from, the verdict, each side on the busiest second,
+ * what to do before it, a domain's DNS, where the full working is (`where`: the command with --detail, the
+ * report files), the verdict again.
  */
 export function answerLines(report: CostReport, where: string[]): string[] {
   const dns = domainDns(report.options.book);
   const credits = report.recommended.bill.creditsUsd;
   return [
+    pricesLine(report.options.book),
     ...verdictLines(report),
     '',
     ...stackReadLines(report),

@@ -59,8 +59,10 @@ describe('npm run cost, the command', () => {
     );
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines.length).toBeLessThanOrEqual(30);
-    expect(lines[0]).toMatch(/^club, 360 votes a month: AWS is cheaper, by \$[\d.,]+ a month\.$/);
+    expect(lines.length).toBeLessThanOrEqual(31);
+    // First the region, the currency and the book's date the bill is priced with; then the verdict.
+    expect(lines[0]).toMatch(/^Priced for us-east-1 in USD, at AWS's list prices of \d{4}-\d\d-\d\d[ ,]/);
+    expect(lines[1]).toMatch(/^club, 360 votes a month: AWS is cheaper, by \$[\d.,]+ a month\.$/);
     expect(unwrapped(result.stdout).trim().split('\n').at(-1)).toMatch(/^In short: AWS's /);
     expect(result.stdout).toContain(`Reports: ${join(out, 'report.html')} (the explorer)`);
     expect(unwrapped(result.stdout)).toContain(
@@ -82,7 +84,7 @@ describe('npm run cost, the command', () => {
     expect(values.detail).toBe(true);
     const built = buildReport(reportInput({ ...values, template: httpTemplateFile() }));
     const detail = renderForTerminal(built, values.detail, ['Reports: …']);
-    expect(detail.split('\n').slice(0, 3)).toEqual(['The answer', '══════════', lines[0]]);
+    expect(detail.split('\n').slice(0, 3)).toEqual(['The answer', '══════════', lines[1]]);
     expect(detail).toMatch(/^Every AWS design$/m);
     expect(unwrapped(detail).split('\n').at(-1)).toBe(unwrapped(result.stdout).trim().split('\n').at(-1));
   });

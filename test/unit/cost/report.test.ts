@@ -3,6 +3,7 @@
  * first and last, in at most ~30 lines at 100 columns, its figures the tables'), with --detail the full working
  * in an order that never refers forward, and the same report as Markdown and HTML.
  */
+import { pricesLine } from '../../../pricing/book-words';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,10 +55,12 @@ describe('the answer, as npm run cost prints it', () => {
       const name = report.profile.name;
       // One line more where the stack synthesized is another design than the answer's (its name, and --detail).
       const synthesized = lines.some((line) => line.startsWith('The stack you synthesized is another'));
-      expect(lines.length, name).toBeLessThanOrEqual(synthesized ? 31 : 30);
+      expect(lines.length, name).toBeLessThanOrEqual(synthesized ? 32 : 31);
+      // The region, the currency and the book's date first.
+      expect(lines[0], name).toBe(pricesLine(report.options.book));
       expect(Math.max(...lines.map((l) => l.length)), name).toBeLessThanOrEqual(100);
       // The verdict: which side is cheaper, AWS's month and command, the VPS's, the one break-even.
-      const head = lines.slice(0, 5).join('\n');
+      const head = lines.slice(1, 6).join('\n');
       expect(head, name).toContain(usd(report.recommended.bill.totalUsd));
       expect(head, name).toContain(report.recommended.deploy!);
       expect(head, name).toContain(`${usd(report.answer.vps.totalUsd)}`);
@@ -420,5 +423,24 @@ describe('the report in Markdown and HTML', () => {
     expect(html.match(/<table[ >]/g)).toHaveLength(md.match(/^\| ---/gm)!.length);
     expect(html).not.toMatch(/^\|/m);
     expect(html).not.toContain('**');
+  });
+});
+
+describe("the answer's first line", () => {
+  const book = { region: 'eu-central-1', currency: 'USD' as const, published: '2026-11-22' };
+  const day = (date: string) => Date.parse(`${date}T12:00:00Z`);
+
+  it('names the region, the currency and the date of the book', () => {
+    expect(pricesLine(book, day('2026-11-27'))).toBe(
+      "Priced for eu-central-1 in USD, at AWS's list prices of 2026-11-22 (another region: --region <code>).",
+    );
+  });
+
+  it('suggests a fresh book past 90 days, and not before', () => {
+    expect(pricesLine(book, day('2027-02-20'))).not.toMatch(/npm run prices/);
+    expect(pricesLine(book, day('2027-02-21'))).toBe(
+      "Priced for eu-central-1 in USD, at AWS's list prices of 2026-11-22, 91 days old: " +
+        "npm run prices -- --region eu-central-1 fetches today's.",
+    );
   });
 });
