@@ -5,6 +5,7 @@
  */
 import { FUNCTION_METADATA } from '../config/functions';
 import type { ApiKind } from '../config/stack';
+import { customResourceProviders, getAttTarget, refTarget } from '../config/template-refs';
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
@@ -119,20 +120,6 @@ const ofType = (template: Template, type: string) =>
     [string, Resource & { Properties: Json }]
   >;
 
-/** The logical id a {Fn::GetAtt: [id, 'Arn']} anywhere inside `value` points to. */
-function getAttTarget(value: Json): string | undefined {
-  if (Array.isArray(value)) return value.map(getAttTarget).find(Boolean);
-  if (value && typeof value === 'object') {
-    if (Array.isArray(value['Fn::GetAtt'])) return value['Fn::GetAtt'][0];
-    return Object.values(value).map(getAttTarget).find(Boolean);
-  }
-  return undefined;
-}
-
-function refTarget(value: Json): string | undefined {
-  return value && typeof value === 'object' && typeof value.Ref === 'string' ? value.Ref : undefined;
-}
-
 /** A REST API's methods, each with its resource's path. */
 function restMethods(template: Template) {
   const resources = new Map(ofType(template, 'AWS::ApiGateway::Resource'));
@@ -199,19 +186,6 @@ function getIntegrationId(target: Json): string | undefined {
   return Array.isArray(parts) ? parts.map(refTarget).find(Boolean) : undefined;
 }
 
-/**
- * Functions that only serve CloudFormation custom resources (site upload, bucket cleanup): deployment
- * machinery, not the app.
- */
-function customResourceProviders(template: Template): Set<string> {
-  return new Set(
-    Object.values(template.Resources)
-      .filter((r) => r.Type.startsWith('Custom::') || r.Type === 'AWS::CloudFormation::CustomResource')
-      .map((r) => getAttTarget(r.Properties?.ServiceToken))
-      .filter((id): id is string => Boolean(id)),
-  );
-}
-
 /** Cache behaviors whose origin is an API Gateway domain, with their cache policy's TTLs. */
 function apiCacheBehaviors(template: Template): ApiCacheBehaviorModel[] {
   const policies = new Map(ofType(template, 'AWS::CloudFront::CachePolicy'));
@@ -237,7 +211,7 @@ function apiCacheBehaviors(template: Template): ApiCacheBehaviorModel[] {
 }
 
 export function readTemplate(template: Template): AppModel {
-  const providers = customResourceProviders(template);
+  const providers = customResourceProviders(template.Resources);
   const functions = ofType(template, 'AWS::Lambda::Function')
     .filter(([logicalId]) => !providers.has(logicalId))
     .map(([logicalId, fn]): FunctionModel => {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
 import { DEPLOYABLE_DESIGNS } from '../../../cost/estimate/designs';
-import { readStackConfig } from '../../../cost/estimate/stack-config';
+import { readStack, readStackConfig, TemplateError } from '../../../cost/estimate/stack-config';
+import { synthesizeTemplate } from '../../../lib/app';
+import { committedTemplate } from '../../support/templates';
 import { designStack } from '../../support/cost';
 import { templateFor } from '../../support/synth';
 
@@ -65,5 +67,58 @@ describe('the stack as the model reads it', () => {
       Object.entries(template.Resources).filter(([, r]) => (r as { Type: string }).Type !== 'AWS::Lambda::Function'),
     );
     expect(() => readStackConfig({ Resources: withoutFunctions })).toThrow(/has no function for createPoll, getPoll/);
+  });
+
+  it('prices every deployable design whole: nothing of theirs is left unpriced, no part is missing', () => {
+    for (const design of DEPLOYABLE_DESIGNS) {
+      const template = design.context.apiKind
+        ? templateFor('rest').toJSON()
+        : design.context.results
+          ? synthesizeTemplate(design.context)
+          : templateFor('http').toJSON();
+      const reading = readStack(template);
+      expect([design.id, reading.notPriced, reading.missing]).toEqual([design.id, [], []]);
+    }
+  });
+
+  it('reads a changed template without throwing, and lists by type and logical id what it does not price', () => {
+    const template = committedTemplate('default');
+    const tableId = Object.keys(template.Resources).find((id) => id.startsWith('PollTable'))!;
+    const table = template.Resources[tableId];
+    table.Properties.GlobalSecondaryIndexes = [{ IndexName: 'ByOwner', KeySchema: [], Projection: {} }];
+    Object.assign(template.Resources, {
+      KeyA1B2: { Type: 'AWS::KMS::Key', Properties: {} },
+      WebAcl: { Type: 'AWS::WAFv2::WebACL', Properties: {} },
+      ExtraQueue: { Type: 'AWS::SQS::Queue', Properties: {} },
+    });
+    const reading = readStack(template);
+    expect(reading.notPriced.map((n) => `${n.type} ${n.logicalId}`).sort()).toEqual([
+      `AWS::DynamoDB::Table ${tableId}`,
+      'AWS::KMS::Key KeyA1B2',
+      'AWS::SQS::Queue ExtraQueue',
+      'AWS::WAFv2::WebACL WebAcl',
+    ]);
+    expect(reading.notPriced.find((n) => n.logicalId === tableId)?.why).toMatch(/index ByOwner/);
+    expect(reading.stack).toEqual(readStack(committedTemplate('default')).stack);
+  });
+
+  it('prices the rest of a template that lacks a part, and says which part', () => {
+    const template = committedTemplate('default');
+    for (const [id, r] of Object.entries(template.Resources))
+      if ((r as { Type: string }).Type === 'AWS::Lambda::EventSourceMapping') delete template.Resources[id];
+    const reading = readStack(template);
+    expect(reading.missing).toEqual([
+      { part: 'no SQS event source for the vote consumer', pricedAs: 'batches of 10 with no batching window' },
+    ]);
+    expect(reading.stack.consumer).toEqual(readStack(committedTemplate('default')).stack.consumer);
+  });
+
+  it('refuses another app’s template: no poll table, no vote queue', () => {
+    const other = { Resources: { Bucket: { Type: 'AWS::S3::Bucket', Properties: {} } } };
+    expect(() => readStack(other)).toThrow(TemplateError);
+    expect(() => readStack(other)).toThrow(
+      'Not a template of this app: it has no DynamoDB table (the polls) and no SQS queue (the votes).',
+    );
+    expect(() => readStack({ AWSTemplateFormatVersion: '2010-09-09' })).toThrow(/no Resources/);
   });
 });
