@@ -107,6 +107,12 @@ export const COST_COMMAND = {
         'the AWS Region to price (default: the one the synthesized stack was made for, else us-east-1); its book ' +
         'is pricing/books/<code>.json (npm run prices -- --region <code> fetches it)',
     },
+    books: {
+      type: 'string',
+      value: '<folder>',
+      path: true,
+      description: 'the folder of price books (default: pricing/books/)',
+    },
     'new-account': {
       type: 'boolean',
       default: false,
@@ -325,7 +331,7 @@ function pricedOn(
   profile: TrafficProfile,
   { stack, source }: ReturnType<typeof loadStack>,
   designStacks: ReturnType<typeof loadDesigns>,
-  values: { 'vps-from'?: string; 'new-account': boolean; region?: string },
+  values: { 'vps-from'?: string; 'new-account': boolean; region?: string; books?: string },
   units: UnitCosts,
 ): ReportInput {
   return {
@@ -340,8 +346,12 @@ function pricedOn(
 }
 
 /** The bill's options: a new account or not, and the book of the region asked for, or of the stack's region. */
-function billOptions(values: { 'new-account': boolean; region?: string }, stack: StackConfig): BillOptions {
-  return { newAccount: values['new-account'], book: readPriceBook(values.region ?? stack.region ?? DEFAULT_REGION) };
+function billOptions(
+  values: { 'new-account': boolean; region?: string; books?: string },
+  stack: StackConfig,
+): BillOptions {
+  const region = values.region ?? stack.region ?? DEFAULT_REGION;
+  return { newAccount: values['new-account'], book: readPriceBook(region, values.books) };
 }
 
 /** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
@@ -352,6 +362,7 @@ export function reportInput(values: {
   'vps-from'?: string;
   'new-account': boolean;
   region?: string;
+  books?: string;
 }): ReportInput {
   const designStacks = loadDesigns();
   const run = values.from ? loadMeasured(values.from) : undefined;
@@ -376,6 +387,7 @@ export interface CloudWatchOptions {
   'vps-from'?: string;
   'new-account': boolean;
   region?: string;
+  books?: string;
   profile: string;
   from?: string;
   out: string;

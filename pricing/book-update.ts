@@ -40,7 +40,8 @@ export function bookOnDisk(region: string, folder: string): BookFile | undefined
 
 /**
  * The lines the Price List cannot give: the book's it replaces; else us-east-1's for a line priced the same
- * everywhere; else a NoLineToKeep naming the line. Known before anything is fetched.
+ * everywhere, or for one that only a what-if uses, said as its assumption; else a NoLineToKeep naming the line.
+ * Known before anything is fetched.
  */
 export function keptLines(
   region: string,
@@ -53,13 +54,16 @@ export function keptLines(
   for (const id of PRICE_IDS) {
     const selector = selectors[id];
     if (isListed(selector)) continue;
-    const { unlisted: why, global } = selector;
+    const { unlisted: why, global, firstBookAssumes } = selector;
     if (previous) kept[id] = { line: previous.lines[id], global: false, why };
     else if (global && globalBook) kept[id] = { line: globalBook.lines[id], global: true, why };
+    else if (firstBookAssumes && globalBook)
+      kept[id] = { line: { ...globalBook.lines[id], assumption: firstBookAssumes }, global: true, why };
     else
       throw new NoLineToKeep(
         `${id} is not in AWS's Price List (${why}) and there is no ${bookFile(region, folder)} to keep it from` +
-          `${global ? ` nor a ${GLOBAL_PRICES_REGION} book` : ''}: write that book by hand first, as ` +
+          `${global || firstBookAssumes ? ` nor a ${GLOBAL_PRICES_REGION} book` : ''}: ` +
+          'write that book by hand first, as ' +
           `${GLOBAL_PRICES_REGION}'s with this line's price for ${region} (docs/cost.md "Prices for your region")`,
       );
   }

@@ -49,6 +49,11 @@ export interface UnlistedLine {
   unlisted: string;
   /** The same price in every region: a region with no book of its own may take us-east-1's. */
   global: boolean;
+  /**
+   * A price that differs by region but only matters to a what-if: a region's first book takes us-east-1's, with
+   * this said as the line's assumption (printed beside it), rather than no book at all.
+   */
+  firstBookAssumes?: string;
 }
 
 export type LineSelector = ListedLine | UnlistedLine;
@@ -87,6 +92,10 @@ const INFRACOST = 'infracost internal/resources/aws';
 const WRITE_UPS = 'unattributed 2025 write-ups';
 
 const EC2_PRICE = 'the EC2 instance price is in the AmazonEC2 file (hundreds of MB a region), never fetched';
+/** What a region's first book says of the Managed Instances lines it takes from us-east-1's. */
+const US_EAST_1_EC2 =
+  "us-east-1's instance price (this region's is in AWS's EC2 price list, not read here: set it by hand from " +
+  'aws.amazon.com/ec2/pricing for the Managed Instances what-if)';
 
 const flatRatePlans = Object.fromEntries(
   CLOUDFRONT_FLAT_RATE_PLANS.map((plan) => [
@@ -230,8 +239,12 @@ export const SELECTORS: Record<PriceId, LineSelector> = {
     listUnit: 'metric-month',
     seen: `${INFRACOST} (family, group); ${WRITE_UPS} (usage type)`,
   }),
-  managedInstanceHours: { unlisted: EC2_PRICE, global: false },
-  managedInstanceFee: { unlisted: `15% of the instance price: ${EC2_PRICE}`, global: false },
+  managedInstanceHours: { unlisted: EC2_PRICE, global: false, firstBookAssumes: US_EAST_1_EC2 },
+  managedInstanceFee: {
+    unlisted: `15% of the instance price: ${EC2_PRICE}`,
+    global: false,
+    firstBookAssumes: US_EAST_1_EC2,
+  },
   eventPollerHours: inRegion({
     offer: 'AWSLambda',
     productFamily: 'Serverless',

@@ -12,6 +12,9 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BookFile, bookFile, readPriceBook } from '../../pricing/price-book';
 import { PRICE_IDS } from '../../pricing/price-lines';
+import { reportInput } from '../../cost/cli';
+import { buildReport } from '../../cost/estimate/build-report';
+import { tieredCost } from '../../cost/estimate/bill';
 
 const FIXTURES = 'test/fixtures/price-list';
 const HTTP_API_FILE = 'offers/v1.0/aws/AmazonApiGateway/current/eu-central-1/index.json';
@@ -78,6 +81,41 @@ function failureLine({ stderr }: Answer): string {
   expect(stderr).not.toMatch(/^\s+at /m);
   return stderr.trim().split('\n').at(-1)!;
 }
+
+describe('npm run cost, from a book npm run prices wrote', () => {
+  it("prices each line from the region's book: a price changed in the files moves line and total by it", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'books-'));
+    writeFileSync(bookFile('us-east-1', folder), readFileSync(bookFile('us-east-1'), 'utf8'));
+    const bill = (source: string) =>
+      prices(['--region', 'eu-central-1', '--source', source, '--books', folder]).then((answer) => {
+        expect(answer.code, answer.stderr).toBe(0);
+        const options = { profile: 'seed', region: 'eu-central-1', books: folder, 'new-account': false };
+        return buildReport(reportInput(options)).bill;
+      });
+    // The region's first book: the Managed Instances lines from us-east-1's, said as an assumption.
+    const first = await bill(FIXTURES);
+    const book = readPriceBook('eu-central-1', folder);
+    expect(book.prices.managedInstanceHours.assumption).toMatch(/^us-east-1's instance price/);
+    // Every line at the book's price (those a CloudFront flat-rate plan includes are in the plan's line).
+    for (const line of first.lines.filter((l) => !l.unitPrice.startsWith('in the')))
+      expect(line.usd, line.priceId).toBeCloseTo(tieredCost(line.billable, book.prices[line.priceId]), 9);
+    const api = first.lines.find((l) => l.priceId === 'httpApiRequests')!;
+    expect(api.usd).toBeCloseTo((api.billable / 1e6) * 1.11, 6);
+
+    const changed = fixtures();
+    editFile(changed, HTTP_API_FILE, (json) => {
+      const sku = skuOf(json, 'EUC1-ApiGatewayHttpRequest');
+      const dimensions = Object.values<any>(json.terms.OnDemand[sku])[0].priceDimensions;
+      Object.values<any>(dimensions).find((d) => d.beginRange === '0').pricePerUnit.USD = '0.0000011600';
+    });
+    const second = await bill(changed);
+    const moved = (api.billable / 1e6) * (1.16 - 1.11);
+    expect(second.lines.find((l) => l.priceId === 'httpApiRequests')!.usd - api.usd).toBeCloseTo(moved, 6);
+    expect(second.totalUsd - first.totalUsd).toBeCloseTo(moved, 6);
+    for (const line of second.lines.filter((l) => l.priceId !== 'httpApiRequests'))
+      expect(line.usd, line.priceId).toBe(first.lines.find((l) => l.priceId === line.priceId)!.usd);
+  });
+});
 
 describe('npm run prices, from a folder', () => {
   it('writes a book readPriceBook reads; a price changed in the files changes that line by it', async () => {
@@ -227,12 +265,13 @@ describe('npm run prices that cannot make the book: one line, exit 1, the book a
   });
 
   it('a region with no book to keep the lines the Price List cannot give: names the line, reads nothing', async () => {
-    const folder = books();
+    // Not even us-east-1's, which a region's first book takes them from.
+    const folder = mkdtempSync(join(tmpdir(), 'books-'));
     const answer = await fails(FIXTURES, 'eu-central-1', folder);
     expect(answer.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^managedInstanceHours is not in AWS's Price List \(.*AmazonEC2.*\) and there is no /),
     ]);
-    expect(readdirSync(folder)).toEqual(['us-east-1.json']);
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ import { bookOnDisk, composeBook, keptLines, NoLineToKeep, writeBook } from '../
 import { BadPriceBook, type BookFile, bookFile, readPriceBook } from '../../../pricing/price-book';
 import { PRICE_IDS } from '../../../pricing/price-lines';
 import { LISTED_IDS, type ListedLines } from '../../../pricing/price-list';
-import { SELECTORS } from '../../../pricing/price-list-selectors';
+import { SELECTORS, type UnlistedLine } from '../../../pricing/price-list-selectors';
 import { CommandFailure } from '../../../config/errors';
 
 /** A folder of books holding copies of the repository's, as these regions. */
@@ -49,10 +49,24 @@ describe('the lines the Price List cannot give', () => {
     });
   });
 
-  it('for a region with no book: a line that differs by region fails, naming it, with what to do', () => {
+  it("for a region with no book: the what-if's instance price is us-east-1's, said as its assumption", () => {
     const folder = books('us-east-1');
-    const call = () => keptLines('eu-central-1', folder, undefined);
+    const kept = keptLines('eu-central-1', folder, undefined);
+    const usEast1 = bookOnDisk('us-east-1', folder)!.lines.managedInstanceHours;
+    expect(kept.managedInstanceHours?.line).toEqual({
+      ...usEast1,
+      assumption: expect.stringMatching(/^us-east-1's instance price .*aws\.amazon\.com\/ec2\/pricing/),
+    });
+    // Without a us-east-1 book to take it from: the line is named, with what to do.
+    const call = () => keptLines('eu-central-1', books(), undefined);
     expect(call).toThrow(NoLineToKeep);
+    expect(call).toThrow(/^managedInstanceHours is not in AWS's Price List \(.*AmazonEC2.*\) and there is no /);
+  });
+
+  it('for a region with no book: a line that differs by region and no assumption allows fails, naming it', () => {
+    const folder = books('us-east-1');
+    const { firstBookAssumes: _, ...strict } = SELECTORS.managedInstanceHours as UnlistedLine;
+    const call = () => keptLines('eu-central-1', folder, undefined, { ...SELECTORS, managedInstanceHours: strict });
     expect(call).toThrow(
       new RegExp(
         `^managedInstanceHours is not in AWS's Price List \\(.*AmazonEC2.*\\) and there is no ` +
