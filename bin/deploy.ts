@@ -29,4 +29,7 @@ await runCommand(DEPLOY_COMMAND, async () => {
   await checkStackFlags(context);
   requireCredentials();
 });
-process.exit(runCdk(['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])]));
+// -c region=<code> deploys there: the CDK CLI (and the SDK under it) take the region from the environment.
+const region = context.find((pair) => pair.startsWith('region='))?.slice('region='.length);
+const env = region ? { ...process.env, AWS_REGION: region, AWS_DEFAULT_REGION: region } : process.env;
+process.exit(runCdk(['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])], env));

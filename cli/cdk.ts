@@ -54,11 +54,12 @@ export async function checkStackFlags(pairs: string[], files = contextFiles()): 
  * exit code. A Ctrl-C reaches cdk (the terminal's whole process group gets it) and stops it as cdk stops;
  * this process waits for it rather than dying first, so that what it does after (a cleanup) still runs.
  */
-export function runCdk(args: string[]): number {
+export function runCdk(args: string[], env: NodeJS.ProcessEnv = process.env): number {
   process.on('SIGINT', () => {});
   const result = spawnSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'cdk'), args, {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
+    env,
   });
   if (result.signal) return 128 + constants.signals[result.signal];
   return result.status ?? 1;

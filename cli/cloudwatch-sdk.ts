@@ -17,6 +17,7 @@ export function cloudWatchClients(
   stacks: StackResourcesClient;
   metrics: MetricsClient;
   globalMetrics: MetricsClient;
+  region: () => Promise<string>;
 } {
   // The SDK's notice that its releases of 2027 will need Node 22 is not this command's answer (Node 20 is supported).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -38,5 +39,7 @@ export function cloudWatchClients(
     stacks: { send: ({ input }) => cfn.send(new DescribeStackResourcesCommand(input)) },
     metrics: { send: ({ input }) => cw.send(new GetMetricDataCommand(input)) },
     globalMetrics: { send: ({ input }) => cwGlobal.send(new GetMetricDataCommand(input)) },
+    // Where the stack's metrics are read: the region its bill is priced for.
+    region: () => cw.config.region(),
   };
 }

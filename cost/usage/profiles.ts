@@ -9,6 +9,7 @@ import { RESULTS_REFRESH } from '../../config/results-refresh';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 import { NamedError } from '../../config/errors';
+import { isRegion } from '../../pricing/regions';
 
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {
@@ -82,6 +83,7 @@ export const OTHER_PROFILE_FIELDS = {
     `"busy" (the page refreshes at its fastest, every ${MIN_REFRESH_SECONDS} s), "quiet" (it backs off), ` +
     `or seconds (at least ${MIN_REFRESH_SECONDS})`,
   oneVotePerVoter: 'true or false: a voter claim is written per vote',
+  region: 'an AWS Region code (e.g. eu-central-1): the region to price, unless --region says another',
   name: "text: the profile's name",
   description: 'text: what it describes',
 } as const;
@@ -277,7 +279,7 @@ function checkTiming(profile: TrafficProfile): void {
     );
 }
 
-/** refresh, oneVotePerVoter, name and description. */
+/** refresh, oneVotePerVoter, region, name and description. */
 function checkOthers(profile: TrafficProfile): void {
   const refresh = profile.refresh;
   if (
@@ -299,6 +301,11 @@ function checkOthers(profile: TrafficProfile): void {
       `oneVotePerVoter must be true or false (got ${JSON.stringify(profile.oneVotePerVoter)}).`,
     );
   }
+  if (profile.region !== undefined && !(typeof profile.region === 'string' && isRegion(profile.region)))
+    throw new ProfileError(
+      'region',
+      `region must be an AWS Region code such as eu-central-1 (got ${JSON.stringify(profile.region)}).`,
+    );
   if (typeof profile.name !== 'string' || typeof profile.description !== 'string')
     throw new ProfileError('name', 'name and description must be strings.');
 }

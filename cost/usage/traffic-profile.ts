@@ -28,6 +28,8 @@ export interface TrafficProfile {
    */
   refresh: 'busy' | 'quiet' | number;
   oneVotePerVoter: boolean;
+  /** The AWS Region to price (pricing/books/<region>.json), unless the command line names another. */
+  region?: string;
   /** Raises the derived busiest second (cost/usage/peaks.ts), all routes; never lowers it. */
   peakRequestsPerSecond?: number;
   /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */

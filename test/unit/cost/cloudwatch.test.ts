@@ -7,7 +7,7 @@
  */
 import type { DescribeStackResourcesCommandOutput } from '@aws-sdk/client-cloudformation';
 import type { GetMetricDataCommandInput, GetMetricDataCommandOutput } from '@aws-sdk/client-cloudwatch';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import {
   type StackResourcesClient,
 } from '../../../cost/estimate/cloudwatch';
 import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command';
+import type { MeasuredLine } from '../../../cost/estimate/cloudwatch-bill';
 import { estimate } from '../../../cost/estimate/model';
 import { tieredCost } from '../../../cost/estimate/bill';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
@@ -31,6 +32,7 @@ import { usd } from '../../../cost/estimate/format';
 import { unwrapped } from '../../support/cost';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { US_EAST_1, BILL } from '../../support/prices';
+import { bookFile } from '../../../pricing/price-book';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'cloudwatch');
 /** A recorded answer, its times as the SDK gives them (Dates). */
@@ -106,6 +108,23 @@ describe('the measured month, from recorded answers', () => {
     });
     expect(asked[0].StartTime).toEqual(new Date('2026-11-25T12:00:00Z'));
     expect(asked[0].EndTime).toEqual(NOW);
+  });
+
+  it('prices the region it reads: a region with no book is refused, one with a book priced from it', async () => {
+    const inFrankfurt = { ...recordedClients(), region: async () => 'eu-central-1' };
+    await expect(cloudWatchInput(options(), inFrankfurt, NOW)).rejects.toThrow(
+      /^No price book for eu-central-1: .*npm run prices -- --region eu-central-1$/,
+    );
+    const books = mkdtempSync(join(tmpdir(), 'books-'));
+    const book = JSON.parse(readFileSync(bookFile('us-east-1'), 'utf8'));
+    book.region = 'eu-central-1';
+    book.lines.lambdaRequests.tiers = [{ price: 0.4 }];
+    writeFileSync(bookFile('eu-central-1', books), JSON.stringify(book));
+    const input = await cloudWatchInput(options({ books }), inFrankfurt, NOW);
+    expect(input.options.book.region).toBe('eu-central-1');
+    const usd = (lines: MeasuredLine[]) => lines.find((l) => l.priceId === 'lambdaRequests')!.measured!.usd;
+    const atHome = await cloudWatchInput(options(), recordedClients(), NOW);
+    expect(usd(input.cloudWatch!.lines)).toBeCloseTo(2 * usd(atHome.cloudWatch!.lines), 9);
   });
 
   it('prices the hour projected to a month: each measured line from the price sheet', async () => {

@@ -63,6 +63,8 @@ describe('profiles', () => {
       'peakRequestsPerSecond',
       /\(500\) is below the peak the profile's own fields give \([\d,]+ req\/s\): it may only raise/,
     ],
+    [{ region: 'mars-1' }, 'region', /^region must be an AWS Region code such as eu-central-1 \(got "mars-1"\)/],
+    [{ region: 42 }, 'region', /^region must be an AWS Region code/],
   ])('names the bad field in %j', (input, field, message) => {
     try {
       validateProfile(input);
