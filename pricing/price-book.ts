@@ -167,3 +167,7 @@ export const booksOnDisk = (folder = BOOKS_FOLDER): string[] =>
         .map((name) => name.slice(0, -'.json'.length))
         .sort()
     : [];
+
+/** Every book in the folder, each checked as it is read. */
+export const readPriceBooks = (folder = BOOKS_FOLDER): PriceBook[] =>
+  booksOnDisk(folder).map((region) => readPriceBook(region, folder));

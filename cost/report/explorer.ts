@@ -12,6 +12,7 @@ import { designHead } from './design-lines';
 import { vpsHead } from './vps-lines';
 import { reportBodyHtml } from './render-html';
 import { buildReport, type ReportInput } from '../estimate/build-report';
+import type { PriceBook } from '../../pricing/price-book';
 
 const EXPLORER_DIR = join(dirname(fileURLToPath(import.meta.url)), 'explorer');
 
@@ -36,14 +37,25 @@ export function explorerBundle(): { js: string; metafile: Metafile } {
   return bundled;
 }
 
-/** The explorer for these inputs: it opens on their profile and shows what npm run cost printed for it. */
-export function explorerHtml(input: ReportInput): string {
+/**
+ * The explorer for these inputs: it opens on their profile and shows what npm run cost printed for it, and offers
+ * the price books beside the input's (each region's on disk) to price the same month elsewhere.
+ */
+export function explorerHtml(input: ReportInput, books: PriceBook[] = []): string {
   const read = (name: string) => readFileSync(join(EXPLORER_DIR, name), 'utf8');
-  const json = JSON.stringify(input).replace(/</g, '\\u003c');
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+  const shown = input.options.book;
+  const offered = [shown, ...books.filter((book) => book.region !== shown.region)].sort((a, b) =>
+    a.region.localeCompare(b.region),
+  );
   const values: Record<string, string> = {
     '/*explorer.css*/': read('explorer.css'),
     '/*explorer.js*/': explorerBundle().js,
-    __EXPLORER_INPUT__: json,
+    __EXPLORER_INPUT__: json(input),
+    __EXPLORER_BOOKS__: json(offered),
+    __REGION_OPTIONS__: offered
+      .map(({ region }) => `<option${region === shown.region ? ' selected' : ''}>${escapeHtml(region)}</option>`)
+      .join(''),
     __PROFILE_NAME__: escapeHtml(input.profile.name),
     __STACK_SOURCE__: escapeHtml(input.stackSource),
     // The tables' headings that explain their marks and ratios, as the report's own.

@@ -93,14 +93,41 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
     expect(errors).toEqual([]);
   });
 
+  it('offers the books on disk, says which it prices, and prices the region chosen from its book', async () => {
+    // Another region's book beside us-east-1's: its HTTP API and Lambda requests dearer.
+    const other = structuredClone(input.options.book);
+    Object.assign(other, { region: 'eu-central-1', published: '2026-11-14' });
+    other.prices.httpApiRequests.tiers = [{ upTo: 300e6, price: 1.11 }, { price: 1 }];
+    other.prices.lambdaRequests.tiers = [{ price: 0.3 }];
+    const file = join(mkdtempSync(join(tmpdir(), 'explorer-')), 'report.html');
+    writeFileSync(file, explorerHtml(input, [input.options.book, other]));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(file).href);
+    await page.locator('[data-design]').first().waitFor();
+    expect(await page.locator('#region option').allTextContents()).toEqual(['eu-central-1', 'us-east-1']);
+    expect(await page.locator('#region').inputValue()).toBe('us-east-1');
+    expect(await page.locator('#answer-text p.priced').textContent()).toMatch(/^Priced for us-east-1 in USD/);
+    await page.locator('#region').selectOption('eu-central-1');
+    await expect
+      .poll(() => page.locator('#answer-text p.priced').textContent())
+      .toMatch(/^Priced for eu-central-1 in USD, at AWS's list prices of 2026-11-14/);
+    const there = buildReport({ ...input, options: { ...input.options, book: other } });
+    expect(await pageTotals(page)).toEqual({
+      designs: there.designs.map((d) => [d.id, cents(d.bill.totalUsd)]),
+      vps: there.vps.map((v) => [v.name, cents(v.totalUsd)]),
+    });
+    expect(await pageTotals(page)).not.toEqual(cliTotals(input.profile));
+    await page.close();
+  });
+
   it('leads with the verdict npm run cost prints, scrolls as one page at 1280 px, and explains its marks', async () => {
     const { page, errors } = await open('', 1280, 800);
     const verdict = verdictLines(buildReport(input))[0];
-    expect(await page.locator('#answer-text p').first().textContent()).toBe(verdict);
+    expect(await page.locator('#answer-text p.verdict').textContent()).toBe(verdict);
     await page.screenshot({ path: `${ARTIFACTS}/explorer-1280-top.png` });
     await page.getByRole('button', { name: 'tv-show', exact: true }).click();
     await expect.poll(() => page.locator('#profile-name').textContent()).toBe('tv-show');
-    expect(await page.locator('#answer-text p').first().textContent()).toBe(
+    expect(await page.locator('#answer-text p.verdict').textContent()).toBe(
       verdictLines(buildReport({ ...input, profile: PROFILES['tv-show'] }))[0],
     );
     // No region scrolls inside the page: every field is reached by the page's own scroll.

@@ -14,6 +14,7 @@ import { designRows } from '../design-lines';
 import { vpsRows } from '../vps-lines';
 import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
+import type { PriceBook } from '../../../pricing/price-book';
 import {
   asShown,
   checkProfile,
@@ -31,6 +32,10 @@ const input: ReportInput = JSON.parse(document.getElementById('explorer-input')!
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const form = $<HTMLFormElement>('profile-form');
 const newAccount = $<HTMLInputElement>('new-account');
+const region = $<HTMLSelectElement>('region');
+const books: PriceBook[] = JSON.parse($('explorer-books').textContent!);
+/** The book of the region chosen: one the page carries, else the input's. */
+const bookChosen = () => books.find((book) => book.region === region.value) ?? input.options.book;
 
 /** The last answer shown for a valid profile: it stays, dimmed, while a field is bad. */
 let shown: { report: CostReport; chart: ChartData } | undefined;
@@ -45,13 +50,14 @@ const chartWidthFor = (boxWidth: number) => Math.min(Math.round(boxWidth), 820);
 const lines = (texts: string[]) => texts.map((t) => `<p>${escapeHtml(t)}</p>`).join('');
 
 function renderAnswer(report: CostReport): void {
-  // What npm run cost prints: the verdict first, each side on the busiest second, and the verdict again.
+  // What npm run cost prints: the region and its book, the verdict, each side on the busiest second, the verdict again.
+  const [priced, ...answer] = answerLines(report, []);
   const [verdict, ...own] = verdictLines(report);
-  const rest = answerLines(report, []).slice(own.length + 1);
+  const rest = answer.slice(own.length + 1);
   const items = own.map((line) => `<li>${escapeHtml(line.trim())}</li>`).join('');
   // The verdict, its figures in a list under it, then the rest as sentences.
   $('answer-text').innerHTML =
-    `<p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
+    `<p class="priced">${escapeHtml(priced)}</p><p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
     lines(rest.filter((line) => line.trim()).map((line) => line.trim()));
 }
 
@@ -139,10 +145,12 @@ function renderFullReport(): void {
 function show(edited: TrafficProfile): void {
   const started = performance.now();
   const profile = asShown(edited, input.profile);
-  const options = { ...input.options, newAccount: newAccount.checked };
+  const options = { ...input.options, newAccount: newAccount.checked, book: bookChosen() };
   // A measured bill (--from-cloudwatch) stands beside its fitted profile's bill, not beside an edited profile's.
   const measuredFits =
-    JSON.stringify(profile) === JSON.stringify(input.profile) && options.newAccount === input.options.newAccount;
+    JSON.stringify(profile) === JSON.stringify(input.profile) &&
+    options.newAccount === input.options.newAccount &&
+    options.book.region === input.options.book.region;
   const report = buildReport({ ...input, profile, options, cloudWatch: measuredFits ? input.cloudWatch : undefined });
   shown = { report, chart: chartData(report) };
   timed('explorer-model', started);
@@ -230,6 +238,7 @@ function start(): void {
   });
   form.addEventListener('submit', (event) => event.preventDefault());
   newAccount.addEventListener('change', scheduleUpdate);
+  region.addEventListener('change', scheduleUpdate);
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-preset]')) {
     button.addEventListener('click', () => {
       const preset = PROFILES[button.dataset.preset!] ?? input.profile;
