@@ -46,7 +46,7 @@ const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'estimate', 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'estimate', 'vps-capacity.json');
-const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
+export const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
 /** What npm run localstack:deploy synthesized (its own assembly: bin/localstack.ts). */
 const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
 
@@ -146,6 +146,36 @@ export const COST_COMMAND = {
       value: '<n>',
       description: 'with --from-cloudwatch: the window is the last n hours (default: 24)',
     },
+    'compare-to': {
+      type: 'string',
+      value: '<cdk.out|file>',
+      path: true,
+      description:
+        'the cost of a change: price this base (a cdk.out folder or a template) and the head (--template, else ' +
+        'cdk.out/) for the profile, line by line with why each moved, the busiest second and the break-even ' +
+        'before and after, the resources changed (cdk diff style)',
+    },
+    format: {
+      type: 'string',
+      default: 'text',
+      value: '<text|markdown|json>',
+      description: "with --compare-to: the terminal's view, a pull request's comment, or JSON",
+    },
+    'fail-above': {
+      type: 'string',
+      value: '<usd|percent%>',
+      description: 'with --compare-to: exit 1 when the monthly bill moves up by more than this (10, 5%)',
+    },
+    'fail-below': {
+      type: 'string',
+      value: '<usd|percent%>',
+      description: 'with --compare-to: exit 1 when the monthly bill moves below this (-10, -20%)',
+    },
+    'quiet-if-unchanged': {
+      type: 'boolean',
+      default: false,
+      description: 'with --compare-to: print nothing when no bill line and no resource changed',
+    },
     out: {
       type: 'string',
       default: 'cost-report',
@@ -162,6 +192,7 @@ export const COST_COMMAND = {
     '  npm run cost -- --profile club',
     '  npm run cost -- --from load-tests/results/vote-storm-local-<time>',
     '  npx cdk synth && npm run cost',
+    '  npx cdk synth -o /tmp/base && npx cdk synth -c results=function-url && npm run cost -- --compare-to /tmp/base',
     '  npm run cost -- --from-cloudwatch --target localstack --hours 1',
     '',
     // One paragraph, one line here: the help wraps it (a line wrapped by hand here would be wrapped again).
@@ -346,7 +377,7 @@ function pricedOn(
 }
 
 /** The bill's options: a new account or not, and the book of the region asked for, or of the stack's region. */
-function billOptions(
+export function billOptions(
   values: { 'new-account': boolean; region?: string; books?: string },
   stack: StackConfig,
 ): BillOptions {

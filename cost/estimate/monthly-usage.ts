@@ -27,6 +27,11 @@ export interface MonthlyUsage {
   /** Of each function's invocations, the share that start cold and bill an INIT (cost/estimate/cold-starts.ts). */
   coldStartShares: Record<FunctionRole, number>;
   gbSeconds: { arm64: number; x86_64: number };
+  /**
+   * The same GB-seconds by function, whatever its architecture: what a change to one function moves (npm run cost
+   * --compare-to). None in a measured month: Lambda's metrics there are not split so.
+   */
+  functionGbSeconds?: Record<FunctionRole, number>;
   sqsRequests: number;
   writeUnits: number;
   readUnits: number;
@@ -91,10 +96,14 @@ function lambdaUsage(
   stack: StackConfig,
   units: UnitCosts,
   profile: TrafficProfile,
-): Pick<MonthlyUsage, 'invocations' | 'coldStartShares' | 'gbSeconds' | 'logsGb' | 'logsStoredGb' | 'xrayTraces'> {
+): Pick<
+  MonthlyUsage,
+  'invocations' | 'coldStartShares' | 'gbSeconds' | 'functionGbSeconds' | 'logsGb' | 'logsStoredGb' | 'xrayTraces'
+> {
   const invocations = invocationsOf(work);
   const coldShares = coldStartShares(invocations, profile, units);
   const gbSeconds = { arm64: 0, x86_64: 0 };
+  const functionGbSeconds = Object.fromEntries(FUNCTION_ROLES.map((role) => [role, 0])) as Record<FunctionRole, number>;
   let logBytes = 0;
   let logsStoredGb = 0;
   let tracedRequests = 0;
@@ -102,8 +111,10 @@ function lambdaUsage(
     const fn = stack.functions[item.role];
     const seconds = (item.invocations * (item.billedMs + coldShares[item.role] * units.initMs)) / 1000;
     // On Managed Instances a function bills its instances' hours, not its GB-seconds (and starts no cold INIT).
-    if (!stack.managedInstances?.roles.includes(item.role))
+    if (!stack.managedInstances?.roles.includes(item.role)) {
       gbSeconds[fn.architecture] += (seconds * fn.memoryMb) / 1024;
+      functionGbSeconds[item.role] += (seconds * fn.memoryMb) / 1024;
+    }
     const bytes = item.invocations * logBytesPerInvocation(item.role, fn, units);
     logBytes += bytes;
     // Steady state: each month's logs are kept for the retention period (uncompressed size: an upper bound).
@@ -112,7 +123,7 @@ function lambdaUsage(
   }
   const xrayTraces = tracedRequests > 0 ? sampledTraces(tracedRequests) : 0;
   const logsGb = bytesToUnits(logBytes, 'logsIngestion');
-  return { invocations, coldStartShares: coldShares, gbSeconds, logsGb, logsStoredGb, xrayTraces };
+  return { invocations, coldStartShares: coldShares, gbSeconds, functionGbSeconds, logsGb, logsStoredGb, xrayTraces };
 }
 
 /** What one invocation writes to CloudWatch Logs: platform lines, the consumer's own line, a metrics line. */
@@ -163,6 +174,7 @@ export function monthlyUsage(
     invocations: lambda.invocations,
     coldStartShares: lambda.coldStartShares,
     gbSeconds: lambda.gbSeconds,
+    functionGbSeconds: lambda.functionGbSeconds,
     sqsRequests: votes * volumes.voteRates.sqsRequestsPerVote + units.emptyReceivesPerMonth,
     writeUnits: month.writeUnits,
     readUnits: month.readUnits,

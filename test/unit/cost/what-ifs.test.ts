@@ -71,20 +71,23 @@ describe('what-ifs', () => {
     // The cold-start share follows the results function's traffic.
     'coldStartShares.getResults',
     'gbSeconds',
+    'functionGbSeconds',
     'readUnits',
     'apiTransferGb',
   ];
   it.each([
+    // By function, GB-seconds do not say which architecture: arm64 or x86_64, the same seconds.
     ['x86_64 instead of arm64', ['gbSeconds']],
-    ['128 MB functions (same billed time)', ['gbSeconds']],
-    ['512 MB functions (same billed time)', ['gbSeconds']],
-    ['1024 MB functions (same billed time)', ['gbSeconds']],
+    ['128 MB functions (same billed time)', ['gbSeconds', 'functionGbSeconds']],
+    ['512 MB functions (same billed time)', ['gbSeconds', 'functionGbSeconds']],
+    ['1024 MB functions (same billed time)', ['gbSeconds', 'functionGbSeconds']],
     [
       'no carpooling: batch size 1, one counter write per vote',
       [
         'invocations.countVotes',
         'coldStartShares.countVotes',
         'gbSeconds',
+        'functionGbSeconds',
         'sqsRequests',
         'writeUnits',
         'logsGb',
