@@ -54,6 +54,8 @@ const onOff =
 
 const BUDGET_EXAMPLE = budgetFlagsFor(320, 'you@example.com');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+/** An AWS Region code: us-east-1, ap-southeast-4. */
+const REGION_CODE = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
 export const FLAGS = {
   target: {
@@ -137,6 +139,15 @@ export const FLAGS = {
     mustBe: 'must be an e-mail address',
     example: BUDGET_EXAMPLE,
     parse: (value: unknown) => (typeof value === 'string' && EMAIL.test(value) ? value : INVALID),
+  },
+  region: {
+    name: 'region',
+    option: 'region',
+    mustBe: 'must be an AWS Region code such as eu-central-1',
+    example: '-c region=eu-central-1',
+    // Absent: where the CDK CLI deploys (lib/app.ts). Its shape here; whether it has a price book, pricing/.
+    parse: (value: unknown) =>
+      value === undefined ? undefined : typeof value === 'string' && REGION_CODE.test(value) ? value : INVALID,
   },
 } as const satisfies Record<string, Flag<unknown>>;
 

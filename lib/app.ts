@@ -13,7 +13,7 @@ import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import type { BudgetSettings } from './cost-budget';
 import { addNagChecks } from './nag';
 import { readPriceBook } from '../pricing/price-book';
-import { DEFAULT_REGION, isRegion } from '../pricing/regions';
+import { DEFAULT_REGION } from '../pricing/regions';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
 
 /**
@@ -77,17 +77,6 @@ function stackCaptchaFrom(context: (key: string) => unknown): StackCaptchaSettin
   return { ...settings, secretParameter };
 }
 
-/**
- * `-c region=<code>`, else where the CDK CLI deploys (CDK_DEFAULT_REGION, AWS_REGION), else us-east-1: the region
- * whose prices the cost dashboard shows, recorded in the template for npm run cost.
- */
-function regionFrom(requested: unknown): string {
-  const region = requested ?? process.env.CDK_DEFAULT_REGION ?? process.env.AWS_REGION ?? DEFAULT_REGION;
-  if (typeof region !== 'string' || !isRegion(region))
-    throw new UsageError(`region must be an AWS Region code such as eu-central-1 (got ${JSON.stringify(region)})`);
-  return region;
-}
-
 /** Context that skips asset bundling: the template is the same, synth is much faster. */
 export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 
@@ -134,7 +123,8 @@ const STRICT_VALIDATION = { '@aws-cdk/core:validateAgainstDefaultRules': true } 
 export function stackPropsFrom(context: (key: string) => unknown): PollStackProps {
   const flag = <T>(f: Flag<T>) => fromContext(f, context(f.name));
   const target = flag(FLAGS.target);
-  const region = regionFrom(context('region'));
+  // The region whose prices the dashboard shows, recorded for npm run cost: -c region, else where cdk deploys.
+  const region = flag(FLAGS.region) ?? process.env.CDK_DEFAULT_REGION ?? process.env.AWS_REGION ?? DEFAULT_REGION;
   return {
     apiKind: apiKindFor(target, context(FLAGS.apiKind.name)),
     siteHosting: target === 'aws' ? 'cloudfront' : 'bucket-website',

@@ -67,11 +67,15 @@ export const bookFile = (region: string, folder = BOOKS_FOLDER) => join(folder, 
 /** A region with no book on disk: a usage mistake, told how to get the book. */
 export class NoPriceBook extends UsageError {
   override readonly name = 'NoPriceBook';
-  constructor(readonly region: string) {
+  constructor(
+    readonly region: string,
+    options?: ErrorOptions,
+  ) {
     super(
       isRegion(region)
         ? `No price book for ${region}: get it from AWS's Price List with npm run prices -- --region ${region}`
         : `${region} is not an AWS Region code (e.g. us-east-1, eu-central-1)`,
+      options,
     );
   }
 }

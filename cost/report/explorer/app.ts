@@ -57,7 +57,8 @@ function renderAnswer(report: CostReport): void {
   const items = own.map((line) => `<li>${escapeHtml(line.trim())}</li>`).join('');
   // The verdict, its figures in a list under it, then the rest as sentences.
   $('answer-text').innerHTML =
-    `<p class="priced">${escapeHtml(priced)}</p><p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
+    `<p class="priced">${escapeHtml(priced)}</p>` +
+    `<p class="verdict"><b>${escapeHtml(verdict)}</b></p><ul class="verdict">${items}</ul>` +
     lines(rest.filter((line) => line.trim()).map((line) => line.trim()));
 }
 
