@@ -14,6 +14,7 @@ import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
 import { RingFull } from '../../../vps/shared-ring';
 import { TemplateError } from '../../../cost/estimate/stack-config';
+import { NoPriceBook } from '../../../pricing/price-book';
 import { castVoteHandler } from '../../../lambdas/handlers/cast-vote';
 import { answer } from '../../../lambdas/handlers/http';
 import { apiRequest, NOW, testPoll } from '../../support/factories';
@@ -47,6 +48,7 @@ const EVERY_ERROR: Array<[string, NamedError]> = [
   ['AwsLimitsError', new AwsLimitsError('--aws-limits must be in (0, 1]', { cause })],
   ['RingFull', new RingFull({ cause })],
   ['TemplateError', new TemplateError('it has no Resources', { cause })],
+  ['NoPriceBook', new NoPriceBook('eu-central-1', { cause })],
   ['BatchFailedError', Object.assign(new BatchFailedError([{ messageId: 'm1', reason: 'throttled' }]), { cause })],
 ];
 
