@@ -28,6 +28,7 @@ import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure } from '../cli/command-line';
+import { compareInput, compareOutput } from '../cost/compare-command';
 
 /** The repository's root: where README.md and docs/ are. */
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -363,6 +364,38 @@ function vpsCapacity(): string[] {
   ];
 }
 
+/** The committed templates of the default and function-URL designs (test/fixtures/templates/), as the example. */
+const EXAMPLE_BASE = 'test/fixtures/templates/default.template.json';
+const EXAMPLE_HEAD = 'test/fixtures/templates/function-url.template.json';
+
+/** docs/cost.md "The cost of a change": the two committed templates compared, at the terminal and as markdown. */
+function costDiffExample(): string[] {
+  const values = {
+    'compare-to': join(ROOT, EXAMPLE_BASE),
+    template: join(ROOT, EXAMPLE_HEAD),
+    profile: 'seed',
+    'new-account': false,
+    'quiet-if-unchanged': false,
+  };
+  const comparison = compareInput({ ...values, format: 'text' });
+  // The paths as the command prints them when run from the repository's root.
+  const relative = (text: string) => text.split(`${ROOT}/`).join('');
+  return [
+    `\`npm run cost -- --compare-to ${EXAMPLE_BASE} --template ${EXAMPLE_HEAD}\`:`,
+    '',
+    '```text',
+    relative(compareOutput(comparison, { ...values, format: 'text' }).text),
+    '```',
+    '',
+    'With `--format markdown`, the comment a pull request gets:',
+    '',
+    // Four backticks: the comment holds a fenced block of its own.
+    '````markdown',
+    relative(compareOutput(comparison, { ...values, format: 'markdown' }).text).trimEnd(),
+    '````',
+  ];
+}
+
 /** Every region a document may hold, by name. */
 const FIGURES: Record<string, () => string[]> = {
   'readme-answer': readmeAnswer,
@@ -377,6 +410,7 @@ const FIGURES: Record<string, () => string[]> = {
   'vote-path-sizes': votePathSizes,
   'record-night-queue': recordNightQueue,
   'vps-capacity': vpsCapacity,
+  'cost-diff-example': costDiffExample,
 };
 
 const REGION = /(<!-- figures:([\w-]+) -->\n)[\s\S]*?(<!-- \/figures:\2 -->)/g;

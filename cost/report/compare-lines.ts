@@ -50,7 +50,7 @@ function breakEvenText(side: PricedSide): string {
   return notCarried ? 'none: the box does not carry the month where they would cross' : 'none between 1,000 and 100 B';
 }
 
-const BOX = (c: StackComparison) => `${c.base.breakEven.tier.name} ($${c.base.breakEven.tier.monthlyUsd} a month)`;
+const BOX = (c: StackComparison) => c.base.breakEven.tier.name;
 
 /** A property's old or new value, short: a scalar as it is, anything else as "(changed)". */
 const value = (v: unknown) =>
