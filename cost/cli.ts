@@ -30,7 +30,7 @@ import {
 import { DEFAULT_STACK_SOURCE } from './estimate/designs';
 import { estimate } from './estimate/model';
 import type { BillOptions } from './estimate/bill';
-import { readPriceBook } from '../pricing/price-book';
+import { readPriceBook, readPriceBooks } from '../pricing/price-book';
 import { DEFAULT_REGION } from '../pricing/regions';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
 import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
@@ -372,16 +372,20 @@ function pricedOn(
     designStacks,
     vpsCapacity: loadVpsCapacity(values['vps-from']),
     units,
-    options: billOptions(values, stack),
+    options: billOptions(values, stack, profile),
   };
 }
 
-/** The bill's options: a new account or not, and the book of the region asked for, or of the stack's region. */
+/**
+ * The bill's options: a new account or not, and the book of the region asked for (--region, else the profile's),
+ * else of the stack's region.
+ */
 export function billOptions(
   values: { 'new-account': boolean; region?: string; books?: string },
   stack: StackConfig,
+  profile?: TrafficProfile,
 ): BillOptions {
-  const region = values.region ?? stack.region ?? DEFAULT_REGION;
+  const region = values.region ?? profile?.region ?? stack.region ?? DEFAULT_REGION;
   return { newAccount: values['new-account'], book: readPriceBook(region, values.books) };
 }
 
@@ -444,7 +448,13 @@ export function checkCloudWatchOptions(values: CloudWatchOptions, argv: string[]
  */
 export async function cloudWatchInput(
   values: CloudWatchOptions,
-  clients?: { stacks: StackResourcesClient; metrics: MetricsClient; globalMetrics: MetricsClient },
+  clients?: {
+    stacks: StackResourcesClient;
+    metrics: MetricsClient;
+    globalMetrics: MetricsClient;
+    /** The region the metrics are read in (AWS's): the one the bill is priced for. */
+    region?: () => Promise<string>;
+  },
   now = new Date(),
 ): Promise<ReportInput> {
   const target = values.target as CloudWatchTarget;
@@ -457,10 +467,14 @@ export async function cloudWatchInput(
   const priced = loadStack(template, designStacks);
   const { stack, source } = priced;
   let measurement: Awaited<ReturnType<typeof measureStack>>;
+  let readIn: string | undefined;
   try {
     // The SDK only when it is asked for: cost/ loads none.
     const sdk = clients ? undefined : await import('../cli/cloudwatch-sdk');
-    measurement = await measureStack(clients ?? sdk!.cloudWatchClients(target), stackName, window);
+    const used = clients ?? sdk!.cloudWatchClients(target);
+    measurement = await measureStack(used, stackName, window);
+    // LocalStack's region is an emulator's: the stack's own says where it would run.
+    readIn = target === 'aws' ? await used.region?.() : undefined;
   } catch (error) {
     throw cloudWatchFailure(error, { target, stackName });
   }
@@ -468,7 +482,8 @@ export async function cloudWatchInput(
   const profilePath = join(makeFolder(values.out), 'fitted-profile.json');
   writeFileSync(profilePath, `${JSON.stringify(profile, null, 2)}\n`);
   const profileFile = shownPath(profilePath);
-  const options = billOptions(values, stack);
+  const priceAs = { ...values, region: values.region ?? readIn };
+  const options = billOptions(priceAs, stack);
   const fitted = estimate(profile, stack, DEFAULT_UNIT_COSTS, options);
   const lines = measuredLines(measurement, stack, fitted, options);
   const measuredOnly = lines.filter((l) => l.measured);
@@ -486,7 +501,7 @@ export async function cloudWatchInput(
     profileFile,
     reproduce: `npm run cost -- --profile ${profileFile}${template ? ` --template ${source}` : ''}`,
   };
-  return { ...pricedOn(profile, priced, designStacks, values, DEFAULT_UNIT_COSTS), cloudWatch };
+  return { ...pricedOn(profile, priced, designStacks, priceAs, DEFAULT_UNIT_COSTS), cloudWatch };
 }
 
 /**
@@ -498,13 +513,14 @@ export function writeReports(input: ReportInput, report: CostReport, folder: str
   writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 2));
   writeFileSync(join(out, 'chart.svg'), renderChart(report));
   writeFileSync(join(out, 'report.md'), renderMarkdown(report, 'chart.svg'));
-  writeFileSync(join(out, 'report.html'), explorerHtml(input));
+  // The explorer offers each book beside the one priced, from the same folder.
+  writeFileSync(join(out, 'report.html'), explorerHtml(input, readPriceBooks(dirname(input.options.book.file))));
   return out;
 }
 
 let defaultExplorer: string | undefined;
 /** The explorer as `npm run cost` with no options writes it: what the servers show at /cost (built once). */
 export function defaultExplorerPage(): string {
-  defaultExplorer ??= explorerHtml(reportInput({ profile: 'seed', 'new-account': false }));
+  defaultExplorer ??= explorerHtml(reportInput({ profile: 'seed', 'new-account': false }), readPriceBooks());
   return defaultExplorer;
 }
