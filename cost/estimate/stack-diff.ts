@@ -56,10 +56,14 @@ const REPLACING: Record<string, string[]> = {
 
 const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
 
+/** What the CDK records of its own version and constructs: cdk diff leaves it out, a deploy changes nothing by it. */
+const CDK_METADATA = 'AWS::CDK::Metadata';
+
 /** The resources added, removed and updated from `base` to `head`, as cdk diff lists them. */
 export function resourceChanges(base: Resources, head: Resources): ResourceChange[] {
   const changes: ResourceChange[] = [];
   for (const [id, r] of Object.entries(head)) {
+    if (r.Type === CDK_METADATA) continue;
     const before = base[id];
     if (!before) {
       changes.push({ symbol: '+', type: r.Type, logicalId: id, stateful: STATEFUL.has(r.Type), properties: [] });
@@ -97,7 +101,7 @@ export function resourceChanges(base: Resources, head: Resources): ResourceChang
   }
   const added = changes.filter((c) => c.symbol === '+');
   for (const [id, r] of Object.entries(base)) {
-    if (head[id]) continue;
+    if (head[id] || r.Type === CDK_METADATA) continue;
     const stateful = STATEFUL.has(r.Type);
     const successor = stateful ? added.find((a) => a.type === r.Type)?.logicalId : undefined;
     changes.push({

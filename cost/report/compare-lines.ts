@@ -52,9 +52,15 @@ function breakEvenText(side: PricedSide): string {
 
 const BOX = (c: StackComparison) => c.base.breakEven.tier.name;
 
-/** A property's old or new value, short: a scalar as it is, anything else as "(changed)". */
-const value = (v: unknown) =>
-  v === undefined ? '(none)' : typeof v === 'object' ? '(structure)' : JSON.stringify(v).replace(/^"|"$/g, '');
+/** Longer than this, a value is said to have changed, not printed (an encoded blob, a policy's text). */
+const MAX_VALUE_CHARS = 60;
+
+/** A property's old or new value as a short scalar; undefined where it is a structure or too long to print. */
+const value = (v: unknown) => {
+  if (v === undefined) return '(none)';
+  const text = typeof v === 'object' ? undefined : JSON.stringify(v).replace(/^"|"$/g, '');
+  return text !== undefined && text.length <= MAX_VALUE_CHARS ? text : undefined;
+};
 
 /** Lines under the one above, as cdk diff draws them: ├─ each, └─ the last. */
 const tree = (items: string[]) => items.map((item, i) => ` ${i === items.length - 1 ? '└─' : '├─'} ${item}`);
@@ -74,8 +80,8 @@ function resourceLines(r: ResourceChange): string[] {
     ...tree(
       r.properties.map((p) => {
         const replacement = p.requiresReplacement ? ' (requires replacement)' : '';
-        const scalar = typeof p.from !== 'object' && typeof p.to !== 'object';
-        return `[~] ${p.name}${replacement}${scalar ? `: ${value(p.from)} → ${value(p.to)}` : ''}`;
+        const [from, to] = [value(p.from), value(p.to)];
+        return `[~] ${p.name}${replacement}${from !== undefined && to !== undefined ? `: ${from} → ${to}` : ''}`;
       }),
     ),
   ];

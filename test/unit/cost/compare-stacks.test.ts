@@ -138,6 +138,27 @@ describe('the cost of a change', () => {
     expect(markdown.slice(0, markdown.indexOf('<details>'))).toContain('**Stateful resources replaced or destroyed**');
   });
 
+  it('leaves out what the CDK records of itself, as cdk diff does, and prints no long value', () => {
+    const metadata = (analytics: string) => ({ Type: 'AWS::CDK::Metadata', Properties: { Analytics: analytics } });
+    const base = changed((resources) => {
+      resources.CDKMetadata = metadata('v2:deflate64:A');
+    });
+    const c = compare(
+      changed((resources) => {
+        resources.CDKMetadata = metadata('v2:deflate64:B');
+        const fn = Object.keys(resources).find(
+          (id) => id.startsWith('CastVote') && resources[id].Type.endsWith('Function'),
+        )!;
+        resources[fn].Properties.Description = 'x'.repeat(200);
+      }),
+      base,
+    );
+    expect(c.resources.map((r) => [r.type, r.properties.map((p) => p.name)])).toEqual([
+      ['AWS::Lambda::Function', ['Description']],
+    ]);
+    expect(renderCompareText(c)).toMatch(/└─ \[~\] Description$/m);
+  });
+
   it('flags IAM broadening, and not a statement that only moved', () => {
     const base = committedTemplate('default');
     const policy = idOf(base, 'GetResultsServiceRoleDefaultPolicy');

@@ -102,6 +102,16 @@ describe('the stack as the model reads it', () => {
     expect(reading.stack).toEqual(readStack(committedTemplate('default')).stack);
   });
 
+  it('never throws on a template of this app with any one resource stripped of its properties or its metadata', () => {
+    const ids = Object.keys(committedTemplate('default').Resources);
+    for (const id of ids)
+      for (const strip of ['Properties', 'Metadata'] as const) {
+        const template = committedTemplate('default');
+        delete template.Resources[id][strip];
+        expect(() => readStack(template), `${id} without ${strip}`).not.toThrow();
+      }
+  });
+
   it('prices the rest of a template that lacks a part, and says which part', () => {
     const template = committedTemplate('default');
     for (const [id, r] of Object.entries(template.Resources))
