@@ -32,7 +32,11 @@ async function report(): Promise<void> {
   });
   const built = buildReport(input);
   const out = writeReports(input, built, values.out);
-  const args = process.argv.slice(2).filter((a) => a !== '--detail');
+  // Quoted as a shell needs them: --vps "Hetzner CX23,5.49 EUR,2,shared" is one argument.
+  const args = process.argv
+    .slice(2)
+    .filter((a) => a !== '--detail')
+    .map((a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`));
   const where = [
     ...(values.detail ? [] : [`The full working: npm run cost -- ${[...args, '--detail'].join(' ')}`]),
     `Reports: ${join(out, 'report.html')} (the explorer), report.md, report.json, chart.svg`,

@@ -34,6 +34,7 @@ import { readPriceBook, readPriceBooks } from '../pricing/price-book';
 import { DEFAULT_REGION } from '../pricing/regions';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
 import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
+import { boxOptions } from './usage/own-box';
 import type { TrafficProfile } from './usage/traffic-profile';
 import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
@@ -92,6 +93,20 @@ export const COST_COMMAND = {
       description:
         "this app's VPS capacity from your npm run bench:vps file (default: cost/estimate/vps-capacity.json), " +
         'or a load test of your VPS (--target vps) to set beside it',
+    },
+    vps: {
+      type: 'string',
+      value: '"<name>,<price> <currency>,<vCPUs>,<shared|dedicated>[,<location>]"',
+      description:
+        'your box, set beside AWS in the answer and the break-even, and whether it carries the busiest second ' +
+        '(e.g. "Hetzner CX23,5.49 EUR,2,shared,Falkenstein"); the profile field vps is the same',
+    },
+    currency: {
+      type: 'string',
+      value: '<code>',
+      description:
+        "the answer in this currency, AWS's dollars beside, at the ECB's rates in pricing/exchange-rates.json " +
+        '(EUR, GBP, CHF, …); the profile field currency is the same',
     },
     detail: {
       type: 'boolean',
@@ -398,11 +413,14 @@ export function reportInput(values: {
   'new-account': boolean;
   region?: string;
   books?: string;
+  currency?: string;
+  vps?: string;
 }): ReportInput {
+  const yours = boxOptions(values);
   const designStacks = loadDesigns();
   const run = values.from ? loadMeasured(values.from) : undefined;
   const input = pricedOn(
-    loadProfile(values.profile),
+    { ...loadProfile(values.profile), ...yours },
     loadStack(values.template, designStacks),
     designStacks,
     values,
@@ -423,6 +441,8 @@ export interface CloudWatchOptions {
   'new-account': boolean;
   region?: string;
   books?: string;
+  currency?: string;
+  vps?: string;
   profile: string;
   from?: string;
   out: string;
@@ -458,6 +478,7 @@ export async function cloudWatchInput(
   now = new Date(),
 ): Promise<ReportInput> {
   const target = values.target as CloudWatchTarget;
+  const yours = boxOptions(values);
   const window = parseWindow(values, now);
   const stackName = stackNameFor(target, values.stack);
   const designStacks = loadDesigns();
@@ -501,7 +522,7 @@ export async function cloudWatchInput(
     profileFile,
     reproduce: `npm run cost -- --profile ${profileFile}${template ? ` --template ${source}` : ''}`,
   };
-  return { ...pricedOn(profile, priced, designStacks, priceAs, DEFAULT_UNIT_COSTS), cloudWatch };
+  return { ...pricedOn({ ...profile, ...yours }, priced, designStacks, priceAs, DEFAULT_UNIT_COSTS), cloudWatch };
 }
 
 /**

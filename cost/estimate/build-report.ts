@@ -26,7 +26,7 @@ import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';
 import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
-import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from './vps-tiers';
+import { BASELINE_VPS, DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 import { type ManagedInstancesWhatIf, managedInstancesWhatIfs } from './managed-instances';
 
@@ -47,9 +47,14 @@ export interface DesignRow extends PricedDesign {
  * costs less, and the one break-even, between those two.
  */
 export interface Answer {
-  /** The cheapest VPS row that carries the peak; where none does, the nearest (`vpsCarries` false). */
+  /**
+   * The user's own box where the profile gives one (--vps); else the cheapest VPS row that carries the peak;
+   * where none does, the nearest (`vpsCarries` false).
+   */
   vps: VpsCost;
   vpsCarries: boolean;
+  /** Beside the user's box: the cheapest listed row that carries the peak, where it costs less or theirs does not. */
+  listed?: VpsCost;
   /** The side that costs less a month among those that carry the peak; `neither` when no side carries it. */
   cheaper: 'aws' | 'vps' | 'neither';
   /** How much less a month, where both sides carry the peak. */
@@ -148,9 +153,9 @@ function assumptionsOf(input: ReportInput, bill: Bill): string[] {
           `${share.assumption} ` +
           `(${share.source}; checked ${share.checked})`,
       ),
-      `VPS prices in euros (Hetzner) at USD ${USD_PER_EUR} a euro, and Hetzner's 2026-06 raise applied to every CCX ` +
-        "size as a third-party note gives it for the CCX13: assumptions, each said in its tier's source " +
-        '(cost/estimate/vps-tiers.ts)',
+      `VPS prices in euros (Hetzner) in dollars at ${EURO_RATE}, pricing/exchange-rates.json; Hetzner's 2026-06 ` +
+        'raise applied to every CCX size as a third-party note gives it for the CCX13: an assumption, said in each ' +
+        "tier's source (cost/estimate/vps-tiers.ts)",
       ...CDN_PLANS.filter((plan) => plan.assumption).map((plan) => `${plan.name}: ${plan.assumption}`),
       CDN_ORIGIN_ASSUMPTION,
       options.newAccount
@@ -185,8 +190,10 @@ function managedInstancesOf(designs: DesignRow[], input: ReportInput): CostRepor
 /** The answer: the recommended design against the cheapest box that carries the peak (cost/estimate/compare.ts). */
 function answerOf(input: ReportInput, recommended: DesignRow & { carries: boolean }, vps: VpsCost[]): Answer {
   const byMonth = (rows: VpsCost[]) => [...rows].sort((a, b) => a.totalUsd - b.totalUsd);
-  const carrying = byMonth(vps.filter((v) => v.carries))[0];
-  const box = carrying ?? [...vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
+  const yours = vps.find((v) => v.tier.yours);
+  const listed = byMonth(vps.filter((v) => v.carries && !v.tier.yours))[0];
+  const carrying = yours ? (yours.carries ? yours : undefined) : listed;
+  const box = yours ?? carrying ?? [...vps].sort((a, b) => a.needs - b.needs || a.totalUsd - b.totalUsd)[0];
   const aws = recommended.bill.totalUsd;
   const both = Boolean(carrying) && recommended.carries;
   const cheaper = both
@@ -202,6 +209,7 @@ function answerOf(input: ReportInput, recommended: DesignRow & { carries: boolea
   return {
     vps: box,
     vpsCarries: Boolean(carrying),
+    ...(yours && listed && (!yours.carries || listed.totalUsd < yours.totalUsd) && { listed }),
     cheaper,
     ...(both && { savingUsd: Math.abs(aws - box.totalUsd) }),
     breakEven: carrying

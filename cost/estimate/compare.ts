@@ -19,7 +19,7 @@ import {
   type RequestMix,
   type VpsCapacity,
 } from './vps';
-import { BASELINE_VPS, VPS_TIERS, type VpsTier } from './vps-tiers';
+import { BASELINE_VPS, ownTier, VPS_TIERS, type VpsTier } from './vps-tiers';
 
 /**
  * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry
@@ -196,9 +196,13 @@ export function cdnFrontedTiers(profile: TrafficProfile, capacity: VpsCapacity):
   return [...new Set([VPS_TIERS[0], BASELINE_VPS, sized ?? largest])];
 }
 
-/** Every VPS option the report prices: each tier alone, then the fronted tiers behind each CDN plan. */
+/**
+ * Every VPS option the report prices: the user's own box alone (the profile's vps), each tier alone, then the
+ * fronted tiers behind each CDN plan.
+ */
 export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {
   return [
+    ...(profile.vps ? [ownTier(profile.vps)] : []).map((tier) => vpsCost(tier, profile, bill, capacity)),
     ...VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, capacity)),
     ...cdnFrontedTiers(profile, capacity).flatMap((tier) =>
       CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan)),

@@ -2,11 +2,25 @@
  * Figures as the report prints them: dollars, quantities with M and B, shares, and text made safe
  * for HTML and SVG.
  */
+import { fromUsd } from '../../pricing/exchange-rates';
 
 /** Dollars with cents; an amount that rounds to nothing but is not nothing is "<$0.01". */
 export function usd(value: number): string {
   if (value > 0 && value < 0.005) return '<$0.01';
   return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/**
+ * Dollars shown in `currency` at the ECB's rate (pricing/exchange-rates.json), the dollars beside:
+ * "€270.12 ($312.97)"; dollars alone in USD.
+ */
+export function money(value: number, currency = 'USD'): string {
+  if (currency === 'USD') return usd(value);
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+  const local = fromUsd(value, currency);
+  const smallest = 10 ** -(format.resolvedOptions().maximumFractionDigits ?? 2);
+  const shown = local > 0 && local < smallest / 2 ? `<${format.format(smallest)}` : format.format(local);
+  return `${shown} (${usd(value)})`;
 }
 
 /** A signed difference in dollars: "+$1.20", "−$0.40". */

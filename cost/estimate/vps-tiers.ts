@@ -3,6 +3,8 @@
  * and dedicated vCPUs, each counted at its share of the vCPU npm run bench:vps measured; and the seed
  * documents' own figures, shown beside them, never used to size this app.
  */
+import { EXCHANGE_RATES, rateText, toUsd } from '../../pricing/exchange-rates';
+import type { OwnBox } from '../usage/traffic-profile';
 
 /** How much of a vCPU the box's processes get at the peak, with where that comes from: data, like a price. */
 export interface VcpuShare {
@@ -44,12 +46,37 @@ export interface VpsTier {
   monthlyUsd: number;
   vcpu: number;
   vcpuShare: VcpuShare;
-  memoryGb: number;
+  /** Not given for the user's own box. */
+  memoryGb?: number;
   /** Transfer included per month, in GB; overage is charged per GB. */
   includedTransferGb: number;
   overageUsdPerGb: number;
   priceSource: string;
   checked: string;
+  /** The user's own box (--vps, a profile's vps): the one the answer sets beside AWS. */
+  yours?: true;
+}
+
+/** The user's box as a tier: its price in dollars at the ECB's rate, its vCPUs counted as the list's are. */
+export function ownTier(box: OwnBox): VpsTier {
+  const cpu = `${box.vcpus} ${box.cpu} vCPU${box.vcpus > 1 ? 's' : ''}`;
+  const converted =
+    box.currency === 'USD' ? '' : `, at ${rateText(box.currency)} (the ECB's reference rate of ${EXCHANGE_RATES.date})`;
+  return {
+    name: `your ${box.name} (${cpu}${box.location ? `, ${box.location}` : ''})`,
+    provider: 'yours',
+    monthlyUsd: toUsd(box.price, box.currency),
+    vcpu: box.vcpus,
+    vcpuShare: box.cpu === 'shared' ? SHARED_VCPU : DEDICATED_VCPU,
+    // Its plan's allowance is not given: the transfer of the month is taken as included.
+    includedTransferGb: Number.MAX_VALUE,
+    overageUsdPerGb: 0,
+    priceSource:
+      `yours (--vps, or the profile's vps): ${box.currency} ${box.price} a month${converted}; ` +
+      'transfer taken as included',
+    checked: 'as given',
+    yours: true,
+  };
 }
 
 const DO_PRICES = 'DigitalOcean Basic droplets 2026 (docs/sources.md); overage $0.01/GiB';
@@ -67,11 +94,10 @@ const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb:
   checked: '2026-11',
 });
 
-/**
- * Hetzner prices in euros, converted at this rate: EUR 1 = USD 1.16, an assumption (about the 2025-26 level;
- * not a quoted rate), checked 2026-11-26. Change it to price with today's.
- */
-export const USD_PER_EUR = 1.16;
+/** Hetzner's prices in euros, in dollars at the ECB's reference rate of the day pricing/exchange-rates.json holds. */
+const eur = (amount: number) => toUsd(amount, 'EUR');
+/** How a tier's source says the rate it was converted at. */
+export const EURO_RATE = `USD ${toUsd(1, 'EUR')} a euro (the ECB's reference rate of ${EXCHANGE_RATES.date})`;
 /** Hetzner's gross prices include 19% German VAT; the tiers use the net price, as DigitalOcean's are quoted. */
 const GERMAN_VAT = 1.19;
 /** Hetzner Cloud raised prices on 2026-04-01: the CCX63 from EUR 343.30 to 359.40 gross; the others taken as alike. */
@@ -86,16 +112,16 @@ const HETZNER_CCX_2026_06 = 42.99 / 15.99;
 const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
   name: `Hetzner ${name} (${vcpu} dedicated)`,
   provider: 'Hetzner',
-  monthlyUsd: round2((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06 * USD_PER_EUR),
+  monthlyUsd: round2(eur((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06)),
   vcpu,
   vcpuShare: DEDICATED_VCPU,
   memoryGb,
   includedTransferGb: 20_000,
-  overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+  overageUsdPerGb: eur(1) / 1000,
   priceSource:
     `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
     `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}) and as the CCX13 was on 2026-06-15 ` +
-    `(x${HETZNER_CCX_2026_06.toFixed(2)}) *, at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations, ` +
+    `(x${HETZNER_CCX_2026_06.toFixed(2)}) *, at ${EURO_RATE}; 20 TB included in EU locations, ` +
     'EUR 1 a TB over',
   checked: '2026-11-26',
 });
@@ -107,15 +133,15 @@ export const VPS_TIERS: VpsTier[] = [
   {
     name: 'Hetzner CX23 (2 vCPU)',
     provider: 'Hetzner',
-    monthlyUsd: round2(5.49 * USD_PER_EUR),
+    monthlyUsd: round2(eur(5.49)),
     vcpu: 2,
     vcpuShare: SHARED_VCPU,
     memoryGb: 4,
     includedTransferGb: 20_000,
-    overageUsdPerGb: (1 * USD_PER_EUR) / 1000,
+    overageUsdPerGb: eur(1) / 1000,
     priceSource:
       `Hetzner Cloud CX23 (docs/sources.md): EUR 5.49 net since 2026-06-15 (3.99 from 2026-04), ` +
-      `at USD ${USD_PER_EUR} a euro *; 20 TB included in EU locations`,
+      `at ${EURO_RATE}; 20 TB included in EU locations`,
     checked: '2026-11-26',
   },
   droplet(6, 1, 1, 1),
@@ -151,7 +177,7 @@ export const VPS_TIERS: VpsTier[] = [
   {
     name: 'Hetzner AX52 (16 threads)',
     provider: 'Hetzner',
-    monthlyUsd: round2(59 * USD_PER_EUR),
+    monthlyUsd: round2(eur(59)),
     vcpu: 16,
     vcpuShare: DEDICATED_VCPU,
     memoryGb: 64,
@@ -160,7 +186,7 @@ export const VPS_TIERS: VpsTier[] = [
     overageUsdPerGb: 0,
     priceSource:
       `Hetzner dedicated server AX52, 8 cores / 16 threads (docs/sources.md): about EUR 59 a month net, ` +
-      `2026-08, at USD ${USD_PER_EUR} a euro *; its one-off setup fee not counted; traffic unmetered`,
+      `2026-08, at ${EURO_RATE}; its one-off setup fee not counted; traffic unmetered`,
     checked: '2026-11-26',
   },
 ].sort((a, b) => a.monthlyUsd - b.monthlyUsd);

@@ -5,15 +5,17 @@
  * figure is one the full working (working.ts, `--detail`) prints in its tables: report.answer's.
  */
 import { pricesLine } from '../../pricing/book-words';
+import { EXCHANGE_RATES, rateText } from '../../pricing/exchange-rates';
 import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
-import { percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
+import { money, percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
 import { QUOTAS } from '../../config/aws-quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
+import type { VpsCost } from '../estimate/compare';
 import type { RampOutcome } from '../estimate/consumer-ramp';
 
 /** A second total without the always-free allowances is shown where they take more than this share off. */
@@ -44,21 +46,23 @@ export function withoutFree(d: DesignRow): number | undefined {
     : undefined;
 }
 
-/** "$0.98 a month ($2.40 without AWS's always-free allowances)". */
-const awsMonth = (d: DesignRow) => {
+/** "$0.98 a month ($2.40 without AWS's always-free allowances)", in the answer's currency. */
+const awsMonth = (d: DesignRow, currency?: string) => {
   const full = withoutFree(d);
-  const note = full === undefined ? '' : ` (${usd(full)} without the always-free allowances)`;
-  return `${usd(d.bill.totalUsd)} a month${note}`;
+  const note = full === undefined ? '' : ` (${money(full, currency)} without the always-free allowances)`;
+  return `${money(d.bill.totalUsd, currency)} a month${note}`;
 };
 
 /**
  * Why no VPS row carries the peak: the boxes' cores (the VPS's limit) or, where a box has the cores for it,
  * this edition's writer (the edition's limit, not the VPS's).
  */
-const noBox = ({ vps }: CostReport): string =>
-  vps.some((v) => v.coresCarry)
-    ? "this edition's writer, not the box, keeps one VPS box short of"
-    : 'no single VPS box carries';
+const noBox = ({ vps, answer }: CostReport): string =>
+  answer.vps.tier.yours
+    ? 'your box does not carry'
+    : vps.some((v) => v.coresCarry)
+      ? "this edition's writer, not the box, keeps one VPS box short of"
+      : 'no single VPS box carries';
 
 /** Whether the stack read (cdk.out/, --template, else the default design) is another bill than the recommended. */
 export function stackDiffers({ design, recommended, bill }: CostReport): boolean {
@@ -85,23 +89,27 @@ function stackReadLines(report: CostReport): string[] {
 
 /** Which side costs less, in words. */
 function cheaperText(report: CostReport): string {
-  const { answer } = report;
+  const { answer, profile } = report;
+  const vps = answer.vps.tier.yours ? 'your box' : 'the VPS';
   switch (answer.cheaper) {
     case 'vps':
       return answer.savingUsd === undefined
-        ? 'a VPS, since no AWS design carries its busiest second'
-        : `the VPS is cheaper, by ${usd(answer.savingUsd)} a month`;
+        ? `${answer.vps.tier.yours ? vps : 'a VPS'}, since no AWS design carries its busiest second`
+        : `${vps} is cheaper, by ${money(answer.savingUsd, profile.currency)} a month`;
     case 'aws':
       return answer.savingUsd === undefined
         ? `AWS, since ${noBox(report)} its busiest second`
-        : `AWS is cheaper, by ${usd(answer.savingUsd)} a month`;
+        : `AWS is cheaper, by ${money(answer.savingUsd, profile.currency)} a month`;
     default:
       return 'neither side carries its busiest second';
   }
 }
 
-/** The one break-even: the recommended design against the verdict's box (`that box`, or named). */
-export function breakEvenText(report: CostReport, against = 'that box'): string {
+/** The one break-even: the recommended design against the verdict's box (`that box` or `your box`, or named). */
+export function breakEvenText(
+  report: CostReport,
+  against = report.answer.vps.tier.yours ? 'your box' : 'that box',
+): string {
   const { answer } = report;
   const even = answer.breakEven;
   if (!answer.vpsCarries) return `No break-even: ${noBox(report)} this peak.`;
@@ -118,28 +126,45 @@ export function breakEvenText(report: CostReport, against = 'that box'): string 
 export function verdictLines(report: CostReport): string[] {
   const { recommended: r, answer, profile, bill } = report;
   const box = answer.vps;
+  const cur = profile.currency;
   return [
     `${profile.name}, ${votesLabel(bill.votes)} a month: ${cheaperText(report)}.`,
-    `  AWS  ${awsMonth(r)}: ${r.name}${r.carries ? '' : ' (it does not carry the peak: nothing AWS offers does)'}`,
+    `  AWS  ${awsMonth(r, cur)}: ${r.name}${r.carries ? '' : ' (it does not carry the peak: nothing AWS offers does)'}`,
     `       ${r.deploy ?? 'not deployable'}`,
-    answer.vpsCarries
-      ? `  VPS  ${usd(box.totalUsd)} a month: ${box.name}`
-      : `  VPS  ${noBox(report).replace(' VPS box', ' box')} the peak; the nearest: ${box.name}, ${usd(box.totalUsd)}`,
+    box.tier.yours
+      ? `  VPS  ${money(box.totalUsd, cur)} a month: ${box.name}; ${ownLoad(box)}`
+      : answer.vpsCarries
+        ? `  VPS  ${money(box.totalUsd, cur)} a month: ${box.name}`
+        : `  VPS  ${noBox(report).replace(' VPS box', ' box')} the peak; the nearest: ${box.name}, ` +
+          money(box.totalUsd, cur),
     `  ${breakEvenText(report)}`,
+    ...(answer.listed
+      ? [
+          `  Cheaper on the list: ${answer.listed.name}, ${money(answer.listed.totalUsd, cur)} a month, ` +
+            `${percent(answer.listed.utilisation)} loaded at the peak.`,
+        ]
+      : []),
   ];
 }
+
+/** Whether the user's box carries the busiest second, and by how much: its load, or how far it falls short. */
+const ownLoad = (box: VpsCost) =>
+  box.carries
+    ? `it carries the busiest second, ${percent(box.utilisation)} loaded (up to ${percent(VPS_MAX_UTILISATION)})`
+    : `it does not carry the busiest second: ${box.why}`;
 
 /** The verdict in one sentence, for the last line. */
 export function closingSentence(report: CostReport): string {
   const { recommended: r, answer } = report;
   const box = answer.vps;
-  const aws = `AWS's ${r.name} at ${usd(r.bill.totalUsd)} a month`;
-  const vps = `${box.name} at ${usd(box.totalUsd)}`;
+  const cur = report.profile.currency;
+  const aws = `AWS's ${r.name} at ${money(r.bill.totalUsd, cur)} a month`;
+  const vps = `${box.name} at ${money(box.totalUsd, cur)}`;
   const even = answer.breakEven.votes ? ` (break-even: ${votesLabel(answer.breakEven.votes)} a month)` : '';
   if (answer.cheaper === 'vps' && answer.savingUsd !== undefined)
-    return `In short: ${vps} costs ${usd(answer.savingUsd)} a month less than ${aws}${even}.`;
+    return `In short: ${vps} costs ${money(answer.savingUsd, cur)} a month less than ${aws}${even}.`;
   if (answer.cheaper === 'aws' && answer.savingUsd !== undefined)
-    return `In short: ${aws} costs ${usd(answer.savingUsd)} less than ${vps}${even}.`;
+    return `In short: ${aws} costs ${money(answer.savingUsd, cur)} less than ${vps}${even}.`;
   if (answer.cheaper === 'aws') return `In short: ${aws}; ${noBox(report)} this peak.`;
   if (answer.cheaper === 'vps') return `In short: ${vps}; no AWS design carries this peak.`;
   return `In short: neither side carries this peak; the nearest are ${aws} and ${vps}.`;
@@ -301,6 +326,22 @@ function stageCapLine(capacity: Capacity): string[] {
   ];
 }
 
+/**
+ * The rates the answer's currency and the user's box were converted at: their day, and in full (`--detail`) the
+ * source; none where all is in dollars.
+ */
+export function rateLines({ profile }: CostReport, full = false): string[] {
+  const codes = [...new Set([profile.currency, profile.vps?.currency])].filter((c) => c && c !== 'USD') as string[];
+  if (codes.length === 0) return [];
+  const rates = codes.map(rateText).join(', ');
+  return [
+    full
+      ? `Currencies converted at ${rates}: ${EXCHANGE_RATES.source} (pricing/exchange-rates.json, checked ` +
+        `${EXCHANGE_RATES.checked}).`
+      : `Converted at the ECB's reference rate of ${EXCHANGE_RATES.date}: ${rates} (--detail gives the source).`,
+  ];
+}
+
 /** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
 export function observedLine(observed: ObservedLoad, designRps: number): string {
   const verdict =
@@ -352,6 +393,7 @@ export function answerLines(report: CostReport, where: string[]): string[] {
     `  ${awsCarries(report)}`,
     `  ${vpsCarries(report)}.`,
     ...(report.vpsCapacity.observed ? [observedLine(report.vpsCapacity.observed, report.designRps)] : []),
+    ...rateLines(report),
     ...beforeThePeak(report),
     ...awsSince2025(report),
     `Your own domain adds: ${dns.text}.`,

@@ -14,6 +14,7 @@ import {
   designName,
   measuredUsage,
   observedLine,
+  rateLines,
   stackDiffers,
   stackName,
   verdictLines,
@@ -210,7 +211,7 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     },
     // A row that does not carry says why: how far it is, and what bounds it.
     { list: report.vps.filter((v) => !v.carries).map((v) => `${v.name} does not carry it: ${v.why}.`) },
-    { list: vpsWorking(report) },
+    { list: [...rateLines(report, true), ...vpsWorking(report)] },
     // The seed documents' own figures, for scale: their programs, machines and conditions, not this app's.
     {
       table: {

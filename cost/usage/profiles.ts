@@ -10,6 +10,8 @@ import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 import { NamedError } from '../../config/errors';
 import { isRegion } from '../../pricing/regions';
+import { CURRENCIES } from '../../pricing/exchange-rates';
+import { BadBox, checkBox } from './own-box';
 
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {
@@ -84,6 +86,10 @@ export const OTHER_PROFILE_FIELDS = {
     `or seconds (at least ${MIN_REFRESH_SECONDS})`,
   oneVotePerVoter: 'true or false: a voter claim is written per vote',
   region: 'an AWS Region code (e.g. eu-central-1): the region to price, unless --region says another',
+  currency: `the answer's currency, AWS's dollars beside (${CURRENCIES.join(', ')}), unless --currency says another`,
+  vps:
+    'your box, beside AWS in the answer, unless --vps says another: {"name": "Hetzner CX23", "price": 5.49, ' +
+    '"currency": "EUR", "vcpus": 2, "cpu": "shared" or "dedicated", "location": "Falkenstein" (optional)}',
   name: "text: the profile's name",
   description: 'text: what it describes',
 } as const;
@@ -279,7 +285,7 @@ function checkTiming(profile: TrafficProfile): void {
     );
 }
 
-/** refresh, oneVotePerVoter, region, name and description. */
+/** refresh, oneVotePerVoter, region, currency, vps, name and description. */
 function checkOthers(profile: TrafficProfile): void {
   const refresh = profile.refresh;
   if (
@@ -306,6 +312,20 @@ function checkOthers(profile: TrafficProfile): void {
       'region',
       `region must be an AWS Region code such as eu-central-1 (got ${JSON.stringify(profile.region)}).`,
     );
+  if (profile.currency !== undefined && !CURRENCIES.includes(profile.currency))
+    throw new ProfileError(
+      'currency',
+      `currency must be one of ${CURRENCIES.join(', ')} (got ${JSON.stringify(profile.currency)}): the ECB's rates ` +
+        'in pricing/exchange-rates.json',
+    );
+  if (profile.vps !== undefined) {
+    try {
+      profile.vps = checkBox(profile.vps);
+    } catch (error) {
+      if (error instanceof BadBox) throw new ProfileError(`vps.${error.part}`, `vps.${error.part}: ${error.message}.`);
+      throw error;
+    }
+  }
   if (typeof profile.name !== 'string' || typeof profile.description !== 'string')
     throw new ProfileError('name', 'name and description must be strings.');
 }
@@ -337,7 +357,7 @@ export function profileFieldLines(): string[][] {
   const others = Object.entries(OTHER_PROFILE_FIELDS).map(([field, takes]) => [
     field,
     '',
-    ['name', 'description'].includes(field) ? '' : String(seed[field]),
+    seed[field] === undefined || ['name', 'description'].includes(field) ? '' : String(seed[field]),
     '',
     takes,
   ]);

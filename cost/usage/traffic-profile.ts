@@ -5,6 +5,18 @@
  */
 import { refreshRequests } from '../../config/results-refresh';
 
+/** A box the user has (or would buy): its name, its monthly price in its currency, its vCPUs, where it is. */
+export interface OwnBox {
+  name: string;
+  /** A month's price, in `currency`. */
+  price: number;
+  currency: string;
+  vcpus: number;
+  /** Shared vCPUs (a Basic Droplet, a Hetzner CX) or dedicated ones (CPU-Optimized, CCX, a server). */
+  cpu: 'shared' | 'dedicated';
+  location?: string;
+}
+
 export interface TrafficProfile {
   name: string;
   description: string;
@@ -30,6 +42,10 @@ export interface TrafficProfile {
   oneVotePerVoter: boolean;
   /** The AWS Region to price (pricing/books/<region>.json), unless the command line names another. */
   region?: string;
+  /** The currency the answer is shown in, AWS's dollars beside (pricing/exchange-rates.json), unless --currency. */
+  currency?: string;
+  /** The user's own box, set beside AWS in the answer (cost/usage/own-box.ts), unless --vps says another. */
+  vps?: OwnBox;
   /** Raises the derived busiest second (cost/usage/peaks.ts), all routes; never lowers it. */
   peakRequestsPerSecond?: number;
   /** Bytes a visit transfers (the page, compressed): see docs/architecture.md "The site". */

@@ -60,7 +60,14 @@ export function httpTemplateFile(): string {
 
 /** The report npm run cost builds for these options (the seed profile and the HTTP API template unless given). */
 export function costReport(
-  options: { profile?: string; from?: string; 'vps-from'?: string; 'new-account'?: boolean } = {},
+  options: {
+    profile?: string;
+    from?: string;
+    'vps-from'?: string;
+    'new-account'?: boolean;
+    currency?: string;
+    vps?: string;
+  } = {},
 ): CostReport {
   return buildReport(reportInput({ profile: 'seed', template: httpTemplateFile(), 'new-account': false, ...options }));
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { originAtPeak } from '../../../cost/estimate/compare';
 import { boxCapacity, requestsOf, VPS_MAX_UTILISATION, type VpsCapacity } from '../../../cost/estimate/vps';
-import { DEDICATED_VCPU, SHARED_VCPU, USD_PER_EUR, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
+import { DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { PROFILES } from '../../../cost/usage/profiles';
 
 const committed: VpsCapacity = {
@@ -32,9 +32,10 @@ describe('the VPS tiers', () => {
     expect(dedicated.some((name) => /^Hetzner CCX\d+/.test(name))).toBe(true);
     expect(dedicated.some((name) => /^Hetzner AX\d+/.test(name))).toBe(true);
     expect(VPS_TIERS.some((t) => t.vcpuShare === SHARED_VCPU)).toBe(true);
-    // A price in euros says the rate it was converted at.
+    // A price in euros says the rate it was converted at, and its day.
     for (const tier of VPS_TIERS.filter((t) => t.provider === 'Hetzner'))
-      expect(tier.priceSource, tier.name).toContain(`USD ${USD_PER_EUR} a euro`);
+      expect(tier.priceSource, tier.name).toContain(EURO_RATE);
+    expect(EURO_RATE).toMatch(/^USD 1\.\d+ a euro \(the ECB's reference rate of \d{4}-\d\d-\d\d\)$/);
   });
 
   it('count a shared vCPU below a dedicated one, and a dedicated vCPU as one', () => {

@@ -1,0 +1,175 @@
+/**
+ * The user's own box and currency in the answer (issue 49): --vps and --currency (or the profile's vps and
+ * currency) put their box beside AWS's design in the verdict and the break-even, in their currency with the
+ * dollars beside, at a dated, sourced ECB rate; a mistake in either is one line naming the part.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../config/errors';
+import { pricesLine } from '../../../pricing/book-words';
+import {
+  BadExchangeRates,
+  EXCHANGE_RATES,
+  fromUsd,
+  parseExchangeRates,
+  toUsd,
+  UnknownCurrency,
+} from '../../../pricing/exchange-rates';
+import { boxCapacity } from '../../../cost/estimate/vps';
+import { usd } from '../../../cost/estimate/format';
+import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
+import { answerLines } from '../../../cost/report/answer';
+import { renderDetail } from '../../../cost/report/render-text';
+import { BadBox, boxOptions, parseBox } from '../../../cost/usage/own-box';
+import { ProfileError, validateProfile } from '../../../cost/usage/profiles';
+import { costReport, unwrapped } from '../../support/cost';
+
+const CX23 = 'Hetzner CX23,5.49 EUR,2,shared,Falkenstein';
+const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+const euros = (usdAmount: number) => `€${(usdAmount / EXCHANGE_RATES.rates.USD).toLocaleString('en-US', cents)}`;
+const shown = (usdAmount: number) => `${euros(usdAmount)} (${usd(usdAmount)})`;
+
+describe('your box, in your currency', () => {
+  const report = costReport({ vps: CX23, currency: 'EUR' });
+  const lines = answerLines(report, []).map((line) => line.replace(/\s+/g, ' '));
+  const { answer, recommended } = report;
+
+  it('npm run cost -- --profile seed --vps "Hetzner CX23,5.49 EUR,2,shared,Falkenstein" --currency EUR', () => {
+    expect(lines[0]).toBe(pricesLine(report.options.book));
+    expect(answer.vps.tier.yours).toBe(true);
+    expect(answer.vps.tier.monthlyUsd).toBeCloseTo(5.49 * EXCHANGE_RATES.rates.USD, 9);
+    expect(lines[1]).toBe(`seed, 15.0 M votes a month: your box is cheaper, by ${shown(answer.savingUsd!)} a month.`);
+    expect(lines[2]).toContain(`AWS ${shown(recommended.bill.totalUsd)} a month`);
+    expect(lines[4]).toBe(
+      ` VPS €5.49 (${usd(answer.vps.totalUsd)}) a month: your Hetzner CX23 (2 shared vCPUs, Falkenstein); it ` +
+        `carries the busiest second, ${Math.round(answer.vps.utilisation * 100)}% loaded (up to 80%)`,
+    );
+    expect(answer.breakEven.tier).toBe(answer.vps.tier);
+    expect(lines[5]).toMatch(/^ AWS is the cheaper one only below [\d,.]+ (M )?votes a month, against your box\.$/);
+    // DO's $6 box costs less than €5.49 and carries it too: it stays, as a second line.
+    expect(answer.listed?.tier.name).toBe('DO $6 (1 vCPU, 1 GB)');
+    expect(lines[6]).toBe(` Cheaper on the list: DO $6 (1 vCPU, 1 GB), ${shown(6)} a month, 6% loaded at the peak.`);
+  });
+
+  it("sizes your box with the listed boxes' model: a CX23 of yours carries what the listed CX23 does", () => {
+    const listed = VPS_TIERS.find((t) => t.name.startsWith('Hetzner CX23'))!;
+    const mix = answer.vps.origin;
+    expect(answer.vps.box.requestsPerSecond).toBe(boxCapacity(listed, report.vpsCapacity, mix).requestsPerSecond);
+  });
+
+  it("says the rate's day in the answer, and its source in the working", () => {
+    expect(lines).toContain(
+      `Converted at the ECB's reference rate of ${EXCHANGE_RATES.date}: EUR 1 = USD ${EXCHANGE_RATES.rates.USD} ` +
+        '(--detail gives the source).',
+    );
+    const detail = unwrapped(renderDetail(report));
+    expect(detail).toContain(
+      `Currencies converted at EUR 1 = USD ${EXCHANGE_RATES.rates.USD}: ${EXCHANGE_RATES.source}`,
+    );
+  });
+
+  it('says a box of yours that does not carry the peak, by how much, and the listed one that does', () => {
+    const night = costReport({ profile: 'record-night', vps: 'Tiny,4 USD,1,shared' });
+    const text = answerLines(night, []).join(' ').replace(/\s+/g, ' ');
+    expect(night.answer.vpsCarries).toBe(false);
+    expect(text).toContain(
+      `VPS $4.00 a month: your Tiny (1 shared vCPU); it does not carry the busiest second: ${night.answer.vps.why} `,
+    );
+    expect(night.answer.vps.why).toMatch(/^needs \d+\.\dx the box's 1 shared vCPU$/);
+    expect(text).toContain('No break-even: your box does not carry this peak.');
+    expect(night.answer.listed?.carries).toBe(true);
+    expect(text).toContain(`Cheaper on the list: ${night.answer.listed!.name}`);
+  });
+
+  it('leaves the listed line out where your box is the cheapest that carries', () => {
+    const cheap = costReport({ vps: 'Mine,1 USD,2,dedicated' });
+    expect(cheap.answer.listed).toBeUndefined();
+    expect(answerLines(cheap, []).join('\n')).not.toContain('Cheaper on the list');
+    // In dollars, no rate to state.
+    expect(answerLines(cheap, []).join('\n')).not.toContain('Converted at');
+  });
+
+  it('takes the same box as a profile field, and a currency', () => {
+    const profile = validateProfile({ currency: 'GBP', vps: parseBox(CX23) });
+    expect(profile.vps).toEqual({
+      name: 'Hetzner CX23',
+      price: 5.49,
+      currency: 'EUR',
+      vcpus: 2,
+      cpu: 'shared',
+      location: 'Falkenstein',
+    });
+    expect(profile.currency).toBe('GBP');
+  });
+});
+
+describe('a box or a currency given wrong', () => {
+  it('names the part of --vps at fault', () => {
+    const part = (text: string) => {
+      try {
+        parseBox(text);
+      } catch (error) {
+        return error instanceof BadBox ? error.part : 'not a BadBox';
+      }
+      return 'accepted';
+    };
+    expect(part('Hetzner CX23,5.49 EUR,2')).toBe('cpu');
+    expect(part(',5.49 EUR,2,shared')).toBe('name');
+    expect(part('A,-5 EUR,2,shared')).toBe('price');
+    expect(part('A,five EUR,2,shared')).toBe('price');
+    expect(part('A,5.49,2,shared')).toBe('currency');
+    expect(part('A,5.49 XYZ,2,shared')).toBe('currency');
+    expect(part('A,5.49 EUR,0,shared')).toBe('vcpus');
+    expect(part('A,5.49 EUR,two,shared')).toBe('vcpus');
+    expect(part('A,5.49 EUR,2,fast')).toBe('cpu');
+    expect(part('A,0 EUR,2,dedicated')).toBe('accepted');
+  });
+
+  it('is one usage line for --vps and --currency, and a profile error naming the field', () => {
+    expect(() => boxOptions({ vps: 'A,-5 EUR,2,shared' })).toThrow(UsageError);
+    expect(() => boxOptions({ vps: 'A,-5 EUR,2,shared' })).toThrow(/^--vps "A,-5 EUR,2,shared": the price must be/);
+    expect(() => boxOptions({ currency: 'XYZ' })).toThrow(UnknownCurrency);
+    expect(() => boxOptions({ currency: 'XYZ' })).toThrow(/^--currency: unknown currency "XYZ"/);
+    expect(boxOptions({ currency: 'eur' })).toEqual({ currency: 'EUR' });
+    const field = (raw: unknown) => {
+      try {
+        validateProfile(raw);
+      } catch (error) {
+        return error instanceof ProfileError ? error.field : 'not a ProfileError';
+      }
+      return 'accepted';
+    };
+    const box = parseBox(CX23);
+    expect(field({ vps: { ...box, price: -1 } })).toBe('vps.price');
+    expect(field({ vps: { ...box, vcpus: 0 } })).toBe('vps.vcpus');
+    expect(field({ vps: { ...box, currency: 'XYZ' } })).toBe('vps.currency');
+    expect(field({ vps: { ...box, name: undefined } })).toBe('vps.name');
+    expect(field({ currency: 'XYZ' })).toBe('currency');
+  });
+});
+
+describe('the exchange rates', () => {
+  const committed = JSON.parse(readFileSync('pricing/exchange-rates.json', 'utf8'));
+
+  it("are the ECB's euro reference rates of a stated day, with their source", () => {
+    expect(parseExchangeRates(committed)).toEqual(committed);
+    expect(committed.base).toBe('EUR');
+    expect(committed.date).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(committed.source).toMatch(/European Central Bank/);
+    expect(toUsd(1, 'EUR')).toBe(committed.rates.USD);
+    expect(toUsd(fromUsd(312.97, 'JPY'), 'JPY')).toBeCloseTo(312.97, 9);
+    expect(toUsd(committed.rates.GBP, 'GBP')).toBeCloseTo(committed.rates.USD, 12);
+  });
+
+  it('refuse a file of a shape they do not know, naming what is wrong', () => {
+    const bad = (change: Record<string, unknown>) => () => parseExchangeRates({ ...committed, ...change });
+    expect(bad({ extra: 1 })).toThrow(BadExchangeRates);
+    expect(bad({ extra: 1 })).toThrow(/unknown field "extra"/);
+    expect(bad({ base: 'USD' })).toThrow(/base must be "EUR"/);
+    expect(bad({ date: 'yesterday' })).toThrow(/date must be a YYYY-MM-DD day/);
+    expect(bad({ rates: { GBP: 0.87 } })).toThrow(/rates.USD is missing/);
+    expect(bad({ rates: { USD: 1.16, GBP: 0 } })).toThrow(/rates.GBP must be above 0/);
+    expect(bad({ rates: { USD: 1.16, pounds: 1 } })).toThrow(/rates.pounds: not an ISO 4217 code/);
+    expect(() => parseExchangeRates([])).toThrow(BadExchangeRates);
+  });
+});
