@@ -40,7 +40,7 @@ import { renderChart } from './report/chart';
 import { explorerHtml } from './report/explorer';
 import { renderMarkdown } from './report/render-markdown';
 import type { CostReport, ReportInput } from './estimate/build-report';
-import { readStackConfig, type StackConfig } from './estimate/stack-config';
+import { type NotPriced, readStack, type StackConfig } from './estimate/stack-config';
 import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
@@ -257,7 +257,7 @@ export const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFil
 export function loadStack(
   template: string | undefined,
   designs: Record<string, StackConfig>,
-): { stack: StackConfig; source: string } {
+): { stack: StackConfig; source: string; notPriced?: NotPriced[] } {
   const file = template ?? (existsSync(CDK_OUT_TEMPLATE) ? CDK_OUT_TEMPLATE : undefined);
   if (!file)
     return {
@@ -266,7 +266,9 @@ export function loadStack(
     };
   if (!existsSync(file)) throw new UsageError(`--template ${file}: no such file.`);
   try {
-    return { stack: readStackConfig(JSON.parse(readFileSync(file, 'utf8'))), source: shownPath(file) };
+    // A template of this app changed in any way is priced for what it knows; the rest is named, never $0.
+    const { stack, notPriced } = readStack(JSON.parse(readFileSync(file, 'utf8')));
+    return { stack, source: shownPath(file), notPriced };
   } catch (error) {
     throw new UsageError(`${file} is not this stack's template: ${(error as Error).message}`, { cause: error });
   }
@@ -375,7 +377,7 @@ export function loadMeasured(folder: string): { units: UnitCosts; measured: NonN
 /** What a report's input holds whatever its usage came from: the profile, the stacks, the VPS's figures. */
 function pricedOn(
   profile: TrafficProfile,
-  { stack, source }: ReturnType<typeof loadStack>,
+  { stack, source, notPriced }: ReturnType<typeof loadStack>,
   designStacks: ReturnType<typeof loadDesigns>,
   values: { 'vps-from'?: string; 'new-account': boolean; region?: string; books?: string },
   units: UnitCosts,
@@ -384,6 +386,7 @@ function pricedOn(
     profile,
     stack,
     stackSource: source,
+    ...(notPriced?.length ? { notPriced } : {}),
     designStacks,
     vpsCapacity: loadVpsCapacity(values['vps-from']),
     units,

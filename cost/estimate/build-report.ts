@@ -24,7 +24,7 @@ import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
-import type { StackConfig } from './stack-config';
+import type { NotPriced, StackConfig } from './stack-config';
 import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
 import { BASELINE_VPS, DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
@@ -68,6 +68,8 @@ export interface CostReport {
   /** The stack the bill is for: what cdk.out/ (or --template) holds, else the default design. */
   stack: StackConfig;
   stackSource: string;
+  /** What that template holds and the bill does not price, by type and logical id (never a silent $0). */
+  notPriced?: NotPriced[];
   /** Each deployable design's own template, as read (the verdicts are for these). */
   designStacks: Record<string, StackConfig>;
   /** The deployable design that stack is, when it is one. */
@@ -126,6 +128,7 @@ export interface ReportInput {
   profile: TrafficProfile;
   stack: StackConfig;
   stackSource: string;
+  notPriced?: NotPriced[];
   /** Each deployable design's stack, read from its own template. */
   designStacks: Record<string, StackConfig>;
   vpsCapacity: VpsCapacity;

@@ -82,9 +82,20 @@ export const stackName = (report: CostReport) =>
  * bill is. Not its price: the answer gives one AWS price.
  */
 function stackReadLines(report: CostReport): string[] {
+  return [...otherDesignLines(report), ...notPricedLines(report)];
+}
+
+function otherDesignLines(report: CostReport): string[] {
   if (!stackDiffers(report) || report.stackSource === DEFAULT_STACK_SOURCE) return [];
   const which = report.design === report.recommended.id ? 'this design with other settings' : designName(report);
   return [`The stack you synthesized is another: ${which}. --detail bills it too.`];
+}
+
+/** What the stack read holds that nothing here prices: named, by type and logical id, never billed as $0. */
+export function notPricedLines({ notPriced = [] }: Pick<CostReport, 'notPriced'>): string[] {
+  if (notPriced.length === 0) return [];
+  const named = notPriced.map((n) => `${n.type} ${n.logicalId}`);
+  return [`Not priced (the bills leave them out): ${named.join(', ')}.`];
 }
 
 /** Which side costs less, in words. */

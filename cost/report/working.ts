@@ -251,6 +251,12 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     { prose: managedInstancesLines(report) },
     { heading: 'Assumptions (* in the tables)' },
     { list: report.assumptions },
+    ...(report.notPriced?.length
+      ? [
+          { prose: ['Not priced: what the stack read holds beyond what this model prices (the bills leave it out).'] },
+          { list: report.notPriced.map((n) => `${n.type} ${n.logicalId}: ${n.why}`) },
+        ]
+      : []),
     {
       prose: [`Prices: ${bookText(report.options.book)}.`],
     },

@@ -444,3 +444,27 @@ describe("the answer's first line", () => {
     );
   });
 });
+
+describe('a synthesized stack with resources this model does not price', () => {
+  it('names each by type and logical id in the answer and the working, and bills the rest as before', () => {
+    const template = JSON.parse(readFileSync('test/fixtures/templates/default.template.json', 'utf8'));
+    const plain = join(mkdtempSync(join(tmpdir(), 'template-')), 'plain.json');
+    writeFileSync(plain, JSON.stringify(template));
+    template.Resources.KeyA1B2 = { Type: 'AWS::KMS::Key', Properties: {} };
+    template.Resources.WebAclC3D4 = { Type: 'AWS::WAFv2::WebACL', Properties: {} };
+    const changed = join(mkdtempSync(join(tmpdir(), 'template-')), 'changed.json');
+    writeFileSync(changed, JSON.stringify(template));
+    const report = (file: string) => buildReport(reportInput({ profile: 'seed', template: file, 'new-account': false }));
+    const [before, after] = [report(plain), report(changed)];
+    expect(after.bill.totalUsd).toBe(before.bill.totalUsd);
+    expect(after.notPriced?.map((n) => `${n.type} ${n.logicalId}`)).toEqual([
+      'AWS::KMS::Key KeyA1B2',
+      'AWS::WAFv2::WebACL WebAclC3D4',
+    ]);
+    expect(unwrapped(renderAnswer(after, WHERE))).toContain(
+      'Not priced (the bills leave them out): AWS::KMS::Key KeyA1B2, AWS::WAFv2::WebACL WebAclC3D4.',
+    );
+    expect(renderAnswer(before, WHERE)).not.toContain('Not priced');
+    expect(unwrapped(renderDetail(after))).toMatch(/^- AWS::KMS::Key KeyA1B2: /m);
+  });
+});
