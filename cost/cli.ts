@@ -41,7 +41,7 @@ import { explorerHtml } from './report/explorer';
 import { renderMarkdown } from './report/render-markdown';
 import type { CostReport, ReportInput } from './estimate/build-report';
 import { type NotPriced, readStack, type StackConfig } from './estimate/stack-config';
-import type { ObservedLoad, VpsCapacity, VpsMeasurement } from './estimate/vps';
+import { checkWorkerCurve, type ObservedLoad, type VpsCapacity, type VpsMeasurement } from './estimate/vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(COST_DIR, '..');
@@ -290,7 +290,9 @@ export function loadVpsCapacity(from: string | undefined): VpsCapacity {
       throw new Error(
         'it has no cpu.plain and cpu.tls (the CPU a request costs by set-up: run npm run bench:vps again)',
       );
-    return { measurement, source: shownPath(source) };
+    // A bench of one box measures two workers at most: how more grow comes from the committed many-core run.
+    const curve = measurement.workerCurve ?? (from ? loadVpsCapacity(undefined).measurement.workerCurve : undefined);
+    return { measurement: { ...measurement, workerCurve: checkWorkerCurve(curve) }, source: shownPath(source) };
   } catch (error) {
     throw new UsageError(`--vps-from ${source} is not what npm run bench:vps writes: ${(error as Error).message}`, {
       cause: error,

@@ -3,6 +3,7 @@
  * (cost/estimate/vps-capacity.json, or --vps-from a run of yours), and what one box of a tier
  * (./vps-tiers.ts) carries of a peak's mix.
  */
+import { NamedError } from '../../config/errors';
 import { RAISE_HEADROOM } from './capacity';
 import type { VpsTier } from './vps-tiers';
 
@@ -52,6 +53,8 @@ export interface VpsMeasurement {
   machine: { cpus: number; model: string; os: string; node: string };
   command: string;
   bare: RouteRate;
+  /** µs a request by worker count from a many-core run (a bench file of one box has none: the committed one's). */
+  workerCurve?: WorkerCurve;
   /** The bare server's rate under the vote's request (absent from files written before bench:vps measured it). */
   barePost?: RouteRate;
   routes: { options: RouteRate; page: RouteRate; vote: RouteRate; results: RouteRate };
@@ -75,6 +78,75 @@ export interface VpsMeasurement {
 
 /** A figure for each route the bench measures: µs of CPU a request. */
 export type RouteMicros = Record<'options' | 'page' | 'vote' | 'results', number>;
+
+/**
+ * µs of CPU a request by HTTP worker count, measured on a many-core box: how a request's CPU grows as workers
+ * are added (the page is not in it: it grows as options does).
+ */
+export interface WorkerCurve {
+  what: string;
+  /** Which run, on which host. */
+  source: string;
+  /** Counts measured, ascending, from 2 (the count bench:vps measures). */
+  workers: number[];
+  /** For each route, its µs at each count. */
+  micros: Record<'options' | 'vote' | 'results', number[]>;
+}
+
+/** A file's curve that is not one: what is wrong with it. */
+export class BadWorkerCurve extends NamedError {
+  override readonly name = 'BadWorkerCurve';
+}
+
+/** The curve checked: counts ascending from 2, a positive µs for each count of each route. */
+export function checkWorkerCurve(curve: unknown): WorkerCurve {
+  const fault = (what: string): never => {
+    throw new BadWorkerCurve(`workerCurve: ${what}`);
+  };
+  if (typeof curve !== 'object' || curve === null) return fault('not an object');
+  const { what, source, workers, micros } = curve as WorkerCurve;
+  if (typeof what !== 'string' || typeof source !== 'string' || !source) fault('what and source must be text');
+  if (
+    !Array.isArray(workers) ||
+    workers[0] !== 2 ||
+    workers.some((w, i) => !Number.isInteger(w) || w <= workers[i - 1])
+  )
+    fault('workers must be whole counts, ascending, from 2');
+  for (const route of ['options', 'vote', 'results'] as const) {
+    const row = micros?.[route];
+    if (!Array.isArray(row) || row.length !== workers.length || row.some((m) => !(typeof m === 'number' && m > 0)))
+      fault(`micros.${route} must be a µs above 0 for each of the ${workers.length} counts`);
+  }
+  return curve as WorkerCurve;
+}
+
+/**
+ * How a request's µs with `workers` HTTP workers compares with its µs at 2, route by route, from the curve:
+ * interpolated between the counts measured; past the largest, the largest's, and `past` names that count.
+ * Without a curve: as at 2, and `past` is 2.
+ */
+export function workerGrowth(curve: WorkerCurve | undefined, workers: number): { factor: RouteMicros; past?: number } {
+  if (!curve) return { factor: { options: 1, page: 1, vote: 1, results: 1 }, ...(workers > 2 && { past: 2 }) };
+  const counts = curve.workers;
+  const largest = counts[counts.length - 1];
+  const at = Math.min(workers, largest);
+  const upper = Math.max(
+    1,
+    counts.findIndex((w) => w >= at),
+  );
+  const t = (at - counts[upper - 1]) / (counts[upper] - counts[upper - 1] || 1);
+  const grown = (row: number[]) => (row[upper - 1] + t * (row[upper] - row[upper - 1])) / row[0];
+  const options = counts.length > 1 ? grown(curve.micros.options) : 1;
+  return {
+    factor: {
+      options,
+      page: options,
+      vote: counts.length > 1 ? grown(curve.micros.vote) : 1,
+      results: counts.length > 1 ? grown(curve.micros.results) : 1,
+    },
+    ...(workers > largest && { past: largest }),
+  };
+}
 
 /**
  * A benchmark's maximum is not an operating point: a box carries a peak that uses at most this share
@@ -169,6 +241,8 @@ export function pricedTls(measurement: VpsMeasurement): PricedTls {
 export interface BoxCapacity {
   /** HTTP workers (npm run vps -- --workers auto: one per vCPU, and the primary); 0: one process, on one vCPU. */
   workers: number;
+  /** More workers than the curve measured: their µs a request taken as at this count, the largest measured. */
+  pastCurve?: number;
   /** CPU a request of the mix costs, its whole process tree (the TLS proxy's and the primary's counted). */
   microsPerRequest: number;
   /** With workers, the primary's own CPU a request: one core's worth of it is a ceiling whatever the vCPUs. */
@@ -183,6 +257,14 @@ export interface BoxCapacity {
   binds: 'cores' | 'writer';
 }
 
+/** Each route's µs at 2 workers grown by its factor. */
+export const grownMicros = (micros: RouteMicros, factor: RouteMicros): RouteMicros => ({
+  options: micros.options * factor.options,
+  page: micros.page * factor.page,
+  vote: micros.vote * factor.vote,
+  results: micros.results * factor.results,
+});
+
 /**
  * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls):
  * its vCPUs (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers
@@ -191,9 +273,15 @@ export interface BoxCapacity {
 export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
   const tls = pricedTls(capacity.measurement);
   const workers = tier.vcpu >= 2 ? tier.vcpu : 0;
-  const micros = microsOfMix(workers ? tls.workers : tls.oneProcess, mix);
+  const { factor, past } = workerGrowth(capacity.measurement.workerCurve, workers);
+  const micros = workers ? microsOfMix(grownMicros(tls.workers, factor), mix) : microsOfMix(tls.oneProcess, mix);
   const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
-  const base = { workers, microsPerRequest: micros, coresRequestsPerSecond: cores };
+  const base = {
+    workers,
+    ...(workers && past && { pastCurve: past }),
+    microsPerRequest: micros,
+    coresRequestsPerSecond: cores,
+  };
   const primaryMicros = microsOfMix(capacity.measurement.cpu.primaryMicrosPerRequest, mix);
   // What the primary that owns the log serves of this mix on its one vCPU: with workers, no box of any size
   // carries more (the edition does not shard), a limit of this edition, not of the box.

@@ -16,6 +16,7 @@ import { QUOTAS } from '../../config/aws-quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 import type { VpsCost } from '../estimate/compare';
+import { pastCurveText } from './vps-lines';
 import type { RampOutcome } from '../estimate/consumer-ramp';
 
 /** A second total without the always-free allowances is shown where they take more than this share off. */
@@ -205,7 +206,8 @@ function vpsCarries({ answer }: CostReport): string {
   const v = answer.vps;
   const past = v.cdn ? ' past the CDN' : '';
   return (
-    `VPS: ${v.name} serves this mix at up to ${quantity(v.box.requestsPerSecond)} requests/s; ` +
+    `VPS: ${v.name} serves this mix at up to ${quantity(v.box.requestsPerSecond)} requests/s` +
+    `${v.box.pastCurve ? ` (${pastCurveText(v)})` : ''}; ` +
     `${quantity(v.loadRps)} requests/s reach it${past}, ${percent(v.utilisation)} of that ` +
     `(${v.carries ? 'it carries' : 'it would carry'} up to ${percent(VPS_MAX_UTILISATION)} busy, ` +
     "the AWS side's headroom)"

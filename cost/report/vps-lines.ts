@@ -8,7 +8,14 @@ import { RAISE_HEADROOM } from '../estimate/capacity';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
 import { percent, quantity, usd, usdSmall } from '../estimate/format';
-import { microsOfMix, pricedTls, requestsOf, VPS_MAX_UTILISATION, type RequestMix } from '../estimate/vps';
+import {
+  microsOfMix,
+  pricedTls,
+  requestsOf,
+  VPS_MAX_UTILISATION,
+  type RequestMix,
+  type WorkerCurve,
+} from '../estimate/vps';
 import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
 
@@ -34,6 +41,9 @@ export const vpsTextColumns = (report: CostReport) =>
 /** A row's processes: one on a 1-vCPU box; on more, an HTTP worker per vCPU and the primary that owns the log. */
 const processesOf = (v: VpsCost) => (v.box.workers ? `${v.box.workers} workers + primary` : 'one process');
 
+/** Where a row has more workers than the curve measured: its µs a request taken as at the largest count. */
+export const pastCurveText = (v: VpsCost) => (v.box.pastCurve ? `as at ${v.box.pastCurve} workers` : '');
+
 /** Requests a second, route by route. */
 const routesText = (mix: RequestMix) =>
   `pages ${quantity(mix.pages)}, poll reads ${quantity(mix.pollReads)}, votes and creates ${quantity(mix.votes)}, ` +
@@ -48,9 +58,10 @@ export function vpsWorking(report: CostReport): string[] {
   const tls = pricedTls(report.vpsCapacity.measurement);
   const alone = report.vps.find((v) => !v.cdn)!;
   const fronted = report.vps.find((v) => v.cdn);
+  const curve = report.vpsCapacity.measurement.workerCurve;
   const micros = (mix: RequestMix) =>
     `${quantity(microsOfMix(tls.oneProcess, mix))} µs a request on one process, ` +
-    `${quantity(microsOfMix(tls.workers, mix))} with workers, ` +
+    `${quantity(microsOfMix(tls.workers, mix))} with 2 workers, ` +
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
@@ -64,13 +75,25 @@ export function vpsWorking(report: CostReport): string[] {
       (fronted ? `; behind a CDN: ${micros(fronted.origin)}.` : '.') +
       ` A box serves min(vCPUs × share × 1e6 / µs, share × 1e6 / the primary's µs) req/s, a ` +
       `${SHARED_VCPU.kind} counted at ${SHARED_VCPU.factor} and a ${DEDICATED_VCPU.kind} at ` +
-      `${DEDICATED_VCPU.factor} (one process on one vCPU: no primary; a request's µs with workers as measured ` +
-      'with 2, taken as the same with more), and carries ' +
+      `${DEDICATED_VCPU.factor} (one process on one vCPU: no primary), and carries ` +
       `at most ${percent(VPS_MAX_UTILISATION)} of it (1 / ${RAISE_HEADROOM}, the AWS side's headroom). The first ` +
       "term is the box's limit; the second, the writer's, is this edition's, whatever the box (\"(writer)\" in " +
       `the table). CPU figures: ${cpu.what}.`,
+    curve
+      ? `A request's µs with more than 2 workers grows as it grew on a many-core box (${curve.source}): ` +
+        `${curveText(curve)}. A box's µs is the 2 workers' above times that growth from 2 to its count, ` +
+        `interpolated between counts measured; past ${curve.workers.at(-1)}, taken as at ` +
+        `${curve.workers.at(-1)} (the row says so). The page, not in that run, grows as options does; the ` +
+        "primary's µs as measured with 2."
+      : "A request's µs with more than 2 workers taken as measured with 2: no curve by worker count was given.",
   ];
 }
+
+/** The curve, route by route: "options 17.2 / 17.7 / 20.1 µs at 2 / 4 / 8 workers". */
+const curveText = (curve: WorkerCurve) =>
+  (Object.entries(curve.micros) as [string, number[]][])
+    .map(([route, row]) => `${route} ${row.join(' / ')} µs`)
+    .join(', ') + ` at ${curve.workers.join(' / ')} workers`;
 
 /** The seed documents' own figures beside the rows: their program, their machine, their conditions. */
 export const referenceHead = ['Their figure (not this app; not used for sizing)', 'req/s', 'Monthly', 'Conditions'];
@@ -92,7 +115,7 @@ export const vpsRows = (report: CostReport) =>
     v.name,
     processesOf(v),
     quantity(v.loadRps),
-    `${quantity(v.box.requestsPerSecond)}${v.box.binds === 'writer' ? ' (writer)' : ''}`,
+    capacityText(v),
     `${v.carries ? 'yes' : 'no'} (${percent(v.utilisation)})`,
     `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
       (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
@@ -100,12 +123,19 @@ export const vpsRows = (report: CostReport) =>
     usdSmall(v.usdPerMillionAtCeiling),
   ]);
 
+/** A row's capacity, and what bounds or qualifies it: the writer, a count of workers past the curve. */
+const capacityText = (v: VpsCost) => {
+  const notes = [v.box.binds === 'writer' ? 'writer' : '', pastCurveText(v)].filter(Boolean);
+  return `${quantity(v.box.requestsPerSecond)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+};
+
 /** A VPS row in words: its month, what reaches it at the peak, and what its vCPUs serve of that. */
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
     `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
-    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}, ` +
+    `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}` +
+    `${v.box.pastCurve ? ` (its µs a request ${pastCurveText(v)}, the most measured)` : ''}, ` +
     `${pricedTls(measured).says} (the CPU a request costs, npm run bench:vps on ${measured.date}, ` +
     `${measured.machine.model}), ` +
     (v.carries ? `loaded ${percent(v.utilisation)}` : `loaded ${percent(v.utilisation)}: ${v.why}`)

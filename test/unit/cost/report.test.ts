@@ -33,10 +33,15 @@ function writeMeasurement(change: (m: VpsMeasurement) => VpsMeasurement): string
   return file;
 }
 /** Every µs figure `by` times the committed one: a far slower machine. */
-const scaleMicros = (m: VpsMeasurement, by: number): VpsMeasurement =>
-  JSON.parse(JSON.stringify(m), (key, value) =>
+const scaleMicros = (m: VpsMeasurement, by: number): VpsMeasurement => {
+  const scaled: VpsMeasurement = JSON.parse(JSON.stringify(m), (key, value) =>
     typeof value === 'number' && !['requestsPerSecond', 'cpus'].includes(key) && key !== '' ? value * by : value,
   );
+  // The curve's counts are counts of workers, not µs.
+  return m.workerCurve
+    ? { ...scaled, workerCurve: { ...scaled.workerCurve!, workers: m.workerCurve.workers } }
+    : scaled;
+};
 
 /** One pattern from parts written on lines of their own (flags on the whole). */
 const joined = (flags: string, ...parts: RegExp[]) => new RegExp(parts.map((part) => part.source).join(''), flags);
@@ -454,7 +459,8 @@ describe('a synthesized stack with resources this model does not price', () => {
     template.Resources.WebAclC3D4 = { Type: 'AWS::WAFv2::WebACL', Properties: {} };
     const changed = join(mkdtempSync(join(tmpdir(), 'template-')), 'changed.json');
     writeFileSync(changed, JSON.stringify(template));
-    const report = (file: string) => buildReport(reportInput({ profile: 'seed', template: file, 'new-account': false }));
+    const report = (file: string) =>
+      buildReport(reportInput({ profile: 'seed', template: file, 'new-account': false }));
     const [before, after] = [report(plain), report(changed)];
     expect(after.bill.totalUsd).toBe(before.bill.totalUsd);
     expect(after.notPriced?.map((n) => `${n.type} ${n.logicalId}`)).toEqual([

@@ -1,12 +1,30 @@
 /**
  * The boxes the VPS side is priced on (cost/estimate/vps.ts VPS_TIERS): shared and dedicated vCPUs,
  * each dated and sourced, a shared vCPU counted below a dedicated one, and the list reaching a box whose
- * cores carry the record night behind a CDN, at the committed measurement.
+ * cores carry the record night behind a CDN, at the committed measurement; a box's µs a request at its
+ * count of workers from the committed curve, and said so where the count is past it.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../../../config/errors';
+import { loadVpsCapacity } from '../../../cost/cli';
+import { vpsRows } from '../../../cost/report/vps-lines';
+import { costReport } from '../../support/cost';
 import { describe, expect, it } from 'vitest';
 import { originAtPeak } from '../../../cost/estimate/compare';
-import { boxCapacity, requestsOf, VPS_MAX_UTILISATION, type VpsCapacity } from '../../../cost/estimate/vps';
+import {
+  BadWorkerCurve,
+  boxCapacity,
+  checkWorkerCurve,
+  grownMicros,
+  microsOfMix,
+  pricedTls,
+  requestsOf,
+  VPS_MAX_UTILISATION,
+  type VpsCapacity,
+  workerGrowth,
+} from '../../../cost/estimate/vps';
 import { DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { PROFILES } from '../../../cost/usage/profiles';
 
@@ -55,5 +73,73 @@ describe('the VPS tiers', () => {
     const carriesOnCores = (tier: (typeof VPS_TIERS)[number]) =>
       requestsOf(origin) <= boxCapacity(tier, committed, origin).coresRequestsPerSecond * VPS_MAX_UTILISATION;
     expect(VPS_TIERS.some(carriesOnCores)).toBe(true);
+  });
+});
+
+describe("a box's capacity at its count of workers", () => {
+  const curve = committed.measurement.workerCurve!;
+  const tls = pricedTls(committed.measurement);
+  const mix = originAtPeak(PROFILES['record-night']);
+
+  it('comes from a curve measured on a many-core box, said so, by run and host', () => {
+    expect(checkWorkerCurve(curve)).toBe(curve);
+    expect(curve.source).toMatch(/vps-scaling-16vcpu\.md, run 1 .*16-vCPU/);
+    expect(curve.workers).toEqual([2, 4, 8]);
+  });
+
+  it('grows a request’s µs as the curve grows from 2 workers, interpolated between counts measured', () => {
+    expect(workerGrowth(curve, 2).factor).toEqual({ options: 1, page: 1, vote: 1, results: 1 });
+    expect(workerGrowth(curve, 4).factor.vote).toBeCloseTo(37.5 / 35, 12);
+    expect(workerGrowth(curve, 3).factor.vote).toBeCloseTo((35 + 37.5) / 2 / 35, 12);
+    expect(workerGrowth(curve, 6).factor.results).toBeCloseTo((18.9 + 22.4) / 2 / 18.4, 12);
+    // The page is not in the run: it grows as options does.
+    expect(workerGrowth(curve, 8).factor.page).toBe(workerGrowth(curve, 8).factor.options);
+    expect(workerGrowth(curve, 8).past).toBeUndefined();
+  });
+
+  it('takes the largest count’s µs past it, and says so; without a curve, the µs at 2, and says that', () => {
+    expect(workerGrowth(curve, 16)).toEqual({ ...workerGrowth(curve, 8), past: 8 });
+    expect(workerGrowth(undefined, 16)).toEqual({ factor: workerGrowth(curve, 2).factor, past: 2 });
+  });
+
+  it('sizes the AX52 (16 threads) at the 8-worker µs, past the curve, and the CCX33 (8) on it', () => {
+    const ax52 = VPS_TIERS.find((t) => t.name.startsWith('Hetzner AX52'))!;
+    const ccx33 = VPS_TIERS.find((t) => t.name.startsWith('Hetzner CCX33'))!;
+    const at8 = microsOfMix(grownMicros(tls.workers, workerGrowth(curve, 8).factor), mix);
+    expect(boxCapacity(ax52, committed, mix)).toMatchObject({ pastCurve: 8, microsPerRequest: at8 });
+    expect(boxCapacity(ax52, committed, mix).coresRequestsPerSecond).toBeCloseTo((16 * 1e6) / at8, 6);
+    expect(boxCapacity(ccx33, committed, mix).pastCurve).toBeUndefined();
+    expect(boxCapacity(ccx33, committed, mix).microsPerRequest).toBe(at8);
+    // Votes grow most: the record night's mix costs more a request at 8 workers than at 2.
+    expect(at8 / microsOfMix(tls.workers, mix)).toBeGreaterThan(1.2);
+  });
+
+  it('is read with a bench file of one box from the committed file, and a bad one is one usage line', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'vps-curve-'));
+    const { workerCurve: _, ...bench } = committed.measurement;
+    writeFileSync(join(folder, 'mine.json'), JSON.stringify(bench));
+    expect(loadVpsCapacity(join(folder, 'mine.json')).measurement.workerCurve).toEqual(curve);
+    writeFileSync(join(folder, 'bad.json'), JSON.stringify({ ...bench, workerCurve: { ...curve, workers: [4] } }));
+    expect(() => loadVpsCapacity(join(folder, 'bad.json'))).toThrow(UsageError);
+    expect(() => loadVpsCapacity(join(folder, 'bad.json'))).toThrow(/workerCurve: workers must be/);
+  });
+
+  it("says so in the record night's rows of boxes with more workers than measured, and only there", () => {
+    const report = costReport({ profile: 'record-night' });
+    for (const [i, row] of vpsRows(report).entries()) {
+      const past = report.vps[i].box.pastCurve;
+      expect(row[3].includes('as at 8 workers'), report.vps[i].name).toBe(past === 8);
+      expect(past === 8, report.vps[i].name).toBe(report.vps[i].tier.vcpu > 8);
+    }
+    expect(report.vps.some((v) => v.box.pastCurve)).toBe(true);
+  });
+
+  it('refuses a curve of a shape it does not know', () => {
+    const bad = (change: object) => () => checkWorkerCurve({ ...curve, ...change });
+    expect(bad({ workers: [1, 2, 4] })).toThrow(BadWorkerCurve);
+    expect(bad({ workers: [2, 8, 4] })).toThrow(/ascending, from 2/);
+    expect(bad({ micros: { ...curve.micros, vote: [35, 37.5] } })).toThrow(/micros\.vote/);
+    expect(bad({ source: '' })).toThrow(/source/);
+    expect(() => checkWorkerCurve(undefined)).toThrow(BadWorkerCurve);
   });
 });
