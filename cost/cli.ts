@@ -96,10 +96,11 @@ export const COST_COMMAND = {
     },
     vps: {
       type: 'string',
-      value: '"<name>,<price> <currency>,<vCPUs>,<shared|dedicated>[,<location>]"',
+      value: '<box>',
       description:
-        'your box, set beside AWS in the answer and the break-even, and whether it carries the busiest second ' +
-        '(e.g. "Hetzner CX23,5.49 EUR,2,shared,Falkenstein"); the profile field vps is the same',
+        'your box, "<name>,<price> <currency>,<vCPUs>,<shared|dedicated>[,<location>]" (e.g. "Hetzner CX23,5.49 ' +
+        'EUR,2,shared,Falkenstein"), set beside AWS in the answer and the break-even, and whether it carries the ' +
+        'busiest second; the profile field vps is the same',
     },
     currency: {
       type: 'string',
