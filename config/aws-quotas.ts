@@ -37,6 +37,10 @@ export interface Quota {
   source: string;
   checked: string;
   note?: string;
+  /** Its value in other Regions, where AWS sets another (`value` is us-east-1's); the first that lists one wins. */
+  inRegions?: ReadonlyArray<{ value: number; regions: readonly string[] }>;
+  /** Its value in a Region neither us-east-1 nor any of inRegions. */
+  elsewhere?: number;
 }
 
 const CHECKED = '2026-11-24';
@@ -56,6 +60,24 @@ const WARM_THROUGHPUT = {
   setting: "the table's warm throughput (UpdateTable WarmThroughput; charged)",
 } as const;
 
+/** API Gateway's newer Regions (Cape Town, Milan, Jakarta, UAE, Hyderabad, Melbourne, Spain, Zurich, Tel Aviv,
+ * Calgary, Malaysia, Thailand, Mexico): a quarter of the account throttle and burst. */
+const APIGW_NEWER_REGIONS = [
+  'af-south-1',
+  'eu-south-1',
+  'ap-southeast-3',
+  'me-central-1',
+  'ap-south-2',
+  'ap-southeast-4',
+  'eu-south-2',
+  'eu-central-2',
+  'il-central-1',
+  'ca-west-1',
+  'ap-southeast-5',
+  'ap-southeast-7',
+  'mx-central-1',
+] as const;
+
 /** Every limit the capacity model reads, by id. */
 export const QUOTAS = {
   apiAccountRequestsPerSecond: {
@@ -67,6 +89,7 @@ export const QUOTAS = {
     source: APIGW_QUOTAS,
     checked: CHECKED,
     note: 'shared by every HTTP, REST and WebSocket API of the account in the Region; 2,500 in newer Regions',
+    inRegions: [{ value: 2_500, regions: APIGW_NEWER_REGIONS }],
   },
   apiAccountBurst: {
     name: 'API Gateway account burst',
@@ -77,6 +100,7 @@ export const QUOTAS = {
     source: APIGW_QUOTAS,
     checked: CHECKED,
     note: 'AWS sets it from the rate quota; a customer cannot ask for a change',
+    inRegions: [{ value: 1_250, regions: APIGW_NEWER_REGIONS }],
   },
   lambdaAccountConcurrency: {
     name: 'Lambda concurrent executions',
@@ -139,6 +163,13 @@ export const QUOTAS = {
     source: SQS_QUOTAS,
     checked: CHECKED,
     note: 'unbatched, per API action, us-east-1, us-west-2 and eu-west-1 (2,400 to 19,000 elsewhere)',
+    inRegions: [
+      { value: 70_000, regions: ['us-west-2', 'eu-west-1'] },
+      { value: 19_000, regions: ['us-east-2', 'eu-central-1'] },
+      { value: 9_000, regions: ['ap-south-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1'] },
+      { value: 4_500, regions: ['eu-west-2', 'sa-east-1'] },
+    ],
+    elsewhere: 2_400,
   },
   sqsFifoSendsPerGroup: {
     name: 'SQS FIFO sends per message group',
@@ -285,8 +316,12 @@ export type QuotaId = keyof typeof QUOTAS;
 /** A quota by the name the report and report.json give it. */
 export const quotaNamed = (name: string): Quota | undefined => Object.values(QUOTAS).find((q) => q.name === name);
 
-/** A quota's value. */
-export const quota = (id: QuotaId): number => QUOTAS[id].value;
+/** A quota's value in a Region (us-east-1's when none is named). */
+export function quota(id: QuotaId, region = 'us-east-1'): number {
+  const q: Quota = QUOTAS[id];
+  if (region === 'us-east-1') return q.value;
+  return q.inRegions?.find((r) => r.regions.includes(region))?.value ?? q.elsewhere ?? q.value;
+}
 
 /** How to ask for more of a quota, in a line: the Service Quotas name and code, or why it cannot be asked for. */
 export function raiseText(id: QuotaId): string {

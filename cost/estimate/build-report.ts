@@ -238,7 +238,11 @@ export function buildReport(input: ReportInput): CostReport {
   const account: Account = options.newAccount ? 'new' : 'established';
   const designs: DesignRow[] = priceDesigns(profile, stacks, units, options)
     .map((d) => {
-      const capacity = designCapacity(d, input.designStacks[d.id], peak, units, { account, profile });
+      const capacity = designCapacity(d, input.designStacks[d.id], peak, units, {
+        account,
+        profile,
+        region: options.book.region,
+      });
       // Billed as its deploy command builds it: the flags that make it carry change its message groups and
       // counter keys, and so what a vote writes.
       const deployed = capacity.carriesWith ? capacity.sizedStack : d.stack;

@@ -94,7 +94,7 @@ function flagged(
   }
   if (failing.some((s) => fixedBy(s, API_RATE_FLAG))) {
     const load = apiLoad(stack, peak, context.profile);
-    const account = quota('apiAccountRequestsPerSecond');
+    const account = quota('apiAccountRequestsPerSecond', context.region);
     // AWS caps a stage at the account's throttle: within it, never ask for more than the account has.
     const rate = load <= account ? Math.min(account, roundUp(RAISE_HEADROOM * load)) : roundUp(RAISE_HEADROOM * load);
     const { hotPollVotesPerSecond: _n, ...votePath } = withApiRateLimit({ ...sized.votePath }, rate);
@@ -114,13 +114,18 @@ function flagged(
 }
 
 /** The quota raises that lift every stage still over its limit, or null if one cannot be lifted. */
-function raisesFor(stages: Stage[]): QuotaRaiseNeeded[] | null {
+function raisesFor(stages: Stage[], region?: string): QuotaRaiseNeeded[] | null {
   const raises = new Map<QuotaId, number>();
   for (const s of stages.filter(over)) {
     if (typeof s.fix !== 'object' || !('quota' in s.fix)) return null;
     raises.set(s.fix.quota, Math.max(raises.get(s.fix.quota) ?? 0, s.raiseTo ?? s.load));
   }
-  return [...raises].map(([id, to]) => ({ quota: QUOTAS[id].name, from: quota(id), to: roundUp(RAISE_HEADROOM * to) }));
+  // From the quota's value in the Region the design is checked in.
+  return [...raises].map(([id, to]) => ({
+    quota: QUOTAS[id].name,
+    from: quota(id, region),
+    to: roundUp(RAISE_HEADROOM * to),
+  }));
 }
 
 /** A design's capacity for the peak: as deployed, and what makes it carry. */
@@ -132,7 +137,7 @@ export function capacityOf(stack: StackConfig, peak: Peak, units: UnitCosts, con
   const carries = failing.length === 0 && ramp <= MAX_RAMP_SECONDS;
   const sized = flagged(stack, peak, failing, context);
   const sizedStages = stagesOf(sized.stack, peak, units, context);
-  const raises = raisesFor(sizedStages);
+  const raises = raisesFor(sizedStages, context.region);
   return {
     carries,
     bottleneck: failing.length > 0 ? tightest.name : ramp > MAX_RAMP_SECONDS ? 'Lambda scaling rate' : null,

@@ -39,6 +39,8 @@ export interface CapacityContext {
   profile: CapacityProfile;
   /** The design's CloudFront is priced on a flat-rate plan, which has no per-distribution request quota. */
   flatRatePlan?: boolean;
+  /** The AWS Region it is deployed to: a few quotas differ there (config/aws-quotas.ts inRegions). */
+  region?: string;
 }
 
 /** One stage a request passes, at the peak. */
@@ -111,12 +113,12 @@ export function apiLoad(stack: StackConfig, peak: Peak, profile: CapacityProfile
 }
 
 /** The API: the stage's throttle (the template) and the account's (a quota). */
-function apiStages(stack: StackConfig, peak: Peak, profile: CapacityProfile): Stage[] {
+function apiStages(stack: StackConfig, peak: Peak, { profile, region }: CapacityContext): Stage[] {
   const load = apiLoad(stack, peak, profile);
   const limitFrom = `template (-c ${API_RATE_FLAG} sets it)`;
   return [
     stage('API stage throttle', limitFrom, stack.votePath.stageRateLimit, load, 'requests/s', { flag: API_RATE_FLAG }),
-    quotaStage('apiAccountRequestsPerSecond', load),
+    quotaStage('apiAccountRequestsPerSecond', load, { region }),
   ];
 }
 
@@ -145,7 +147,7 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
     quotaStage(
       accountQuota,
       needed.reduce((a, b) => a + b, 0),
-      `${QUOTAS[accountQuota].name} (requests × billed time)`,
+      { name: `${QUOTAS[accountQuota].name} (requests × billed time)` },
     ),
     {
       ...stage(
@@ -187,13 +189,13 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
 }
 
 /** The queue and the hottest poll's message groups, and the consumer draining them one batch per group at a time. */
-function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts): Stage[] {
+function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts, region?: string): Stage[] {
   const { groupsPerPoll } = stack.votePath;
   const hot = peak.hottestPoll.votesPerSecond;
   const batch = Math.min(stack.consumer.batchSize, quota('fifoEventSourceBatchSize'));
   const drainPerGroup = (batch * quota('fifoBatchesInFlightPerGroup') * 1000) / batchCycleMs(units);
   return [
-    quotaStage('sqsFifoSendsPerQueue', peak.routes.votes),
+    quotaStage('sqsFifoSendsPerQueue', peak.routes.votes, { region }),
     stage(
       'message groups of the hottest poll',
       `template: ${groupsPerPoll} groups x AWS's ${quota('sqsFifoSendsPerGroup')} a group`,
@@ -250,11 +252,9 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
       'write units/s per key',
       { flag: HOT_POLL_FLAG },
     ),
-    quotaStage(
-      'dynamoItemReadUnits',
-      pollItemReads + pollKeyReadUnits(stack, units, traffic, hotResults),
-      "the hottest poll's own key: reads",
-    ),
+    quotaStage('dynamoItemReadUnits', pollItemReads + pollKeyReadUnits(stack, units, traffic, hotResults), {
+      name: "the hottest poll's own key: reads",
+    }),
     quotaStage('dynamoNewTableWriteUnits', writes),
     quotaStage('dynamoTableWriteUnits', writes),
     quotaStage('dynamoNewTableReadUnits', reads),
@@ -289,19 +289,26 @@ const stage = (name: string, limitFrom: string, limit: number, load: number, uni
   fix,
 });
 
+/** Where a quota stage is (its Region's value) and what it is called, where not the quota's own name. */
+interface QuotaStageOf {
+  region?: string;
+  name?: string;
+}
+
 /** A stage whose limit is a quota, raised by asking for more of it (unless AWS fixes it). */
-function quotaStage(id: QuotaId, load: number, name: string = QUOTAS[id].name): Stage {
+function quotaStage(id: QuotaId, load: number, { region, name = QUOTAS[id].name }: QuotaStageOf = {}): Stage {
   const q = QUOTAS[id];
-  return stage(name, `AWS: ${raiseText(id)}`, q.value, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
+  const limit = quota(id, region);
+  return stage(name, `AWS: ${raiseText(id)}`, limit, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
 }
 
 /** Every stage of a design at the peak. */
 export function stagesOf(stack: StackConfig, peak: Peak, units: UnitCosts, context: CapacityContext): Stage[] {
   return [
     ...distributionStage(stack, peak, context),
-    ...apiStages(stack, peak, context.profile),
+    ...apiStages(stack, peak, context),
     ...lambdaStages(stack, peak, units, context),
-    ...queueStages(stack, peak, units),
+    ...queueStages(stack, peak, units, context.region),
     ...tableStages(stack, peak, units, context.profile),
   ].filter((s) => s.load > 0);
 }

@@ -12,7 +12,7 @@ import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { money, percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
-import { QUOTAS } from '../../config/aws-quotas';
+import { QUOTAS, quota } from '../../config/aws-quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 import type { VpsCost } from '../estimate/compare';
@@ -242,7 +242,7 @@ export function beforeThePeak(report: CostReport): string[] {
             (needs.rampSeconds > MAX_RAMP_SECONDS ? `, over the ${MAX_RAMP_SECONDS} s the verdict allows.` : '.'),
         ]
       : []),
-    ...stageCapLine(r.capacity),
+    ...stageCapLine(r.capacity, report.options.book.region),
     ...consumerRampShort(report),
   ];
   return lines.length > 0 ? lines : ['It needs no quota raise and no warm-up.'];
@@ -327,8 +327,8 @@ function awsSince2025(report: CostReport): string[] {
 }
 
 /** When -c apiRateLimit is capped at the account's throttle (AWS caps a stage there), how full that leaves it. */
-function stageCapLine(capacity: Capacity): string[] {
-  const account = QUOTAS.apiAccountRequestsPerSecond.value;
+function stageCapLine(capacity: Capacity, region: string): string[] {
+  const account = quota('apiAccountRequestsPerSecond', region);
   const stage = capacity.sizedStages.find((s) => s.name === 'API stage throttle');
   if (capacity.carriesWith?.flags.apiRateLimit !== String(account) || !stage) return [];
   if (stage.load * RAISE_HEADROOM <= account) return [];

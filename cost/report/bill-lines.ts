@@ -9,7 +9,7 @@ import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } 
 import { percent, percentFine, quantity, usd } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/bill';
 import type { FunctionRole } from '../usage/unit-costs';
-import { QUOTAS, raiseText, type QuotaId } from '../../config/aws-quotas';
+import { QUOTAS, quota, raiseText, type QuotaId } from '../../config/aws-quotas';
 import type { Price, PriceBook } from '../../pricing/price-book';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import { signedUsd } from '../estimate/format';
@@ -127,10 +127,10 @@ export const priceSheetRows = (book: PriceBook) =>
     p.checked,
   ]);
 
-/** Every quota the capacity verdicts use, with how to raise it, its source and when it was checked. */
+/** Every quota the capacity verdicts use, its value in the Region priced, how to raise it, its source and date. */
 export const quotaHead = ['Quota', 'Value', 'Per', 'How to raise it', 'Source', 'Checked'];
-export const quotaRows = () =>
+export const quotaRows = (region: string) =>
   (Object.keys(QUOTAS) as QuotaId[]).map((id) => {
     const q = QUOTAS[id];
-    return [q.name, `${quantity(q.value)} ${q.unit}`, q.scope, raiseText(id), q.source, q.checked];
+    return [q.name, `${quantity(quota(id, region))} ${q.unit}`, q.scope, raiseText(id), q.source, q.checked];
   });

@@ -263,7 +263,7 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     { markdown: ['## Prices', ''] },
     { table: { head: priceSheetHead, rows: priceSheetRows(report.options.book), right: [], markdownOnly: true } },
     { markdown: ['## Quotas', ''] },
-    { table: { head: quotaHead, rows: quotaRows(), right: [1], markdownOnly: true } },
+    { table: { head: quotaHead, rows: quotaRows(report.options.book.region), right: [1], markdownOnly: true } },
     { heading: 'In short' },
     { text: where },
     { prose: [closingSentence(report)] },

@@ -369,3 +369,29 @@ describe('report.json', () => {
     },
   );
 });
+
+describe('quotas that differ by Region', () => {
+  const night = derivePeak(PROFILES['record-night']);
+  const context = (region?: string) => ({ account: 'established' as const, profile: PROFILES['record-night'], region });
+  const stageOf = (region: string | undefined, name: string) =>
+    capacityOf(api, night, DEFAULT_UNIT_COSTS, context(region)).sizedStages.find((s) => s.name === name)!;
+
+  it("checks a design against its Region's values: the API throttle in newer Regions, SQS FIFO's by Region", () => {
+    expect(stageOf(undefined, 'API Gateway account throttle').limit).toBe(10_000);
+    expect(stageOf('eu-south-2', 'API Gateway account throttle').limit).toBe(2_500);
+    expect(stageOf('eu-central-1', 'API Gateway account throttle').limit).toBe(10_000);
+    expect(stageOf('eu-west-1', 'SQS FIFO high-throughput sends').limit).toBe(70_000);
+    expect(stageOf('eu-central-1', 'SQS FIFO high-throughput sends').limit).toBe(19_000);
+    expect(stageOf('ap-northeast-1', 'SQS FIFO high-throughput sends').limit).toBe(9_000);
+    expect(stageOf('ca-central-1', 'SQS FIFO high-throughput sends').limit).toBe(2_400);
+  });
+
+  it("asks for a raise from the Region's value", () => {
+    const raises = (region?: string) =>
+      capacityOf(cloudFront, night, DEFAULT_UNIT_COSTS, context(region)).carriesWith?.quotaRaises ?? [];
+    const throttle = (region?: string) => raises(region).find((r) => r.quota === 'API Gateway account throttle');
+    expect(throttle()?.from).toBe(10_000);
+    expect(throttle('eu-south-2')?.from).toBe(2_500);
+    expect(throttle('eu-south-2')?.to).toBe(throttle()?.to);
+  });
+});
