@@ -30,7 +30,7 @@ describe('the selectors', () => {
     expect(listed.filter(([id]) => !/^10*$/.test(String(PRICE_LINES[id].per)))).toEqual([]);
   });
 
-  it('say why for each line the Price List cannot give, and take only flat-rate plans from us-east-1', () => {
+  it('say why for each line the Price List cannot give; only flat-rate plans are the same everywhere', () => {
     const unlisted = PRICE_IDS.filter((id) => !isListed(SELECTORS[id]));
     expect(unlisted).toEqual([
       'managedInstanceHours',
