@@ -56,6 +56,10 @@ export function checkBox(raw: unknown): OwnBox {
   };
 }
 
+/** A box as --vps's text: what parseBox reads back. */
+export const boxText = (box: OwnBox): string =>
+  [box.name, `${box.price} ${box.currency}`, box.vcpus, box.cpu, ...(box.location ? [box.location] : [])].join(',');
+
 /** --vps's text as a box: its parts by commas, the price as an amount and a currency code. */
 export function parseBox(text: string): OwnBox {
   const parts = text.split(',').map((part) => part.trim());

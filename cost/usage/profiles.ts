@@ -11,7 +11,7 @@ import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 import { NamedError } from '../../config/errors';
 import { isRegion } from '../../pricing/regions';
 import { CURRENCIES } from '../../pricing/exchange-rates';
-import { BadBox, checkBox } from './own-box';
+import { BadBox, checkBox, parseBox } from './own-box';
 
 /** A number field of a profile: its unit, its range, what it means. */
 export interface ProfileField {
@@ -89,7 +89,8 @@ export const OTHER_PROFILE_FIELDS = {
   currency: `the answer's currency, AWS's dollars beside (${CURRENCIES.join(', ')}), unless --currency says another`,
   vps:
     'your box, beside AWS in the answer, unless --vps says another: {"name": "Hetzner CX23", "price": 5.49, ' +
-    '"currency": "EUR", "vcpus": 2, "cpu": "shared" or "dedicated", "location": "Falkenstein" (optional)}',
+    '"currency": "EUR", "vcpus": 2, "cpu": "shared" or "dedicated", "location": "Falkenstein" (optional)}, ' +
+    'or the text --vps takes',
   name: "text: the profile's name",
   description: 'text: what it describes',
 } as const;
@@ -320,9 +321,11 @@ function checkOthers(profile: TrafficProfile): void {
     );
   if (profile.vps !== undefined) {
     try {
-      profile.vps = checkBox(profile.vps);
+      // The explorer and a URL give the box as --vps's text; a file, as an object.
+      profile.vps = typeof profile.vps === 'string' ? parseBox(profile.vps) : checkBox(profile.vps);
     } catch (error) {
-      if (error instanceof BadBox) throw new ProfileError(`vps.${error.part}`, `vps.${error.part}: ${error.message}.`);
+      // The field is the profile's (vps), the message names the part.
+      if (error instanceof BadBox) throw new ProfileError('vps', `vps.${error.part}: ${error.message}.`);
       throw error;
     }
   }

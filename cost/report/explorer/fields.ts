@@ -12,7 +12,9 @@ import {
   presetProfile,
   validateProfile,
 } from '../../usage/profiles';
-import type { TrafficProfile } from '../../usage/traffic-profile';
+import type { OwnBox, TrafficProfile } from '../../usage/traffic-profile';
+import { BOX_FORMAT, boxText } from '../../usage/own-box';
+import { CURRENCIES } from '../../../pricing/exchange-rates';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 /** What the controls hold: a profile's fields as typed, checked or not. */
@@ -28,8 +30,11 @@ const SLIDERS: Partial<Record<NumberField, number>> = {
   busiestMinuteFactor: 1,
   busyHourFactor: 1,
 };
-/** The optional field: empty means the peak is derived from the others. */
-const OPTIONAL = 'peakRequestsPerSecond';
+/**
+ * The optional fields, left out when empty: the peak is then derived from the others, the answer is in
+ * dollars, and no box of the user's is set beside AWS.
+ */
+const OPTIONAL = ['peakRequestsPerSecond', 'currency', 'vps'];
 
 const fieldIds = (field: string) => ({ input: `f-${field}`, error: `e-${field}`, hint: `d-${field}` });
 
@@ -55,7 +60,7 @@ function numberField(field: NumberField): string {
         `min="${Math.log10(Math.max(min, low))}" max="${Math.log10(max)}" step="0.01">`;
   const input =
     `<input type="number" id="${fieldIds(field).input}" name="${field}" min="${min}" max="${max}" step="any" ` +
-    `inputmode="decimal" ${field === OPTIONAL ? 'placeholder="derived" ' : ''}${describedBy(field)}>`;
+    `inputmode="decimal" ${field === OPTIONAL[0] ? 'placeholder="derived" ' : ''}${describedBy(field)}>`;
   return fieldHtml(field, unit, `<div class="pair">${input}${slider}</div>`, description);
 }
 
@@ -76,18 +81,37 @@ export function controlsHtml(): string {
       `${describedBy('oneVotePerVoter')}>`,
     OTHER_PROFILE_FIELDS.oneVotePerVoter,
   );
+  const currency = fieldHtml(
+    'currency',
+    '',
+    `<input id="${fieldIds('currency').input}" name="currency" list="currencies" placeholder="USD" ` +
+      `${describedBy('currency')}><datalist id="currencies">` +
+      `${CURRENCIES.map((code) => `<option value="${code}"></option>`).join('')}</datalist>`,
+    OTHER_PROFILE_FIELDS.currency,
+  );
+  const vps = fieldHtml(
+    'vps',
+    '',
+    `<input id="${fieldIds('vps').input}" name="vps" placeholder="Hetzner CX23,5.49 EUR,2,shared,Falkenstein" ` +
+      `${describedBy('vps')}>`,
+    `your box, as --vps takes it: ${BOX_FORMAT}`,
+  );
   const name = fieldHtml(
     'name',
     '',
     `<input id="${fieldIds('name').input}" name="name" ${describedBy('name')}>`,
     OTHER_PROFILE_FIELDS.name,
   );
-  return [name, ...numbers, refresh, oneVote].join('');
+  return [name, ...numbers, refresh, oneVote, vps, currency].join('');
 }
+
+/** A field's value as the controls and the URL hold it: the user's box as --vps's text. */
+const shownValue = (field: string, value: unknown): string =>
+  field === 'vps' && typeof value === 'object' && value !== null ? boxText(value as OwnBox) : String(value);
 
 /** A typed value as a profile file would hold it: a number when it reads as one, else the text as typed. */
 function typed(field: string, text: string): unknown {
-  if (field === 'name' || field === 'description') return text;
+  if (['name', 'description', 'vps', 'currency'].includes(field)) return text;
   if (field === 'oneVotePerVoter' && (text === 'true' || text === 'false')) return text === 'true';
   const trimmed = text.trim();
   return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
@@ -98,7 +122,8 @@ export function readControls(form: HTMLFormElement, description: string): RawPro
   const raw: RawProfile = { description };
   for (const input of form.querySelectorAll<HTMLInputElement>('input[name]')) {
     if (input.type === 'checkbox') raw[input.name] = input.checked;
-    else if (!(input.name === OPTIONAL && input.value.trim() === '')) raw[input.name] = typed(input.name, input.value);
+    else if (!(OPTIONAL.includes(input.name) && input.value.trim() === ''))
+      raw[input.name] = typed(input.name, input.value);
   }
   return raw;
 }
@@ -108,7 +133,7 @@ export function fillControls(form: HTMLFormElement, raw: RawProfile): void {
   for (const input of form.querySelectorAll<HTMLInputElement>('input[name]')) {
     const value = raw[input.name];
     if (input.type === 'checkbox') input.checked = value === true;
-    else input.value = value === undefined ? '' : String(value);
+    else input.value = value === undefined ? '' : shownValue(input.name, value);
     syncSlider(form, input.name);
   }
 }
@@ -181,7 +206,7 @@ export function toQuery(profile: TrafficProfile, newAccount: boolean): string {
   const params = new URLSearchParams({ name: profile.name });
   for (const [key, value] of Object.entries(profile)) {
     if (key === 'name' || key === 'description' || value === seed[key]) continue;
-    params.set(key, String(value));
+    params.set(key, shownValue(key, value));
   }
   if (newAccount) params.set('newAccount', 'true');
   return params.toString();
@@ -197,10 +222,13 @@ export function asShown(profile: TrafficProfile, opened: TrafficProfile): Traffi
   if (!base) return profile;
   const [theirs, ours] = [base, profile] as unknown as RawProfile[];
   const keys = new Set([...Object.keys(theirs), ...Object.keys(ours)]);
-  const changed = [...keys].filter((k) => k !== 'name' && k !== 'description' && theirs[k] !== ours[k]);
+  const text = (key: string, value: unknown) =>
+    value !== undefined ? shownValue(key, value) : key === OPTIONAL[0] ? 'derived' : 'none';
+  const changed = [...keys].filter(
+    (k) => k !== 'name' && k !== 'description' && text(k, theirs[k]) !== text(k, ours[k]),
+  );
   if (changed.length === 0) return profile;
-  const was = (key: string) => (theirs[key] === undefined ? 'derived' : String(theirs[key]));
-  const edits = changed.map((key) => `${key} ${ours[key] ?? 'derived'} (was ${was(key)})`).join(', ');
+  const edits = changed.map((key) => `${key} ${text(key, ours[key])} (was ${text(key, theirs[key])})`).join(', ');
   return {
     ...profile,
     name: `${base.name}, edited`,

@@ -19,8 +19,9 @@ import { boxCapacity } from '../../../cost/estimate/vps';
 import { usd } from '../../../cost/estimate/format';
 import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { answerLines } from '../../../cost/report/answer';
+import { asShown, checkProfile, fromQuery, toQuery } from '../../../cost/report/explorer/fields';
 import { renderDetail } from '../../../cost/report/render-text';
-import { BadBox, boxOptions, parseBox } from '../../../cost/usage/own-box';
+import { BadBox, boxOptions, boxText, parseBox } from '../../../cost/usage/own-box';
 import { ProfileError, validateProfile } from '../../../cost/usage/profiles';
 import { costReport, unwrapped } from '../../support/cost';
 
@@ -100,6 +101,31 @@ describe('your box, in your currency', () => {
       location: 'Falkenstein',
     });
     expect(profile.currency).toBe('GBP');
+    // As --vps's text too (the explorer's and a URL's), read back from boxText.
+    expect(validateProfile({ vps: boxText(profile.vps!) }).vps).toEqual(profile.vps);
+  });
+});
+
+describe("the explorer's box and currency", () => {
+  const opened = validateProfile({ name: 'mine', currency: 'EUR', vps: CX23 });
+
+  it('keeps them through the URL, as --vps text, and a profile opened with them is not "edited"', () => {
+    const query = toQuery(opened, false);
+    expect(new URLSearchParams(query).get('vps')).toBe(CX23);
+    expect(checkProfile(fromQuery(`?${query}`)!.raw, opened).profile).toMatchObject({
+      currency: 'EUR',
+      vps: opened.vps,
+    });
+    expect(asShown({ ...opened, vps: { ...opened.vps! } }, opened).name).toBe('mine');
+    const edited = asShown({ ...opened, vps: { ...opened.vps!, price: 4 } }, opened);
+    expect(edited.description).toContain(`vps ${CX23.replace('5.49', '4')} (was ${CX23})`);
+  });
+
+  it('marks a box typed wrong on its field, naming the part, and answers with the last good one', () => {
+    const checked = checkProfile({ ...opened, vps: 'Hetzner CX23,5.49 EUR,0,shared' }, opened);
+    expect(checked.profile).toBeUndefined();
+    expect(checked.errors.map((e) => [e.field, e.message.split(':')[0]])).toEqual([['vps', 'vps.vcpus']]);
+    expect(checked.nearest.vps).toEqual(opened.vps);
   });
 });
 
@@ -140,10 +166,19 @@ describe('a box or a currency given wrong', () => {
       return 'accepted';
     };
     const box = parseBox(CX23);
-    expect(field({ vps: { ...box, price: -1 } })).toBe('vps.price');
-    expect(field({ vps: { ...box, vcpus: 0 } })).toBe('vps.vcpus');
-    expect(field({ vps: { ...box, currency: 'XYZ' } })).toBe('vps.currency');
-    expect(field({ vps: { ...box, name: undefined } })).toBe('vps.name');
+    const message = (raw: unknown) => {
+      try {
+        validateProfile(raw);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(field({ vps: { ...box, price: -1 } })).toBe('vps');
+    expect(message({ vps: { ...box, price: -1 } })).toMatch(/^vps\.price: the price must be a number at least 0/);
+    expect(message({ vps: { ...box, vcpus: 0 } })).toMatch(/^vps\.vcpus: /);
+    expect(message({ vps: { ...box, currency: 'XYZ' } })).toMatch(/^vps\.currency: unknown currency "XYZ"/);
+    expect(message({ vps: { ...box, name: undefined } })).toMatch(/^vps\.name: /);
+    expect(message({ vps: 'A,5.49 EUR,2' })).toMatch(/^vps\.cpu: the shared or dedicated part is missing/);
     expect(field({ currency: 'XYZ' })).toBe('currency');
   });
 });
