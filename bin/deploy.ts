@@ -4,7 +4,7 @@
  * what to run, no request sent: cli/aws-credentials.ts). What it shares with npm run destroy: cli/cdk.ts.
  */
 import { requireCredentials } from '../cli/aws-credentials';
-import { checkStackFlags, runCdk } from '../cli/cdk';
+import { checkStackFlags, envForRegion, runCdk } from '../cli/cdk';
 import { contextOption, parseCommandLine, runCommand } from '../cli/command-line';
 
 const DEPLOY_COMMAND = {
@@ -29,7 +29,6 @@ await runCommand(DEPLOY_COMMAND, async () => {
   await checkStackFlags(context);
   requireCredentials();
 });
-// -c region=<code> deploys there: the CDK CLI (and the SDK under it) take the region from the environment.
-const region = context.find((pair) => pair.startsWith('region='))?.slice('region='.length);
-const env = region ? { ...process.env, AWS_REGION: region, AWS_DEFAULT_REGION: region } : process.env;
-process.exit(runCdk(['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])], env));
+// -c region=<code> (or cdk.context.json's) deploys there.
+const args = ['deploy', '--outputs-file', 'cdk-outputs.json', ...context.flatMap((pair) => ['-c', pair])];
+process.exit(runCdk(args, envForRegion(context)));

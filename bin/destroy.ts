@@ -4,9 +4,9 @@
  * does; with no terminal to ask on and no --force it refuses in one line rather than wait for an answer. cdk
  * synthesizes into a folder of its own, so cdk.out/ stays the design npm run deploy made (cli/cdk.ts).
  */
-import { DEFAULT_REGION } from '../pricing/regions';
-import { regionInWords, requireCredentials } from '../cli/aws-credentials';
-import { askYesNo, runCdkElsewhere } from '../cli/cdk';
+import { DEFAULT_REGION, isRegion } from '../pricing/regions';
+import { defaultPlaces, regionInWords, requireCredentials } from '../cli/aws-credentials';
+import { askYesNo, envForRegion, runCdkElsewhere } from '../cli/cdk';
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
 import { STACK_NAME } from '../config/stack';
 
@@ -17,6 +17,13 @@ const DESTROY_COMMAND = {
     'once it has named the stack and its region and you have said yes; first checks, without a request, ' +
     'that AWS credentials are configured.',
   options: {
+    region: {
+      type: 'string',
+      value: '<code>',
+      description:
+        "the AWS Region the stack is in, as deployed with -c region=<code> (default: cdk.context.json's, " +
+        "else where the CDK CLI deploys: AWS_REGION, your profile's, us-east-1)",
+    },
     force: {
       type: 'boolean',
       short: 'f',
@@ -31,8 +38,12 @@ const DESTROY_COMMAND = {
 } as const;
 
 const { values } = parseCommandLine(DESTROY_COMMAND);
+const env = envForRegion(values.region ? [`region=${values.region}`] : []);
 await runCommand(DESTROY_COMMAND, async () => {
-  const what = `stack ${STACK_NAME} in ${regionInWords()}, with the credentials of ${requireCredentials()}`;
+  if (values.region !== undefined && !isRegion(values.region))
+    throw new UsageError(`--region ${values.region} is not an AWS Region code (e.g. eu-central-1)`);
+  const where = regionInWords({ ...defaultPlaces(), env });
+  const what = `stack ${STACK_NAME} in ${where}, with the credentials of ${requireCredentials()}`;
   if (values.force) console.log(`Deleting ${what}.`);
   else if (!process.stdin.isTTY)
     throw new UsageError(`Not deleting ${what}: there is no terminal to ask on; add --force to delete it unasked`);
@@ -42,4 +53,4 @@ await runCommand(DESTROY_COMMAND, async () => {
 // cdk would ask again: it was asked here, with the region named. A delete needs no prices: the synth it makes
 // prices its dashboard from the book on hand, whatever the region (a region with none would refuse the synth).
 const pricing = ['-c', `region=${DEFAULT_REGION}`];
-process.exit(await runCdkElsewhere(['destroy', STACK_NAME, '--force', ...pricing]));
+process.exit(await runCdkElsewhere(['destroy', STACK_NAME, '--force', ...pricing], env));

@@ -31,7 +31,7 @@ export interface CredentialPlaces {
   read: (file: string) => string | undefined;
 }
 
-const defaultPlaces = (): CredentialPlaces => ({
+export const defaultPlaces = (): CredentialPlaces => ({
   env: process.env,
   home: homedir(),
   read: (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined),

@@ -50,6 +50,15 @@ export async function checkStackFlags(pairs: string[], files = contextFiles()): 
 }
 
 /**
+ * The environment cdk runs in: with the stack's -c region (given, or in the context files) as AWS_REGION, since
+ * the CDK CLI and the SDK under it take the region from there; as it is where no region is named.
+ */
+export function envForRegion(pairs: string[], files = contextFiles(), env = process.env): NodeJS.ProcessEnv {
+  const region = { ...files, ...contextOf(pairs) }.region;
+  return typeof region === 'string' ? { ...env, AWS_REGION: region, AWS_DEFAULT_REGION: region } : env;
+}
+
+/**
  * Runs the pinned cdk with `args` from the project's root, the terminal its input and output, and returns its
  * exit code. A Ctrl-C reaches cdk (the terminal's whole process group gets it) and stops it as cdk stops;
  * this process waits for it rather than dying first, so that what it does after (a cleanup) still runs.
@@ -69,9 +78,9 @@ export function runCdk(args: string[], env: NodeJS.ProcessEnv = process.env): nu
  * cdk `args` with a cloud assembly folder of its own (`--output`), removed after: the synth cdk makes first
  * leaves cdk.out/, the design npm run deploy made and npm run cost prices, as it was.
  */
-export async function runCdkElsewhere(args: string[]): Promise<number> {
+export async function runCdkElsewhere(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { inTemporaryOutdir } = await import('../lib/app');
-  return inTemporaryOutdir((outdir) => runCdk([...args, '--output', outdir]));
+  return inTemporaryOutdir((outdir) => runCdk([...args, '--output', outdir], env));
 }
 
 /** Asks `question` on the terminal: true for y or yes; anything else, Ctrl-C or Ctrl-D is no. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { askYesNo, checkStackFlags, contextFiles } from '../../../cli/cdk';
+import { askYesNo, checkStackFlags, contextFiles, envForRegion } from '../../../cli/cdk';
 import { UsageError } from '../../../cli/command-line';
 
 describe('the context files', () => {
@@ -71,5 +71,23 @@ describe('the question npm run destroy asks', () => {
     for (const typed of ['y\n', 'YES\n', ' yes \n']) expect((await asked(typed)).answer, typed).toBe(true);
     for (const typed of ['n\n', '\n', 'yep\n']) expect((await asked(typed)).answer, typed).toBe(false);
     expect(await asked(null)).toEqual({ answer: false, shown: 'Delete it? (y/n) \n' });
+  });
+});
+
+describe('the region cdk deploys to and destroys in', () => {
+  const env = { AWS_REGION: 'us-west-2', HOME: '/home/someone' };
+
+  it('is -c region, else the context files', () => {
+    expect(envForRegion(['region=eu-central-1'], {}, env)).toMatchObject({
+      AWS_REGION: 'eu-central-1',
+      AWS_DEFAULT_REGION: 'eu-central-1',
+      HOME: '/home/someone',
+    });
+    expect(envForRegion([], { region: 'eu-west-1' }, env)).toMatchObject({ AWS_REGION: 'eu-west-1' });
+    expect(envForRegion(['region=eu-central-1'], { region: 'eu-west-1' }, env).AWS_REGION).toBe('eu-central-1');
+  });
+
+  it("leaves the environment's where none is named", () => {
+    expect(envForRegion(['results=function-url'], {}, env)).toBe(env);
   });
 });
