@@ -117,6 +117,12 @@ describe.skipIf(!haveBrowser)('the cost explorer, opened from disk in chromium',
       vps: there.vps.map((v) => [v.name, cents(v.totalUsd)]),
     });
     expect(await pageTotals(page)).not.toEqual(cliTotals(input.profile));
+    // The link keeps the region: opened again, the page prices it.
+    await expect.poll(() => new URL(page.url()).searchParams.get('region')).toBe('eu-central-1');
+    await page.goto(page.url());
+    await page.locator('[data-design]').first().waitFor();
+    expect(await page.locator('#region').inputValue()).toBe('eu-central-1');
+    expect(await page.locator('#answer-text p.priced').textContent()).toMatch(/^Priced for eu-central-1/);
     await page.close();
   });
 

@@ -202,7 +202,9 @@ function update(raw: RawProfile, opening?: TrafficProfile): void {
   mark(checked.errors, instead);
   if (checked.profile) {
     show(checked.profile);
-    if (!opening) setQuery(toQuery(checked.profile, newAccount.checked));
+    // The region in the link only where it is not the one the page was written for.
+    const chosen = region.value === input.options.book.region ? undefined : region.value;
+    if (!opening) setQuery(toQuery(checked.profile, newAccount.checked, chosen));
   } else if (opening) show(checked.nearest);
 }
 
@@ -227,6 +229,7 @@ function start(): void {
   const fromUrl = fromQuery(location.search);
   const raw = fromUrl?.raw ?? (input.profile as unknown as RawProfile);
   newAccount.checked = fromUrl?.newAccount ?? input.options.newAccount ?? false;
+  if (books.some((book) => book.region === fromUrl?.region)) region.value = fromUrl!.region!;
   description = String(raw.description ?? '');
   fillControls(form, raw);
   form.addEventListener('input', (event) => {

@@ -184,31 +184,37 @@ function withFallback(candidate: RawProfile, field: string, fallback: TrafficPro
   return value === undefined ? rest : { ...rest, [field]: value };
 }
 
-/** The URL's profile: its fields over the seed, as a profile file's are; `newAccount` is the CLI's option. */
-export function fromQuery(search: string): { raw: RawProfile; newAccount?: boolean } | undefined {
+/**
+ * The URL's profile: its fields over the seed, as a profile file's are; `newAccount` and `region` are the CLI's
+ * options (the region whose book the page prices).
+ */
+export function fromQuery(search: string): { raw: RawProfile; newAccount?: boolean; region?: string } | undefined {
   const params = new URLSearchParams(search);
   if ([...params.keys()].length === 0) return undefined;
   const raw: RawProfile = {};
   let newAccount: boolean | undefined;
+  let region: string | undefined;
   for (const [key, value] of params) {
     if (key === 'newAccount') newAccount = value === 'true';
+    else if (key === 'region') region = value;
     else raw[key] = typed(key, value);
   }
-  return { raw: { ...PROFILES.seed, description: 'from the URL', ...raw }, newAccount };
+  return { raw: { ...PROFILES.seed, description: 'from the URL', ...raw }, newAccount, region };
 }
 
 /**
  * The URL's query: the name, then the fields that differ from the seed (a description only when it is
  * not a preset's). The name always: a query with nothing in it would reopen the profile the CLI was given.
  */
-export function toQuery(profile: TrafficProfile, newAccount: boolean): string {
+export function toQuery(profile: TrafficProfile, newAccount: boolean, region?: string): string {
   const seed = PROFILES.seed as unknown as RawProfile;
   const params = new URLSearchParams({ name: profile.name });
   for (const [key, value] of Object.entries(profile)) {
-    if (key === 'name' || key === 'description' || value === seed[key]) continue;
+    if (key === 'name' || key === 'description' || key === 'region' || value === seed[key]) continue;
     params.set(key, shownValue(key, value));
   }
   if (newAccount) params.set('newAccount', 'true');
+  if (region) params.set('region', region);
   return params.toString();
 }
 
