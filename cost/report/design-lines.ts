@@ -147,8 +147,10 @@ export function cloudFrontPlanLines(report: CostReport): string[] {
 }
 
 /** The function-URL design's functions on Lambda Managed Instances: each scenario's month, and when it is cheaper. */
-export function managedInstancesLines({ managedInstances: mi, vpsCapacity }: CostReport): string[] {
+export function managedInstancesLines({ managedInstances: mi, vpsCapacity, options }: CostReport): string[] {
   if (!mi) return [];
+  // A region's first book takes us-east-1's instance price: said here, where it is used.
+  const assumed = options.book.prices.managedInstanceHours.assumption;
   const fleet = MANAGED_INSTANCES;
   const instancesUsd = (w: ManagedInstancesWhatIf) =>
     w.bill.lines
@@ -170,6 +172,7 @@ export function managedInstancesLines({ managedInstances: mi, vpsCapacity }: Cos
           `than the instances cost, ${usd(instancesUsd(mi.whatIfs[0]))} a month at AWS's floor of ` +
           `${fleet.minInstances}.`) +
       ` Sized at this app's CPU a request (npm run bench:vps, ${vpsCapacity.measurement.date}: its own work, not ` +
-      `the AWS SDK's calls, so a floor); ${fleet.notPriced} (${fleet.source}; checked ${fleet.checked}).`,
+      `the AWS SDK's calls, so a floor); ${fleet.notPriced} (${fleet.source}; checked ${fleet.checked}).` +
+      (assumed ? ` Its instance price: ${assumed}.` : ''),
   ];
 }

@@ -15,6 +15,7 @@ import { PRICE_IDS } from '../../pricing/price-lines';
 import { reportInput } from '../../cost/cli';
 import { buildReport } from '../../cost/estimate/build-report';
 import { tieredCost } from '../../cost/estimate/bill';
+import { managedInstancesLines } from '../../cost/report/design-lines';
 
 const FIXTURES = 'test/fixtures/price-list';
 const HTTP_API_FILE = 'offers/v1.0/aws/AmazonApiGateway/current/eu-central-1/index.json';
@@ -96,6 +97,12 @@ describe('npm run cost, from a book npm run prices wrote', () => {
     const first = await bill(FIXTURES);
     const book = readPriceBook('eu-central-1', folder);
     expect(book.prices.managedInstanceHours.assumption).toMatch(/^us-east-1's instance price/);
+    const report = buildReport(
+      reportInput({ profile: 'seed', region: 'eu-central-1', books: folder, 'new-account': false }),
+    );
+    expect(managedInstancesLines(report).join(' ')).toContain(
+      `Its instance price: ${book.prices.managedInstanceHours.assumption}.`,
+    );
     // Every line at the book's price (those a CloudFront flat-rate plan includes are in the plan's line).
     for (const line of first.lines.filter((l) => !l.unitPrice.startsWith('in the')))
       expect(line.usd, line.priceId).toBeCloseTo(tieredCost(line.billable, book.prices[line.priceId]), 9);
