@@ -12,8 +12,9 @@ export class BadBox extends NamedError {
   constructor(
     readonly part: keyof OwnBox,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

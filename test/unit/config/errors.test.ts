@@ -15,6 +15,9 @@ import { AwsLimitsError } from '../../../local/aws-limits';
 import { RingFull } from '../../../vps/shared-ring';
 import { TemplateError } from '../../../cost/estimate/stack-config';
 import { NoPriceBook } from '../../../pricing/price-book';
+import { UnknownCurrency } from '../../../pricing/exchange-rates';
+import { BadBox } from '../../../cost/usage/own-box';
+import { BadWorkerCurve } from '../../../cost/estimate/vps';
 import { castVoteHandler } from '../../../lambdas/handlers/cast-vote';
 import { answer } from '../../../lambdas/handlers/http';
 import { apiRequest, NOW, testPoll } from '../../support/factories';
@@ -49,6 +52,9 @@ const EVERY_ERROR: Array<[string, NamedError]> = [
   ['RingFull', new RingFull({ cause })],
   ['TemplateError', new TemplateError('it has no Resources', { cause })],
   ['NoPriceBook', new NoPriceBook('eu-central-1', { cause })],
+  ['BadBox', new BadBox('price', 'the price "-5" must be a number above 0', { cause })],
+  ['BadWorkerCurve', new BadWorkerCurve('workerCurve: workers must be whole counts', { cause })],
+  ['UnknownCurrency', new UnknownCurrency('--currency XYZ: no rate for it', { cause })],
   ['BatchFailedError', Object.assign(new BatchFailedError([{ messageId: 'm1', reason: 'throttled' }]), { cause })],
 ];
 
