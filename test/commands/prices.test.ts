@@ -90,7 +90,9 @@ describe('npm run cost, from a book npm run prices wrote', () => {
     const bill = (source: string) =>
       prices(['--region', 'eu-central-1', '--source', source, '--books', folder]).then((answer) => {
         expect(answer.code, answer.stderr).toBe(0);
-        const options = { profile: 'seed', region: 'eu-central-1', books: folder, 'new-account': false };
+        // The default design's template, whatever cdk.out/ holds: its HTTP API requests pass the first tier.
+        const template = 'test/fixtures/templates/default.template.json';
+        const options = { profile: 'seed', region: 'eu-central-1', books: folder, template, 'new-account': false };
         return buildReport(reportInput(options)).bill;
       });
     // The region's first book: the Managed Instances lines from us-east-1's, said as an assumption.
@@ -107,7 +109,8 @@ describe('npm run cost, from a book npm run prices wrote', () => {
     for (const line of first.lines.filter((l) => !l.unitPrice.startsWith('in the')))
       expect(line.usd, line.priceId).toBeCloseTo(tieredCost(line.billable, book.prices[line.priceId]), 9);
     const api = first.lines.find((l) => l.priceId === 'httpApiRequests')!;
-    expect(api.usd).toBeCloseTo((api.billable / 1e6) * 1.11, 6);
+    expect(book.prices.httpApiRequests.tiers[0]).toEqual({ upTo: 300e6, price: 1.11 });
+    expect(api.billable).toBeGreaterThan(300e6);
 
     const changed = fixtures();
     editFile(changed, HTTP_API_FILE, (json) => {
@@ -116,7 +119,8 @@ describe('npm run cost, from a book npm run prices wrote', () => {
       Object.values<any>(dimensions).find((d) => d.beginRange === '0').pricePerUnit.USD = '0.0000011600';
     });
     const second = await bill(changed);
-    const moved = (api.billable / 1e6) * (1.16 - 1.11);
+    // The first tier's 300 M requests at $0.05 a million more.
+    const moved = 300 * (1.16 - 1.11);
     expect(second.lines.find((l) => l.priceId === 'httpApiRequests')!.usd - api.usd).toBeCloseTo(moved, 6);
     expect(second.totalUsd - first.totalUsd).toBeCloseTo(moved, 6);
     for (const line of second.lines.filter((l) => l.priceId !== 'httpApiRequests'))
