@@ -138,13 +138,40 @@ function shown(value: Json): string {
   return JSON.stringify(value);
 }
 
-/** Each Allow a resource grants, as text: its statements, its managed policies, a permission to invoke. */
+/** A value as the diff compares it: a condition's keys sorted, so that only what it says counts. */
+const canonical = (value: Json): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+  );
+
+/** A list or one value, as a list. */
+const listOf = (value: Json): Json[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+
+/**
+ * Each Allow a resource grants, one per action and resource (`Allow dynamodb:PutItem on PollTable if …`): so a
+ * statement reordered or written as a list grants what it did, one narrowed grants nothing new, and one that
+ * loses its condition or gains an action is seen; its managed policies and a permission to invoke besides.
+ */
 function grantsOf(r: Json): string[] {
   const p = r.Properties ?? {};
   const documents = [p.PolicyDocument, ...(p.Policies ?? []).map((policy: Json) => policy.PolicyDocument)];
-  const statements = documents.flatMap((d) => d?.Statement ?? []).filter((s: Json) => s.Effect === 'Allow');
+  const statements = documents.flatMap((d) => listOf(d?.Statement)).filter((s: Json) => s.Effect === 'Allow');
+  const grants = statements.flatMap((s: Json) => {
+    const actions = s.Action === undefined ? listOf(s.NotAction).map((a) => `all but ${shown(a)}`) : listOf(s.Action);
+    const resources =
+      s.Resource === undefined ? listOf(s.NotResource).map((r) => `all but ${shown(r)}`) : listOf(s.Resource);
+    const where = [
+      ...(s.Principal === undefined ? [] : [` for ${canonical(s.Principal)}`]),
+      ...(s.Condition === undefined ? [] : [` if ${canonical(s.Condition)}`]),
+    ].join('');
+    return actions.flatMap((action) =>
+      (resources.length > 0 ? resources : ['*']).map(
+        (resource) => `Allow ${shown(action)} on ${shown(resource)}${where}`,
+      ),
+    );
+  });
   return [
-    ...statements.map((s: Json) => `Allow ${shown(s.Action ?? s.NotAction)} on ${shown(s.Resource ?? '*')}`),
+    ...grants,
     ...(p.ManagedPolicyArns ?? []).map((arn: Json) => `managed policy ${shown(arn)}`),
     ...(r.Type === 'AWS::Lambda::Permission'
       ? [`Allow ${shown(p.Principal)} to ${shown(p.Action)} on ${shown(p.FunctionName)}`]
@@ -155,14 +182,25 @@ function grantsOf(r: Json): string[] {
   ];
 }
 
-/** The grants in `head` found nowhere in `base`: moving a statement between policies broadens nothing. */
+/**
+ * The grants in `head` found nowhere in `base` (moving a statement between policies broadens nothing), an
+ * action each, put back together by resource and condition to be read.
+ */
 export function iamBroadening(base: Resources, head: Resources): IamBroadening[] {
   const before = new Set(Object.values(base).flatMap(grantsOf));
-  return Object.entries(head).flatMap(([logicalId, r]) =>
-    grantsOf(r)
-      .filter((grant) => !before.has(grant))
-      .map((grant) => ({ logicalId, type: r.Type, grant, wildcard: /(^|[\s:,])\*(,|\s|$)|public URL/.test(grant) })),
-  );
+  return Object.entries(head).flatMap(([logicalId, r]) => {
+    const added = grantsOf(r).filter((grant) => !before.has(grant));
+    // "Allow a on X if C" and "Allow b on X if C" read as "Allow a, b on X if C".
+    const byTarget = new Map<string, string[]>();
+    for (const grant of added) {
+      const [, action, target] = /^Allow (\S+) (on .*)$/.exec(grant) ?? [undefined, undefined, grant];
+      byTarget.set(target!, [...(byTarget.get(target!) ?? []), ...(action ? [action] : [])]);
+    }
+    return [...byTarget].map(([target, actions]) => {
+      const grant = actions.length > 0 ? `Allow ${actions.sort().join(', ')} ${target}` : target;
+      return { logicalId, type: r.Type, grant, wildcard: /(^|[\s:,])\*(,|\s|$)|public URL/.test(grant) };
+    });
+  });
 }
 
 /** A setting the bill reads that moved, named as the template says it, with the lines it drives. */

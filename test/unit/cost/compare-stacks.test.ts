@@ -9,6 +9,7 @@ import { type CompareOptions, compareOutput, gateFailure } from '../../../cost/c
 import { buildReport } from '../../../cost/estimate/build-report';
 import { compareStacks, type StackComparison } from '../../../cost/estimate/compare-stacks';
 import { readStack } from '../../../cost/estimate/stack-config';
+import { iamBroadening } from '../../../cost/estimate/stack-diff';
 import {
   COMMENT_MARKER,
   compareJson,
@@ -201,5 +202,33 @@ describe('the cost of a change', () => {
     const same = compare(committedTemplate('default'));
     expect(compareOutput(same, { ...OPTIONS, 'quiet-if-unchanged': true })).toEqual({ text: '' });
     expect(compareOutput(same, OPTIONS).text).toContain('This change moves no dollar');
+  });
+});
+
+describe('IAM broadened, read as grants', () => {
+  const POLICY = 'CastVoteServiceRoleDefaultPolicy839204C9';
+  const changed = (edit: (statements: any[]) => void) => {
+    const head = committedTemplate('default');
+    edit(head.Resources[POLICY].Properties.PolicyDocument.Statement);
+    return iamBroadening(committedTemplate('default').Resources, head.Resources);
+  };
+  const claims = (statements: any[]) => statements.find((s) => s.Condition);
+
+  it('sees a condition taken off, and an action added', () => {
+    expect(changed((statements) => delete claims(statements).Condition)).toEqual([
+      expect.objectContaining({
+        logicalId: POLICY,
+        grant: 'Allow dynamodb:DeleteItem, dynamodb:PutItem on PollTableBC1AF04C',
+      }),
+    ]);
+    expect(changed((statements) => claims(statements).Action.push('dynamodb:UpdateItem'))).toEqual([
+      expect.objectContaining({ grant: expect.stringMatching(/^Allow dynamodb:UpdateItem on PollTableBC1AF04C if /) }),
+    ]);
+  });
+
+  it('sees nothing in a statement reordered, written as a list, or narrowed', () => {
+    expect(changed((statements) => claims(statements).Action.reverse())).toEqual([]);
+    expect(changed((statements) => (statements[0].Resource = statements[0].Resource[0]))).toEqual([]);
+    expect(changed((statements) => claims(statements).Action.pop())).toEqual([]);
   });
 });
