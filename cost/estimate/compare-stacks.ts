@@ -3,6 +3,7 @@
  * line, each moved line with the template's settings that moved it (stack-diff.ts), the busiest second's verdict
  * and the break-even with the baseline VPS on either side, the resources changed and the IAM broadened. Pure.
  */
+import type { PriceBook } from '../../pricing/price-book';
 import type { PriceId } from '../../pricing/price-lines';
 import { derivePeak, type Peak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
@@ -44,6 +45,8 @@ export interface PricedSide {
   bill: Bill;
   capacity: Capacity;
   breakEven: BreakEven;
+  /** The prices it is billed at: its Region's book. */
+  book: PriceBook;
 }
 
 /** A bill line on both sides: what it used and cost before and after, and why it moved. */
@@ -103,8 +106,10 @@ function priceSide(
       account,
       profile,
       flatRatePlan: bill.cloudFront?.plan !== undefined,
+      region: side.options.book.region,
     }),
     breakEven: breakEven(BASELINE_VPS, profile, stack, vps, units, side.options),
+    book: side.options.book,
   };
 }
 

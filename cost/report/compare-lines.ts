@@ -3,6 +3,7 @@
  * a stack's changes ([+] [-] [~], replacements, IAM first), as a pull request's comment in markdown (a hidden
  * marker first, the verdict above the fold, the detail collapsed, under GitHub's 64 KB), and as JSON.
  */
+import { pricesLine } from '../../pricing/book-words';
 import type { LineChange, PricedSide, StackComparison } from '../estimate/compare-stacks';
 import { functionGbSecondsMoved, ratioText } from '../estimate/compare-stacks';
 import { quantity, signedUsd, usd } from '../estimate/format';
@@ -124,6 +125,7 @@ const noDollarText = (c: StackComparison) =>
 export function renderCompareText(c: StackComparison): string {
   const out: string[] = [
     `The cost of the change for the ${c.profile.name} profile (${quantity(c.head.bill.votes)} votes a month)`,
+    `  ${pricesLine(c.head.book)}`,
     `  base ${c.base.source}${c.base.design ? ` (${c.base.design})` : ''}`,
     `  head ${c.head.source}${c.head.design ? ` (${c.head.design})` : ''}`,
     '',
@@ -171,6 +173,8 @@ export function renderCompareMarkdown(c: StackComparison): string {
   const above: string[] = [
     COMMENT_MARKER,
     title,
+    '',
+    `_${pricesLine(c.head.book)}_`,
     '',
     movesNoDollar(c)
       ? noDollarText(c)
@@ -266,8 +270,10 @@ export function compareJson(c: StackComparison) {
     notPriced: s.reading.notPriced,
     missing: s.reading.missing,
   });
+  const { region, currency, published } = c.head.book;
   return {
     profile: c.profile.name,
+    prices: { region, currency, published },
     base: side(c.base),
     head: side(c.head),
     total: { old: c.total.old, new: c.total.new, delta: c.total.deltaUsd },

@@ -19,6 +19,7 @@ import {
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { readPriceBook } from '../../../pricing/price-book';
+import { pricesLine } from '../../../pricing/book-words';
 import { committedTemplate, templatePath } from '../../support/templates';
 
 type Json = any;
@@ -186,6 +187,11 @@ describe('the cost of a change', () => {
     const markdown = renderCompareMarkdown(c);
     expect(markdown.startsWith(`${COMMENT_MARKER}\n`)).toBe(true);
     expect(markdown.length).toBeLessThan(65_536);
+    // Each says the prices it is billed at: the region, the currency, the book's date.
+    const { region, currency, published } = c.head.book;
+    expect(json.prices).toEqual({ region, currency, published });
+    expect(markdown).toContain(`_${pricesLine(c.head.book)}_`);
+    expect(renderCompareText(c).split('\n')[1]).toBe(`  ${pricesLine(c.head.book)}`);
   });
 
   it('fails a gate past it, in either direction, in dollars or percent; is quiet when nothing changed', () => {
