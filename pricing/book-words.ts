@@ -10,7 +10,7 @@ export const bookText = (book: Pick<PriceBook, 'region' | 'currency' | 'publishe
   `(${book.file.replace(/^.*[\\/]pricing[\\/]/, 'pricing/')})`;
 
 /** Past this many days, the answer suggests fetching the book again. */
-export const STALE_AFTER_DAYS = 90;
+const STALE_AFTER_DAYS = 90;
 
 /** The answer's first line: the region, the currency and the book's date, and a fresh book's command once it is old. */
 export function pricesLine(book: Pick<PriceBook, 'region' | 'currency' | 'published'>, now = Date.now()): string {

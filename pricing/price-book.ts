@@ -86,7 +86,7 @@ export class BadPriceBook extends CommandFailure {
 }
 
 /** How a line's source reads on the report. */
-export const sourceText = (source: BookLine['source']): string =>
+const sourceText = (source: BookLine['source']): string =>
   typeof source === 'string'
     ? source
     : `AWS Price List ${source.offer}, SKU ${source.sku}, published ${source.publication.slice(0, 10)}`;
@@ -143,7 +143,7 @@ export function parseBook(text: string, file: string): BookFile {
 }
 
 /** A book as the bill reads it: each line's definition with its region's figures. */
-export function bookOf(book: BookFile, file: string): PriceBook {
+function bookOf(book: BookFile, file: string): PriceBook {
   const prices = Object.fromEntries(
     PRICE_IDS.map((id) => {
       const { source, ...figures } = book.lines[id];
@@ -164,7 +164,7 @@ export function readPriceBook(region: string, folder = BOOKS_FOLDER): PriceBook 
 }
 
 /** The regions with a book on disk. */
-export const booksOnDisk = (folder = BOOKS_FOLDER): string[] =>
+const booksOnDisk = (folder = BOOKS_FOLDER): string[] =>
   existsSync(folder)
     ? readdirSync(folder)
         .filter((name) => name.endsWith('.json'))

@@ -93,7 +93,7 @@ function otherDesignLines(report: CostReport): string[] {
 }
 
 /** What the stack read holds that nothing here prices: named, by type and logical id, never billed as $0. */
-export function notPricedLines({ notPriced = [] }: Pick<CostReport, 'notPriced'>): string[] {
+function notPricedLines({ notPriced = [] }: Pick<CostReport, 'notPriced'>): string[] {
   if (notPriced.length === 0) return [];
   const named = notPriced.map((n) => `${n.type} ${n.logicalId}`);
   return [`Not priced (the bills leave them out): ${named.join(', ')}.`];
