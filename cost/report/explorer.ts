@@ -11,6 +11,7 @@ import { escapeHtml } from '../estimate/format';
 import { designHead } from './design-lines';
 import { vpsHead } from './vps-lines';
 import { reportBodyHtml } from './render-html';
+import { profileTitle } from './explorer/fields';
 import { buildReport, type ReportInput } from '../estimate/build-report';
 import type { PriceBook } from '../../pricing/price-book';
 
@@ -56,7 +57,7 @@ export function explorerHtml(input: ReportInput, books: PriceBook[] = []): strin
     __REGION_OPTIONS__: offered
       .map(({ region }) => `<option${region === shown.region ? ' selected' : ''}>${escapeHtml(region)}</option>`)
       .join(''),
-    __PROFILE_NAME__: escapeHtml(input.profile.name),
+    __PROFILE_NAME__: escapeHtml(profileTitle(input.profile)),
     __STACK_SOURCE__: escapeHtml(input.stackSource),
     // The tables' headings that explain their marks and ratios, as the report's own.
     __DESIGN_HEAD__: escapeHtml(designHead[0]),

@@ -21,6 +21,7 @@ import {
   controlsHtml,
   fillControls,
   fromQuery,
+  profileTitle,
   readControls,
   sliderValue,
   syncSlider,
@@ -156,7 +157,7 @@ function show(edited: TrafficProfile): void {
   shown = { report, chart: chartData(report) };
   timed('explorer-model', started);
   const modelled = performance.now();
-  $('profile-name').textContent = profile.name;
+  $('profile-name').textContent = profileTitle(profile);
   renderAnswer(report);
   renderSummary(report);
   renderDesigns(report);

@@ -221,23 +221,42 @@ export function toQuery(profile: TrafficProfile, newAccount: boolean, region?: s
 /**
  * The profile as the page names it: a preset (or the profile the page opened on) with a field changed
  * is no longer that profile, so the heading, the download and the file's own name and description say
- * so ("seed, edited"), and `npm run cost` run on that file prints what it prices.
+ * so ("seed, edited"), and `npm run cost` run on that file prints what it prices. The profile the page
+ * opened on is what was asked (a preset with --vps or --currency is not an edit of it), and is what an
+ * edit is measured from; a preset's button gives back the preset, which is not an edit either.
  */
 export function asShown(profile: TrafficProfile, opened: TrafficProfile): TrafficProfile {
-  const base = presetProfile(profile.name) ?? (profile.name === opened.name ? opened : undefined);
-  if (!base) return profile;
-  const [theirs, ours] = [base, profile] as unknown as RawProfile[];
-  const keys = new Set([...Object.keys(theirs), ...Object.keys(ours)]);
-  const text = (key: string, value: unknown) =>
-    value !== undefined ? shownValue(key, value) : key === OPTIONAL[0] ? 'derived' : 'none';
-  const changed = [...keys].filter(
-    (k) => k !== 'name' && k !== 'description' && text(k, theirs[k]) !== text(k, ours[k]),
-  );
-  if (changed.length === 0) return profile;
-  const edits = changed.map((key) => `${key} ${text(key, ours[key])} (was ${text(key, theirs[key])})`).join(', ');
+  const asked = profile.name === opened.name ? opened : undefined;
+  const bases = [asked, presetProfile(profile.name)].filter((b): b is TrafficProfile => b !== undefined);
+  if (bases.length === 0) return profile;
+  const changes = bases.map((base) => changedFields(base, profile));
+  if (changes.some((changed) => changed.length === 0)) return profile;
+  const [base] = bases;
+  const edits = changes[0].map(({ key, ours, theirs }) => `${key} ${ours} (was ${theirs})`).join(', ');
   return {
     ...profile,
     name: `${base.name}, edited`,
     description: `${base.name} edited in the cost explorer: ${edits}. ${base.name}: ${base.description}`,
   };
 }
+
+/** The fields of `profile` that differ from `base`'s, as the page shows each value. */
+function changedFields(base: TrafficProfile, profile: TrafficProfile) {
+  const [theirs, ours] = [base, profile] as unknown as RawProfile[];
+  const text = (key: string, value: unknown) =>
+    value !== undefined ? shownValue(key, value) : key === OPTIONAL[0] ? 'derived' : 'none';
+  return [...new Set([...Object.keys(theirs), ...Object.keys(ours)])]
+    .filter((k) => k !== 'name' && k !== 'description' && text(k, theirs[k]) !== text(k, ours[k]))
+    .map((key) => ({ key, ours: text(key, ours[key]), theirs: text(key, theirs[key]) }));
+}
+
+/**
+ * The page's heading: the profile's name, and what else was asked of the answer, where it was: the user's
+ * box and the currency ("seed, with your Hetzner CX23, in EUR").
+ */
+export const profileTitle = (profile: TrafficProfile): string =>
+  [
+    profile.name,
+    ...(profile.vps ? [`with your ${profile.vps.name}`] : []),
+    ...(profile.currency && profile.currency !== 'USD' ? [`in ${profile.currency}`] : []),
+  ].join(', ');

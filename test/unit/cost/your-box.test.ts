@@ -19,10 +19,12 @@ import { boxCapacity } from '../../../cost/estimate/vps';
 import { usd } from '../../../cost/estimate/format';
 import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { answerLines } from '../../../cost/report/answer';
-import { asShown, checkProfile, fromQuery, toQuery } from '../../../cost/report/explorer/fields';
+import { asShown, checkProfile, fromQuery, profileTitle, toQuery } from '../../../cost/report/explorer/fields';
+import { explorerHtml } from '../../../cost/report/explorer';
+import { reportInput } from '../../../cost/cli';
 import { renderDetail } from '../../../cost/report/render-text';
 import { BadBox, boxOptions, boxText, parseBox } from '../../../cost/usage/own-box';
-import { ProfileError, validateProfile } from '../../../cost/usage/profiles';
+import { PROFILES, ProfileError, validateProfile } from '../../../cost/usage/profiles';
 import { costReport, unwrapped } from '../../support/cost';
 
 const CX23 = 'Hetzner CX23,5.49 EUR,2,shared,Falkenstein';
@@ -119,6 +121,21 @@ describe("the explorer's box and currency", () => {
     expect(asShown({ ...opened, vps: { ...opened.vps! } }, opened).name).toBe('mine');
     const edited = asShown({ ...opened, vps: { ...opened.vps!, price: 4 } }, opened);
     expect(edited.description).toContain(`vps ${CX23.replace('5.49', '4')} (was ${CX23})`);
+  });
+
+  it('says what was asked of a preset opened with a box and a currency, not "edited"', () => {
+    const asked = { ...PROFILES.seed, ...boxOptions({ vps: CX23, currency: 'EUR' }) };
+    expect(asShown({ ...asked }, asked)).toEqual(asked);
+    expect(profileTitle(asShown({ ...asked }, asked))).toBe('seed, with your Hetzner CX23, in EUR');
+    // The preset's own button gives the preset back: not an edit either.
+    expect(asShown(PROFILES.seed, asked).name).toBe('seed');
+    // An edit is measured from what was asked.
+    const edited = asShown({ ...asked, refresh: 10 }, asked);
+    expect(edited.name).toBe('seed, edited');
+    expect(edited.description).toMatch(/^seed edited in the cost explorer: refresh 10 \(was busy\)\./);
+    // The page as npm run cost writes it: the heading before its script runs.
+    const html = explorerHtml(reportInput({ profile: 'seed', 'new-account': false, vps: CX23, currency: 'EUR' }));
+    expect(html).toContain('<span id="profile-name">seed, with your Hetzner CX23, in EUR</span>');
   });
 
   it('marks a box typed wrong on its field, naming the part, and answers with the last good one', () => {
