@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { buildServedSite } from '../frontend/served-site';
 
 /** How a server of ours becomes one file a Node 20 box runs with nothing installed. */
-export const NODE_BUNDLE = {
+const NODE_BUNDLE = {
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -12,7 +12,6 @@ import { MeasuredRunError } from '../../../cost/usage/measured';
 import { PollError } from '../../../lambdas/domain/errors';
 import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
-import { RingFull } from '../../../vps/shared-ring';
 import { TemplateError } from '../../../cost/estimate/stack-config';
 import { NoPriceBook } from '../../../pricing/price-book';
 import { UnknownCurrency } from '../../../pricing/exchange-rates';
@@ -49,7 +48,6 @@ const EVERY_ERROR: Array<[string, NamedError]> = [
   ['PollError', new PollError('vote_not_queued', 'try again', { cause })],
   ['ProfileError', new ProfileError('votesPerMonth', 'must be a number', { cause })],
   ['AwsLimitsError', new AwsLimitsError('--aws-limits must be in (0, 1]', { cause })],
-  ['RingFull', new RingFull({ cause })],
   ['TemplateError', new TemplateError('it has no Resources', { cause })],
   ['NoPriceBook', new NoPriceBook('eu-central-1', { cause })],
   ['BadBox', new BadBox('price', 'the price "-5" must be a number above 0', { cause })],
