@@ -1,7 +1,7 @@
 /**
- * bin/ is the commands: every file in it is one that package.json's scripts or cdk.json's app runs,
- * every one of those runs a file in it, and nothing imports from it (what a command shares with
- * another lives in cli/, http/ or its feature's folder, where a test or the other command can reach it).
+ * bin/ is the commands (bench/bin/ the benchmarks'): every file in it is one that package.json's scripts or
+ * cdk.json's app runs, every one of those runs a file in it, and nothing imports from it (what a command shares
+ * with another lives in cli/, http/ or its feature's folder, where a test or the other command can reach it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,10 @@ interface Tree {
   read: (file: string) => string;
 }
 
+/** The commands' folders, bin/ and the benchmarks' bench/bin/, and a file one of them may run. */
+const IN_BIN = /^(bench\/)?bin\//;
+const COMMAND_FILE = /^(bench\/)?bin\/[^/]+\.ts$/;
+
 /** The .ts files a command line runs (`tsx <file>`, `npx tsx <file>`). */
 const runFiles = (command: string) => [...command.matchAll(/\btsx\s+(\S+\.ts)\b/g)].map((m) => m[1]);
 
@@ -24,12 +28,12 @@ export function entryPointProblems({ files, commands, read }: Tree): string[] {
   const run = new Set(Object.values(commands).flatMap(runFiles));
   for (const [name, command] of Object.entries(commands))
     for (const file of runFiles(command))
-      if (!/^bin\/[^/]+\.ts$/.test(file)) problems.push(`${name} runs ${file}, not a file of bin/`);
-  for (const file of files.filter((f) => f.startsWith('bin/')))
+      if (!COMMAND_FILE.test(file)) problems.push(`${name} runs ${file}, not a file of bin/`);
+  for (const file of files.filter((f) => IN_BIN.test(f)))
     if (!run.has(file)) problems.push(`${file} is in bin/ but no script or cdk.json's app runs it`);
   for (const file of files.filter((f) => /\.(ts|mts|cts)$/.test(f)))
     for (const { specifier } of importsOf(read(file)))
-      if (specifier.startsWith('.') && `${target(file, specifier)}/`.startsWith('bin/'))
+      if (specifier.startsWith('.') && IN_BIN.test(`${target(file, specifier)}/`))
         problems.push(`${file} imports ${specifier}: nothing imports from bin/`);
   return problems;
 }
@@ -54,6 +58,8 @@ describe('bin/', () => {
       'bin/helpers.ts': '',
       'vps/server.ts': "import { startOrExit } from '../bin/start';",
       'test/x.test.ts': "const { SPEC } = await import('../bin/start');",
+      'bench/bin/helpers.ts': '',
+      'bench/vps-capacity.ts': "import { SPEC } from './bin/vps';",
     };
     expect(
       entryPointProblems({
@@ -64,8 +70,10 @@ describe('bin/', () => {
     ).toEqual([
       'vps runs vps/cli.ts, not a file of bin/',
       "bin/helpers.ts is in bin/ but no script or cdk.json's app runs it",
+      "bench/bin/helpers.ts is in bin/ but no script or cdk.json's app runs it",
       'vps/server.ts imports ../bin/start: nothing imports from bin/',
       'test/x.test.ts imports ../bin/start: nothing imports from bin/',
+      'bench/vps-capacity.ts imports ./bin/vps: nothing imports from bin/',
     ]);
   });
 });

@@ -141,7 +141,7 @@ describe('mistakes people make', () => {
     ],
     [
       'a TLS set-up bench:vps does not know',
-      ['bin/bench-vps.ts', '--tls', 'apache'],
+      ['bench/bin/vps.ts', '--tls', 'apache'],
       '--tls must be all, off or some of caddy,caddy-keepalive,nginx,node (got apache). ' +
         'Run npm run bench:vps -- --help for the usage.',
     ],

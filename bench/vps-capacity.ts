@@ -1,11 +1,11 @@
 /**
- * `npm run bench:vps` (bin/bench-vps.ts runs it): the seed platform's own benchmark (`npx autocannon -c 100 -d 10
+ * `npm run bench:vps` (bench/bin/vps.ts runs it): the seed platform's own benchmark (`npx autocannon -c 100 -d 10
  * http://localhost:3081/api/poll/<id>/options`) against the VPS edition as deployed (the one file the Dockerfile
- * and the systemd unit run, ./bundle.ts), then on the page, a
+ * and the systemd unit run, vps/bundle.ts), then on the page, a
  * vote and the results, and the same command against a bare node:http server answering a fixed
  * JSON body, run the same way in the same set-up: on a shared machine the app's share of the bare
  * server's is the figure that holds. Each route is measured with one process and two workers, plain
- * and behind each TLS set-up a busy box might use (./bench-tls.ts); clients send `Accept-Encoding:
+ * and behind each TLS set-up a busy box might use (./vps-tls.ts); clients send `Accept-Encoding:
  * gzip` as browsers do. What a box carries is read from the server's own CPU time per request (its
  * processes' /proc), which the load generator on the same cores does not inflate. Writes the figures
  * to a file the cost model reads (--vps-from).
@@ -24,7 +24,7 @@ import {
   type TlsSetup,
   type VpsMeasurement,
 } from '../cost/estimate/vps';
-import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './bench-tls';
+import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './vps-tls';
 import {
   acknowledgedVotes,
   byRoute,
@@ -34,9 +34,9 @@ import {
   type Measured,
   type Run,
   type Setup,
-} from './bench-summary';
-import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './bench-processes';
-import { bundleVps } from './bundle';
+} from './vps-summary';
+import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './vps-processes';
+import { bundleVps } from '../vps/bundle';
 
 /** The bare server and options, the bare POST and votes, alternate this many times on plain HTTP: drift hits both. */
 export const ROUNDS = 3;

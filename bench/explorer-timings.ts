@@ -1,5 +1,5 @@
 /**
- * `npm run bench:explorer` (bin/bench-explorer.ts runs it): how long the cost explorer takes to answer
+ * `npm run bench:explorer` (bench/bin/explorer.ts runs it): how long the cost explorer takes to answer
  * an edit, in Debian's chromium. It opens report.html from disk, picks each preset, then changes votes
  * per poll again and again as a person typing or dragging would, and prints, per preset, the page's own
  * user timings: the model (buildReport and the chart's series), the rendering, and the layout after
@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium as playwright, type Page } from 'playwright-core';
-import { reportInput } from './cli';
-import { explorerHtml } from './report/explorer';
-import { PROFILES } from './usage/profiles';
+import { reportInput } from '../cost/cli';
+import { explorerHtml } from '../cost/report/explorer';
+import { PROFILES } from '../cost/usage/profiles';
 
 const FRAME_MS = 1000 / 60;
 

@@ -6,13 +6,13 @@
  * tests check the curve on a clock they control (test/unit/cost/votes-per-batch.test.ts) and the metering's
  * accounting exactly (test/local/batching.test.ts).
  */
-import { parseCommandLine } from '../cli/command-line';
-import { VOTE_QUEUE } from '../config/vote-queue';
-import { voteRates } from '../config/vote-rates';
-import { derivePeak } from '../cost/usage/peaks';
-import { PROFILES } from '../cost/usage/profiles';
-import { benchClient } from '../local/bench-client';
-import { consumerTotals } from '../local/metering';
+import { parseCommandLine } from '../../cli/command-line';
+import { VOTE_QUEUE } from '../../config/vote-queue';
+import { voteRates } from '../../config/vote-rates';
+import { derivePeak } from '../../cost/usage/peaks';
+import { PROFILES } from '../../cost/usage/profiles';
+import { benchClient } from '../api-client';
+import { consumerTotals } from '../../local/metering';
 
 parseCommandLine({
   command: 'npm run bench:batching --',
@@ -23,7 +23,7 @@ parseCommandLine({
   details: ['It prints measured beside predicted figures; nothing is asserted (these machines are shared).'],
 });
 // Loaded once the command line is read: the emulators take seconds, which --help need not wait.
-const { startLocalRuntime } = await import('../local/runtime');
+const { startLocalRuntime } = await import('../../local/runtime');
 
 const runtime = await startLocalRuntime({
   rateLimits: false,

@@ -1,11 +1,11 @@
 /**
  * `npm run bench:vps`: the seed's autocannon command against the VPS edition and a bare node:http
- * server, plain and behind each TLS set-up (vps/bench.ts measures; docs/vps.md quotes its figures).
+ * server, plain and behind each TLS set-up (bench/vps-capacity.ts measures; docs/vps.md quotes its figures).
  */
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import type { TlsSetup } from '../cost/estimate/vps';
-import { benchSize, benchVps, ROUNDS, TLS_FLAGS } from '../vps/bench';
-import { missing } from '../vps/bench-tls';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../cli/command-line';
+import type { TlsSetup } from '../../cost/estimate/vps';
+import { benchSize, benchVps, ROUNDS, TLS_FLAGS } from '../vps-capacity';
+import { missing } from '../vps-tls';
 
 /** Seconds a run, as the seed ran its command. */
 const DEFAULT_DURATION = 10;

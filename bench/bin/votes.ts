@@ -6,8 +6,8 @@
  *  2. 300 votes on one poll from 10 voters while a viewer reads results every 25 ms: how long
  *     after its 202 the k-th accepted vote shows in the total (p50, p99).
  */
-import { parseCommandLine } from '../cli/command-line';
-import { benchClient } from '../local/bench-client';
+import { parseCommandLine } from '../../cli/command-line';
+import { benchClient } from '../api-client';
 
 parseCommandLine({
   command: 'npm run bench:votes --',
@@ -21,7 +21,7 @@ parseCommandLine({
   ],
 });
 // Loaded once the command line is read: the emulators take seconds, which --help need not wait.
-const { startLocalRuntime } = await import('../local/runtime');
+const { startLocalRuntime } = await import('../../local/runtime');
 
 const VOTES = 1000;
 const VOTERS = 50;
