@@ -1,9 +1,10 @@
 /**
- * Which CloudWatch metrics a deployed stack's bill is read from, and how each becomes a priced line's usage:
- * one table for the stack's cost dashboard (lib/cost-dashboard.ts: metric math in dollars an hour) and for the
- * estimator's CloudWatch reader (cost/estimate/cloudwatch.ts: a window's usage, projected to a month). Both
- * are made from it, so that they count alike (they drifted once: the reader's SQS requests were not the
- * dashboard's). A leaf: it reads only the bill's lines (no prices) and the vote path's rates.
+ * Which price line bills each quantity of a month's usage (BILLED_USAGE: the estimate's bill is made from it), and
+ * for those CloudWatch measures, which metrics a deployed stack's bill is read from and how each becomes the
+ * line's usage: one table for the stack's cost dashboard (lib/cost-dashboard.ts: metric math in dollars an hour)
+ * and for the estimator's CloudWatch reader (cost/estimate/cloudwatch.ts: a window's usage, projected to a
+ * month). All are made from it, so that they count alike (they drifted once: the reader's SQS requests were not
+ * the dashboard's). A leaf: it reads only the bill's lines (no prices) and the vote path's rates.
  */
 import { PRICE_LINES, type PriceId, type PriceLine } from '../pricing/price-lines';
 import { SQS_REQUESTS_PER_BATCH } from './vote-rates';
@@ -190,26 +191,69 @@ export interface UsageTerm {
 /** A line's price: one, or one by the API's kind, or by the function's architecture. */
 export type PricedBy = PriceId | { http: PriceId; rest: PriceId } | { arm64: PriceId; x86_64: PriceId };
 
-/** A bill line (or one by kind or architecture) and the terms its usage is the sum of. */
-export interface PricedUsage {
-  service: MeteredService;
+/** The quantities of a month's usage (cost/estimate/monthly-usage.ts) that a bill prices. */
+export type BilledQuantity =
+  | 'apiRequests'
+  | 'invocations'
+  | 'gbSeconds'
+  | 'sqsRequests'
+  | 'writeUnits'
+  | 'readUnits'
+  | 'storageGb'
+  | 'logsGb'
+  | 'logsStoredGb'
+  | 'alarms'
+  | 'dashboards'
+  | 'customMetrics'
+  | 'xrayTraces'
+  | 'webSocketMessages'
+  | 'webSocketConnectionMinutes'
+  | 'cloudFrontRequests'
+  | 'cloudFrontFunctionInvocations'
+  | 'cloudFrontGb'
+  | 'cloudFrontOriginGb'
+  | 's3Gets'
+  | 'managedInstanceHours'
+  | 'apiTransferGb';
+
+/**
+ * A quantity of the month and the price it is billed at. Priced by variant, a quantity kept by variant (a
+ * record keyed as the price is) bills each variant at its own price; a single quantity, the stack's variant.
+ */
+export interface BilledUsage {
+  usage: BilledQuantity;
   price: PricedBy;
+  /** Each variant's usage billed at its own price (GB-seconds by architecture). */
+  each?: true;
+}
+
+/** A billed quantity CloudWatch measures: the service whose metrics give it, and the terms it is the sum of. */
+export interface PricedUsage extends BilledUsage {
+  service: MeteredService;
   terms: UsageTerm[];
 }
 
-/** Every metered line: what the dashboard prices in dollars an hour and the reader in a month. */
-export const PRICED_USAGE: readonly PricedUsage[] = [
+/**
+ * The one map from a month's usage to the bill's price lines, in the bill's order: the estimate prices a
+ * profile's month through it (cost/estimate/bill.ts), and its metered rows make the stack's cost dashboard
+ * and the measured month of --from-cloudwatch (cost/estimate/cloudwatch-bill.ts).
+ */
+export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
   {
+    usage: 'apiRequests',
     service: 'API Gateway',
     price: { http: 'httpApiRequests', rest: 'restApiRequests' },
     terms: [{ id: 'apiRequests', metric: 'apiRequests', of: 'the API' }],
   },
   {
+    usage: 'invocations',
     service: 'Lambda',
     price: 'lambdaRequests',
     terms: [{ id: 'Invocations', metric: 'invocations', of: 'each function' }],
   },
   {
+    usage: 'gbSeconds',
+    each: true,
     service: 'Lambda',
     price: { arm64: 'lambdaArmGbSeconds', x86_64: 'lambdaX86GbSeconds' },
     terms: [{ id: 'Ms', metric: 'durationMs', of: 'each function', atMemory: true }],
@@ -217,6 +261,7 @@ export const PRICED_USAGE: readonly PricedUsage[] = [
   {
     // A send per vote (and per dead letter), a receive and a batch delete per consumer batch, and the poller's
     // empty receives: as the cost model counts them (config/vote-rates.ts).
+    usage: 'sqsRequests',
     service: 'SQS',
     price: 'sqsFifoRequests',
     terms: [
@@ -235,26 +280,57 @@ export const PRICED_USAGE: readonly PricedUsage[] = [
       },
     ],
   },
-  { service: 'DynamoDB', price: 'dynamoReadUnits', terms: [{ id: 'readUnits', metric: 'readUnits', of: 'the table' }] },
   {
+    usage: 'writeUnits',
     service: 'DynamoDB',
     price: 'dynamoWriteUnits',
     terms: [{ id: 'writeUnits', metric: 'writeUnits', of: 'the table' }],
   },
   {
+    usage: 'readUnits',
+    service: 'DynamoDB',
+    price: 'dynamoReadUnits',
+    terms: [{ id: 'readUnits', metric: 'readUnits', of: 'the table' }],
+  },
+  { usage: 'storageGb', price: 'dynamoStorage' },
+  { usage: 'logsGb', price: 'logsIngestion' },
+  { usage: 'logsStoredGb', price: 'logsStorage' },
+  { usage: 'alarms', price: 'alarms' },
+  { usage: 'dashboards', price: 'dashboards' },
+  { usage: 'customMetrics', price: 'customMetrics' },
+  { usage: 'xrayTraces', price: 'xrayTraces' },
+  { usage: 'webSocketMessages', price: 'webSocketMessages' },
+  { usage: 'webSocketConnectionMinutes', price: 'webSocketConnectionMinutes' },
+  {
+    usage: 'cloudFrontRequests',
     service: 'CloudFront',
     price: 'cloudFrontRequests',
     terms: [{ id: 'edgeRequests', metric: 'edgeRequests', of: 'the distribution' }],
   },
+  { usage: 'cloudFrontFunctionInvocations', price: 'cloudFrontFunctions' },
   {
+    usage: 'cloudFrontGb',
     service: 'CloudFront',
     price: 'cloudFrontTransfer',
     terms: [{ id: 'edgeBytes', metric: 'edgeBytes', of: 'the distribution', inBytes: true }],
   },
+  { usage: 'cloudFrontOriginGb', price: 'cloudFrontOriginTransfer' },
+  { usage: 's3Gets', price: 's3Gets' },
+  // An instance hour is billed twice: the EC2 instance, and Lambda's management fee on it.
+  { usage: 'managedInstanceHours', price: 'managedInstanceHours' },
+  { usage: 'managedInstanceHours', price: 'managedInstanceFee' },
+  { usage: 'apiTransferGb', price: 'dataTransferOut' },
 ];
+
+/** The rows CloudWatch measures: what the dashboard prices in dollars an hour and the reader in a month. */
+export const PRICED_USAGE: readonly PricedUsage[] = BILLED_USAGE.filter((row): row is PricedUsage => 'terms' in row);
 
 /** Every price a line may be billed at (both kinds', both architectures'). */
 export const pricesOf = (price: PricedBy): PriceId[] => (typeof price === 'string' ? [price] : Object.values(price));
+
+/** A price's variants, each with its price (none for a line with one price). */
+export const variantsOf = (price: PricedBy): [string, PriceId][] =>
+  typeof price === 'string' ? [] : (Object.entries(price) as [string, PriceId][]);
 
 /** The price of a line for an API kind or an architecture (ignored where the line has one price). */
 export function priceFor(price: PricedBy, variant: string): PriceId {

@@ -13,7 +13,7 @@ import { loadDesigns, loadProfile, loadVpsCapacity } from '../cost/cli';
 import { designOf } from '../cost/estimate/designs';
 import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';
-import { tieredCost } from '../cost/estimate/bill';
+import { tieredCost } from '../pricing/tiers';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { readPriceBook } from '../pricing/price-book';
 import { DEFAULT_REGION } from '../pricing/regions';

@@ -29,6 +29,7 @@ import { ROUTES, type ApiFunctionName } from '../config/api-contract';
 import type { ApiKind } from '../config/stack';
 import { bookText } from '../pricing/book-words';
 import type { PriceBook } from '../pricing/price-book';
+import { listPrice } from '../pricing/tiers';
 import type { PriceId } from '../pricing/price-lines';
 import {
   bytesPerUnit,
@@ -54,8 +55,8 @@ const PERIOD = Duration.minutes(5);
  * Plain decimals (no exponent), so that a test can read each one back and compare it with the sheet.
  */
 export function priceTerm(book: PriceBook, id: PriceId): string {
-  const { tiers, per } = book.prices[id];
-  const [price, unit] = [String(tiers[0].price), String(per)];
+  const list = listPrice(book.prices[id]);
+  const [price, unit] = [String(list.price), String(list.per)];
   if (/e/i.test(price + unit)) throw new Error(`The price ${id} does not print as a plain decimal: ${price} / ${unit}`);
   return `${price} / ${unit}`;
 }

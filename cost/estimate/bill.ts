@@ -3,25 +3,14 @@
  * its free tier taken off (a shared pool once across its lines), its tiers, CloudFront on a flat-rate plan
  * where that costs less, and a new account's credits beside the total. Pure.
  */
+import { BILLED_USAGE, type BilledUsage, priceFor, variantsOf } from '../../config/priced-metrics';
 import type { Price, PriceBook } from '../../pricing/price-book';
 import type { PriceId } from '../../pricing/price-lines';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
+import { priceWords, tieredCost } from '../../pricing/tiers';
 import type { StackConfig } from './stack-config';
 import { type CloudFrontPricing, priceCloudFront } from './flat-rate';
 import type { MonthlyUsage } from './monthly-usage';
-
-/** The cost of `units` raw units under tiered prices (tiers are cumulative over the month). */
-export function tieredCost(units: number, price: Pick<Price, 'tiers' | 'per'>): number {
-  let cost = 0;
-  let floor = 0;
-  for (const tier of price.tiers) {
-    const ceiling = tier.upTo ?? Infinity;
-    if (units <= floor) break;
-    cost += ((Math.min(units, ceiling) - floor) / price.per) * tier.price;
-    floor = ceiling;
-  }
-  return cost;
-}
 
 export interface BillLine {
   priceId: PriceId;
@@ -63,22 +52,13 @@ export interface BillOptions {
   book: PriceBook;
 }
 
-/**
- * Each price's words on a bill line: its unit ("requests" for "1M requests"), and the price as the bill
- * prints it ("$0.2 per 1M requests", "(tiered)" after it when it has tiers). Made once: a bill is made at
- * every volume the report prices.
- */
+/** Each price's words on a bill line (pricing/tiers.ts), made once: a bill is made at every volume priced. */
 const priceTexts = new WeakMap<Price, Pick<BillLine, 'unit' | 'unitPrice'>>();
 
-function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
+export function priceText(price: Price): Pick<BillLine, 'unit' | 'unitPrice'> {
   let text = priceTexts.get(price);
   if (text === undefined) {
-    const first = price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '');
-    text = {
-      // "1M requests" -> "requests": usage is counted in raw units.
-      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: `$${first} per ${price.unit}${price.tiers.length > 1 ? ' (tiered)' : ''}`,
-    };
+    text = priceWords(price);
     priceTexts.set(price, text);
   }
   return text;
@@ -107,35 +87,9 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
       assumption: price.assumption,
     };
   };
-  const lines = [
-    line(stack.apiKind === 'http' ? 'httpApiRequests' : 'restApiRequests', usage.apiRequests),
-    line(
-      'lambdaRequests',
-      Object.values(usage.invocations).reduce((a, b) => a + b, 0),
-    ),
-    line('lambdaArmGbSeconds', usage.gbSeconds.arm64),
-    line('lambdaX86GbSeconds', usage.gbSeconds.x86_64),
-    line('sqsFifoRequests', usage.sqsRequests),
-    line('dynamoWriteUnits', usage.writeUnits),
-    line('dynamoReadUnits', usage.readUnits),
-    line('dynamoStorage', usage.storageGb),
-    line('logsIngestion', usage.logsGb),
-    line('logsStorage', usage.logsStoredGb),
-    line('alarms', usage.alarms),
-    line('dashboards', usage.dashboards),
-    line('customMetrics', usage.customMetrics),
-    line('xrayTraces', usage.xrayTraces),
-    line('webSocketMessages', usage.webSocketMessages),
-    line('webSocketConnectionMinutes', usage.webSocketConnectionMinutes),
-    line('cloudFrontRequests', usage.cloudFrontRequests),
-    line('cloudFrontFunctions', usage.cloudFrontFunctionInvocations),
-    line('cloudFrontTransfer', usage.cloudFrontGb),
-    line('cloudFrontOriginTransfer', usage.cloudFrontOriginGb),
-    line('s3Gets', usage.s3Gets),
-    line('managedInstanceHours', usage.managedInstanceHours),
-    line('managedInstanceFee', usage.managedInstanceHours),
-    line('dataTransferOut', usage.apiTransferGb),
-  ].filter((l) => l.usage > 0);
+  const lines = BILLED_USAGE.flatMap((row) => billedAmounts(row, usage, stack))
+    .map(([id, amount]) => line(id, amount))
+    .filter((l) => l.usage > 0);
   const cloudFront = withFlatRatePlan(lines, usage, options, (id) => line(id, 1));
   const totalUsd = lines.reduce((sum, l) => sum + l.usd, 0);
   const withoutFreeUsd = lines.reduce((sum, l) => sum + tieredCost(l.usage, options.book.prices[l.priceId]), 0);
@@ -150,6 +104,17 @@ export function priceUsage(usage: MonthlyUsage, stack: StackConfig, options: Bil
     usage,
     cloudFront,
   };
+}
+
+/**
+ * A row of the usage map's amounts by price: a variant's own where the usage is kept by variant (GB-seconds by
+ * architecture), the stack's variant's (the API's kind), or a record's sum (Lambda requests of every function).
+ */
+function billedAmounts(row: BilledUsage, usage: MonthlyUsage, stack: StackConfig): [PriceId, number][] {
+  const amount: number | Record<string, number> = usage[row.usage];
+  if (row.each) return variantsOf(row.price).map(([variant, id]) => [id, (amount as Record<string, number>)[variant]]);
+  const total = typeof amount === 'number' ? amount : Object.values(amount).reduce((a, b) => a + b, 0);
+  return [[priceFor(row.price, stack.apiKind), total]];
 }
 
 /** CloudFront's lines a flat-rate plan includes: its requests, its transfer to viewers and its Functions. */

@@ -6,13 +6,19 @@
  */
 import { PRICE_IDS, type PriceId } from '../../pricing/price-lines';
 import {
+  BILLED_USAGE,
+  type BilledQuantity,
+  type BilledUsage,
   bytesPerUnit,
   MB_PER_GB,
+  METERED_METRICS,
   type MeteredMetricId,
   MS_PER_SECOND,
   PRICED_USAGE,
   priceFor,
   pricesOf,
+  type UsageTerm,
+  variantsOf,
 } from '../../config/priced-metrics';
 import {
   type Measurement,
@@ -22,7 +28,7 @@ import {
   windowHours,
   windowText,
 } from './cloudwatch';
-import { type Bill, type BillOptions, priceUsage } from './bill';
+import { type Bill, type BillOptions, priceText, priceUsage } from './bill';
 import type { MonthlyUsage } from './monthly-usage';
 import type { StackConfig } from './stack-config';
 import { PROFILE_FIELDS, PROFILES, validateProfile } from '../usage/profiles';
@@ -119,13 +125,25 @@ export function sqsCounted(m: Measurement): string {
     : 'a request per message sent, received and deleted, and the empty receives (an upper bound: batches make fewer)';
 }
 
+/**
+ * A billed quantity of the measured month, from its lines' usage (the usage map, config/priced-metrics.ts):
+ * by variant where the map bills each variant, else the line of the stack's variant; 0 where unmeasured.
+ */
+function measuredQuantity(row: BilledUsage, priced: (id: PriceId) => number, apiKind: string) {
+  if (!row.each) return priced(priceFor(row.price, apiKind));
+  return Object.fromEntries(variantsOf(row.price).map(([variant, id]) => [variant, priced(id)]));
+}
+
 /** The window's usage projected to a month, with zeros where nothing was measured, and the factor. */
 export function measuredMonth(m: Measurement, stack: StackConfig): { usage: MonthlyUsage; factor: number } {
   const factor = SECONDS_PER_MONTH / (windowHours(m.window) * 3600);
   const metered = meteredUsage(m, stack, factor);
-  const priced = (id: PriceId) => metered.get(id) ?? 0;
+  const apiKind = m.api?.kind ?? stack.apiKind;
+  const billed = Object.fromEntries(
+    BILLED_USAGE.map((row) => [row.usage, measuredQuantity(row, (id) => metered.get(id) ?? 0, apiKind)]),
+  ) as Pick<MonthlyUsage, BilledQuantity>;
   // Lambda's requests, function by function (the profile is fitted to them), as the table counts them.
-  const requests = FUNCTION_FIGURES[PRICED_USAGE.find((l) => l.price === 'lambdaRequests')!.terms[0].metric]!;
+  const requests = FUNCTION_FIGURES[PRICED_USAGE.find((l) => l.usage === 'invocations')!.terms[0].metric]!;
   const invocations = Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>;
   let otherInvocations = 0;
   for (const fn of m.functions) {
@@ -135,64 +153,43 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
   // CDK's helpers are billed as Lambda requests too: counted with the consumer's (the bill sums them all).
   invocations.countVotes += otherInvocations;
   const role = (r: FunctionRole) => invocations[r];
-  const zero = 0;
   return {
     factor,
     usage: {
+      ...billed,
       polls: role('createPoll'),
       votes: role('castVote'),
       pageLoads: role('getPoll') + role('createPoll'),
       resultsRequests: role('getResults'),
-      preflights: zero,
-      apiRequests: priced((m.api?.kind ?? stack.apiKind) === 'http' ? 'httpApiRequests' : 'restApiRequests'),
-      functionUrlRequests: zero,
-      clientRequests: zero,
+      preflights: 0,
+      functionUrlRequests: 0,
+      clientRequests: 0,
       invocations,
       // Not read: the Duration metric is what the window ran.
       coldStartShares: Object.fromEntries(FUNCTION_ROLES.map((r) => [r, 0])) as Record<FunctionRole, number>,
-      gbSeconds: { arm64: priced('lambdaArmGbSeconds'), x86_64: priced('lambdaX86GbSeconds') },
-      sqsRequests: priced('sqsFifoRequests'),
-      writeUnits: priced('dynamoWriteUnits'),
-      readUnits: priced('dynamoReadUnits'),
-      storageGb: zero,
-      logsGb: zero,
-      logsStoredGb: zero,
-      xrayTraces: zero,
-      cloudFrontRequests: priced('cloudFrontRequests'),
-      cloudFrontFunctionInvocations: zero,
-      cloudFrontGb: priced('cloudFrontTransfer'),
-      cloudFrontOriginGb: zero,
-      s3Gets: zero,
-      apiTransferGb: zero,
-      webSocketMessages: zero,
-      webSocketConnectionMinutes: zero,
-      alarms: zero,
-      dashboards: zero,
-      customMetrics: zero,
-      managedInstanceHours: zero,
     },
   };
 }
 
-/** Why a measured line is not measured, or undefined when it is. */
+/** Whether any resource gave a term's metric (or its fallback's) a datapoint. */
+function termMeasured(term: UsageTerm, m: Measurement): boolean {
+  const metrics = [term.metric, ...(term.orElse?.metrics ?? [])];
+  return metrics.some((metric) =>
+    FUNCTION_FIGURES[metric] && (term.of === 'each function' || term.of === 'the consumer')
+      ? m.functions.some((f) => FUNCTION_FIGURES[metric]!(f) !== undefined)
+      : figure(metric, m) !== undefined,
+  );
+}
+
+/** Why a measured line is not measured, or undefined when it is: its service's reason, or its metrics'. */
 function notMeasured(priceId: PriceId, m: Measurement): string | undefined {
-  const service = MEASURED_LINES[priceId];
-  if (!service) return 'not measured (not read from CloudWatch)';
-  const missing = m.missing[service];
+  const row = PRICED_USAGE.find((line) => pricesOf(line.price).includes(priceId));
+  if (!row) return 'not measured (not read from CloudWatch)';
+  const missing = m.missing[row.service];
   if (missing) return `not measured (${missing})`;
-  const lambdaDuration = m.functions.some((f) => f.durationMs !== undefined);
-  if ((priceId === 'lambdaArmGbSeconds' || priceId === 'lambdaX86GbSeconds') && !lambdaDuration)
-    return 'not measured (no Duration datapoints)';
-  const field = {
-    dynamoReadUnits: m.dynamo?.readUnits,
-    dynamoWriteUnits: m.dynamo?.writeUnits,
-    cloudFrontRequests: m.cloudFront?.requests,
-    cloudFrontTransfer: m.cloudFront?.bytes,
-    httpApiRequests: m.api?.requests,
-    restApiRequests: m.api?.requests,
-  } as Partial<Record<PriceId, number | undefined>>;
-  if (priceId in field && field[priceId] === undefined) return 'not measured (no datapoints)';
-  return undefined;
+  if (row.terms.some((term) => termMeasured(term, m))) return undefined;
+  const names = row.terms.map((term) => METERED_METRICS[term.metric].metricName).join(' or ');
+  return `not measured (no ${names} datapoints)`;
 }
 
 /** One line of the measured bill beside the fitted estimate's. */
@@ -255,8 +252,7 @@ export function measuredLines(
       priceId,
       service: price.service,
       item: price.item,
-      unit: price.unit.replace(/^[\d.]+[kM]? /, ''),
-      unitPrice: `$${price.tiers[0].price.toPrecision(3).replace(/\.?0+$/, '')} per ${price.unit}`,
+      ...priceText(price),
       ...(why
         ? { notMeasured: why }
         : { measured: { windowUsage: monthUsage / factor, monthUsage, usd }, differenceUsd: usd - estimateUsd }),

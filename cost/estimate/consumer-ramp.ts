@@ -5,6 +5,7 @@
  * (config/aws-quotas.ts) and the event poller's price (the region's price book). Pure.
  */
 import type { PriceBook } from '../../pricing/price-book';
+import { listRate } from '../../pricing/tiers';
 import { quota } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 import type { Peak } from '../usage/peaks';
@@ -67,7 +68,7 @@ export const pollersFor = (concurrency: number) =>
 
 /** What keeping `pollers` costs: an hour, and a month kept all month. */
 export function pollerCost(pollers: number, book: PriceBook): { usdPerHour: number; usdPerMonth: number } {
-  const usdPerHour = pollers * book.prices.eventPollerHours.tiers[0].price;
+  const usdPerHour = pollers * listRate(book.prices.eventPollerHours);
   return { usdPerHour, usdPerMonth: (usdPerHour * SECONDS_PER_MONTH) / 3600 };
 }
 

@@ -13,6 +13,7 @@ import type { UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import type { PriceBook } from '../../pricing/price-book';
 import { bytesToUnits, type PriceId } from '../../pricing/price-lines';
+import { listRate } from '../../pricing/tiers';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { quotaNamed } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
@@ -181,8 +182,7 @@ export function recommend<T extends DesignWithCapacity>(
  * How close a design comes to it says how much is left to save.
  */
 export function awsFloor(bill: Bill, book: PriceBook): { requests: number; usd: number; pricePerMillion: number } {
-  const price = book.prices.lambdaRequests;
-  const pricePerMillion = (price.tiers[0].price * 1e6) / price.per;
+  const pricePerMillion = listRate(book.prices.lambdaRequests) * 1e6;
   return {
     requests: bill.usage.clientRequests,
     usd: (bill.usage.clientRequests / 1e6) * pricePerMillion,
@@ -210,7 +210,7 @@ export function floodCeiling(
   book: PriceBook,
 ): FloodCeiling | undefined {
   if (stack.results !== 'function-url' || stack.resultsConcurrency === undefined) return undefined;
-  const perUnit = (id: PriceId) => book.prices[id].tiers[0].price / book.prices[id].per;
+  const perUnit = (id: PriceId) => listRate(book.prices[id]);
   const fn = stack.functions.getResults;
   const gbSeconds = (units.billedMs.getResults / 1000) * (fn.memoryMb / 1024);
   const usdPerRequest =

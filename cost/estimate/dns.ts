@@ -4,6 +4,7 @@
  * no charge; on the VPS side the DNS of the provider that rents the box.
  */
 import type { PriceBook } from '../../pricing/price-book';
+import { listRate, tieredCost } from '../../pricing/tiers';
 
 /** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {
@@ -18,8 +19,8 @@ export const VPS_DNS = {
 
 /** A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. */
 export function domainDns(book: PriceBook): { awsUsd: number; vpsUsd: number; text: string } {
-  const zone = book.prices.route53HostedZone.tiers[0].price;
-  const queries = book.prices.route53Queries.tiers[0].price;
+  const zone = tieredCost(1, book.prices.route53HostedZone);
+  const queries = listRate(book.prices.route53Queries) * 1e6;
   return {
     awsUsd: zone,
     vpsUsd: VPS_DNS.monthlyUsd,

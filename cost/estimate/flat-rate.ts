@@ -4,9 +4,13 @@
  * (pricing/plans-and-credits.ts, each plan's fee from the price book). Pure.
  */
 import type { PriceBook } from '../../pricing/price-book';
+import { tieredCost } from '../../pricing/tiers';
 import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../pricing/plans-and-credits';
 
 export type FlatRatePlan = (typeof CLOUDFRONT_FLAT_RATE_PLANS)[number];
+
+/** A plan's month: one plan-month at its price in the book. */
+export const planFee = (book: PriceBook, id: FlatRatePlan['id']): number => tieredCost(1, book.prices[id]);
 
 /** What a month's CloudFront is priced at, and why. */
 export interface CloudFrontPricing {
@@ -32,7 +36,7 @@ export function priceCloudFront(
   month: CloudFrontMonth,
   { newAccount, book }: { newAccount?: boolean; book: PriceBook },
 ): CloudFrontPricing {
-  const usd = (plan: FlatRatePlan) => book.prices[plan.id].tiers[0].price;
+  const usd = (plan: FlatRatePlan) => planFee(book, plan.id);
   const covering = CLOUDFRONT_FLAT_RATE_PLANS.find(
     (plan) => month.requests <= plan.requests && month.transferGb <= plan.transferGb,
   );

@@ -8,6 +8,7 @@ import { beforeThePeak, raisesText } from './answer';
 import { MAX_RAMP_SECONDS } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
 import { quantity, usd, usdSmall } from '../estimate/format';
+import { planFee } from '../estimate/flat-rate';
 import { MANAGED_INSTANCES, type ManagedInstancesWhatIf } from '../estimate/managed-instances';
 import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../pricing/plans-and-credits';
 import type { CostReport, DesignRow } from '../estimate/build-report';
@@ -16,7 +17,8 @@ import { perMillionVotes } from './bill-lines';
 
 export const DESIGNS_INTRO =
   'Every AWS design, each priced from its own template as its command deploys it; "x floor" is its month over ' +
-  `the AWS floor; ← marks the cheapest that carries the busiest second; deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
+  'the AWS floor; ← marks the cheapest that carries the busiest second; ' +
+  `deploy with ${DEPLOY_SCRIPT} -- and the flags:`;
 
 /** The mark on the recommended design's row, which the table's heading explains. */
 export const RECOMMENDED_MARK = '←';
@@ -136,11 +138,10 @@ export function cloudFrontPlanLines(report: CostReport): string[] {
   });
   if (lines.length === 0) return [];
   const rules = CLOUDFRONT_FLAT_RATE_RULES;
-  const planFee = (id: (typeof CLOUDFRONT_FLAT_RATE_PLANS)[number]['id']) =>
-    report.options.book.prices[id].tiers[0].price;
+  const fees = CLOUDFRONT_FLAT_RATE_PLANS.map((p) => `${p.name} $${planFee(report.options.book, p.id)}`);
   return [
     ...lines,
-    `Flat-rate plans (${CLOUDFRONT_FLAT_RATE_PLANS.map((p) => `${p.name} $${planFee(p.id)}`).join(', ')}): ` +
+    `Flat-rate plans (${fees.join(', ')}): ` +
       `${rules.counts}; ` +
       `${rules.overage}; ${rules.quota}; ${rules.eligible} (${rules.source}; checked ${rules.checked}).`,
   ];

@@ -1,7 +1,8 @@
 /**
  * Prices are a region's book, handed to what uses them: the estimator, the stack's dashboard and the explorer
  * are given a book, and only the places that decide the region read one from disk. No module keeps a price sheet
- * of its own (the sheet that was config/aws-prices.ts is the book pricing/books/us-east-1.json now).
+ * of its own (the sheet that was config/aws-prices.ts is the book pricing/books/us-east-1.json now), and none
+ * reads a price but through its tiers.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,5 +26,9 @@ describe('price books', () => {
       // A tier's price written into code, as the sheet did: `{ upTo: …, price: 0.9 }`.
       expect(source, file).not.toMatch(/\bprice:\s*\d/);
     }
+  });
+
+  it("are read through a price's tiers (pricing/tiers.ts): no module outside pricing/ picks a tier itself", () => {
+    for (const file of PRODUCT.flatMap(sourceFiles)) expect(read(file), file).not.toMatch(/\btiers\[/);
   });
 });

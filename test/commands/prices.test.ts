@@ -14,7 +14,7 @@ import { type BookFile, bookFile, readPriceBook } from '../../pricing/price-book
 import { PRICE_IDS } from '../../pricing/price-lines';
 import { reportInput } from '../../cost/cli';
 import { buildReport } from '../../cost/estimate/build-report';
-import { tieredCost } from '../../cost/estimate/bill';
+import { tieredCost } from '../../pricing/tiers';
 import { managedInstancesLines } from '../../cost/report/design-lines';
 
 const FIXTURES = 'test/fixtures/price-list';

@@ -50,7 +50,7 @@ describe('the cost dashboard', () => {
     expect(pricesIn(lines['API Gateway'])).toEqual(sheet('httpApiRequests'));
     expect(pricesIn(lines.Lambda)).toEqual(sheet('lambdaRequests', 'lambdaArmGbSeconds'));
     expect(pricesIn(lines.SQS)).toEqual(sheet('sqsFifoRequests'));
-    expect(pricesIn(lines.DynamoDB)).toEqual(sheet('dynamoReadUnits', 'dynamoWriteUnits'));
+    expect(pricesIn(lines.DynamoDB)).toEqual(sheet('dynamoWriteUnits', 'dynamoReadUnits'));
     expect(pricesIn(lines.CloudFront)).toEqual(sheet('cloudFrontRequests', 'cloudFrontTransfer'));
     // GB-seconds are each function's milliseconds times its memory; every line is scaled from its period to an hour.
     expect(lines.Lambda.match(new RegExp(`Ms \\* ${FUNCTION_DEFAULTS.memoryMb}\\b`, 'g'))).toHaveLength(5);

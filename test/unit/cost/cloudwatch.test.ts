@@ -22,7 +22,7 @@ import {
 import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command';
 import type { MeasuredLine } from '../../../cost/estimate/cloudwatch-bill';
 import { estimate } from '../../../cost/estimate/model';
-import { tieredCost } from '../../../cost/estimate/bill';
+import { tieredCost } from '../../../pricing/tiers';
 import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
 
 import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
