@@ -1,7 +1,7 @@
 /**
  * The public API: the routes of config/api-contract.ts, as an HTTP API (default,
  * cheapest per request) or a REST API (`-c apiKind=rest`, for LocalStack's free
- * plan). Both pass the request to the same handlers; see lambdas/adapters/http.ts.
+ * plan). Both pass the request to the same handlers; see lambdas/adapters/api-gateway.ts.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -128,7 +128,7 @@ export class PollApi extends Construct {
         throttlingRateLimit: throttle.rateLimit,
         throttlingBurstLimit: throttle.burstLimit,
       },
-      // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/http.ts).
+      // Handlers answer with JSON errors themselves (and the CORS header: see lambdas/adapters/api-gateway.ts).
       cloudWatchRole: false,
       defaultCorsPreflightOptions: siteOrigin
         ? {
