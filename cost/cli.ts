@@ -30,7 +30,7 @@ import {
 import { DEFAULT_STACK_SOURCE } from './estimate/designs';
 import { estimate } from './estimate/model';
 import type { BillOptions } from './estimate/bill';
-import { readPriceBook, readPriceBooks } from '../pricing/price-book';
+import { readPriceBook, readPriceBooks, withViewersIn } from '../pricing/price-book';
 import { DEFAULT_REGION } from '../pricing/regions';
 import { DEFAULT_UNIT_COSTS, type UnitCosts } from './usage/unit-costs';
 import { presetProfile, profileFieldLines, profileFromJson, PROFILES, ProfileError } from './usage/profiles';
@@ -399,7 +399,7 @@ function pricedOn(
 
 /**
  * The bill's options: a new account or not, and the book of the region asked for (--region, else the profile's),
- * else of the stack's region.
+ * else of the stack's region; CloudFront where the profile's viewers are.
  */
 export function billOptions(
   values: { 'new-account': boolean; region?: string; books?: string },
@@ -407,7 +407,9 @@ export function billOptions(
   profile?: TrafficProfile,
 ): BillOptions {
   const region = values.region ?? profile?.region ?? stack.region ?? DEFAULT_REGION;
-  return { newAccount: values['new-account'], book: readPriceBook(region, values.books) };
+  const book = readPriceBook(region, values.books);
+  const viewers = profile?.viewersIn;
+  return { newAccount: values['new-account'], book: viewers ? withViewersIn(book, viewers, values.books) : book };
 }
 
 /** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */

@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure, UsageError } from '../config/errors';
 import { PRICE_IDS, PRICE_LINES, type PriceId, type PriceLine } from './price-lines';
-import { isRegion } from './regions';
+import { withViewersFrom } from './viewers';
+import { type EdgeLocation, isRegion, REGIONS, regionsWithViewersIn } from './regions';
 
 /** A tier: `price` per `per` units for usage up to `upTo` units in the month (cumulative); the last has no upTo. */
 export interface Tier {
@@ -58,6 +59,8 @@ export interface PriceBook {
   /** The file read, for the report's footer. */
   file: string;
   prices: Record<PriceId, Price>;
+  /** Where CloudFront's viewers are priced (its requests and transfer out), and the region whose book says so. */
+  viewers: { in: EdgeLocation; region: string };
 }
 
 export const BOOKS_FOLDER = resolve(fileURLToPath(import.meta.url), '../books');
@@ -75,6 +78,22 @@ export class NoPriceBook extends UsageError {
       isRegion(region)
         ? `No price book for ${region}: get it from AWS's Price List with npm run prices -- --region ${region}`
         : `${region} is not an AWS Region code (e.g. us-east-1, eu-central-1)`,
+      options,
+    );
+  }
+}
+
+/** Viewers in an edge group no book on disk prices: told how to get one. */
+export class NoViewersBook extends UsageError {
+  override readonly name = 'NoViewersBook';
+  constructor(
+    readonly viewers: EdgeLocation,
+    options?: ErrorOptions,
+  ) {
+    const region = regionsWithViewersIn(viewers)[0];
+    super(
+      `No price book prices CloudFront for viewers in ${viewers}: get one of a region there with ` +
+        `npm run prices -- --region ${region}`,
       options,
     );
   }
@@ -151,7 +170,7 @@ function bookOf(book: BookFile, file: string): PriceBook {
     }),
   ) as Record<PriceId, Price>;
   const { lines: _, ...about } = book;
-  return { ...about, file, prices };
+  return { ...about, file, prices, viewers: { in: REGIONS[book.region].viewers, region: book.region } };
 }
 
 /** The book of a region, from the folder of books; a region with none is refused (NoPriceBook). */
@@ -175,3 +194,14 @@ const booksOnDisk = (folder = BOOKS_FOLDER): string[] =>
 /** Every book in the folder, each checked as it is read. */
 export const readPriceBooks = (folder = BOOKS_FOLDER): PriceBook[] =>
   booksOnDisk(folder).map((region) => readPriceBook(region, folder));
+
+/**
+ * The book with CloudFront priced where the viewers are, not where the stack is (pricing/viewers.ts), from the
+ * book on disk of a region whose viewers are there; none: refused, saying which book to fetch.
+ */
+export function withViewersIn(book: PriceBook, viewers: EdgeLocation, folder = BOOKS_FOLDER): PriceBook {
+  if (viewers === book.viewers.in) return book;
+  const region = regionsWithViewersIn(viewers).find((code) => booksOnDisk(folder).includes(code));
+  if (region === undefined) throw new NoViewersBook(viewers);
+  return withViewersFrom(book, readPriceBook(region, folder));
+}

@@ -60,6 +60,12 @@ export type LineSelector = ListedLine | UnlistedLine;
 
 export const isListed = (selector: LineSelector): selector is ListedLine => 'offer' in selector;
 
+/** The lines priced where the viewers are (CloudFront's requests and transfer): picked by VIEWERS. */
+export const viewerLines = (): PriceId[] =>
+  (Object.entries(SELECTORS) as [PriceId, LineSelector][])
+    .filter(([, selector]) => isListed(selector) && Object.values(selector.attributes).includes(VIEWERS))
+    .map(([id]) => id);
+
 /** `^([A-Z0-9]+-)?NAME$`: a region prefix or none, never one of notPrefixes. */
 export function usageTypePattern({ usageType, notPrefixes = [] }: ListedLine): RegExp {
   const not = notPrefixes.map((prefix) => `(?!${prefix}-)`).join('');

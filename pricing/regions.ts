@@ -4,16 +4,18 @@
  * the region). From docs.aws.amazon.com/global-infrastructure/latest/regions/aws-regions.html and the
  * Price List's location names (infracost internal/resources/aws/util.go RegionMapping), 2026-11-27.
  */
-export type EdgeLocation =
-  | 'United States'
-  | 'Europe'
-  | 'Asia Pacific'
-  | 'Japan'
-  | 'Australia'
-  | 'India'
-  | 'South America'
-  | 'South Africa'
-  | 'Middle East';
+export const EDGE_LOCATIONS = [
+  'United States',
+  'Europe',
+  'Asia Pacific',
+  'Japan',
+  'Australia',
+  'India',
+  'South America',
+  'South Africa',
+  'Middle East',
+] as const;
+export type EdgeLocation = (typeof EDGE_LOCATIONS)[number];
 
 export interface Region {
   /** The Price List's `location` for the region. */
@@ -63,3 +65,9 @@ export const REGIONS: Record<string, Region> = {
 export const DEFAULT_REGION = 'us-east-1';
 
 export const isRegion = (code: string): boolean => Object.hasOwn(REGIONS, code);
+
+export const isEdgeLocation = (name: unknown): name is EdgeLocation => EDGE_LOCATIONS.includes(name as EdgeLocation);
+
+/** The regions whose viewers are billed in an edge group: a book of one prices CloudFront for viewers there. */
+export const regionsWithViewersIn = (viewers: EdgeLocation): string[] =>
+  Object.keys(REGIONS).filter((code) => REGIONS[code].viewers === viewers);

@@ -9,7 +9,7 @@ import { RESULTS_REFRESH } from '../../config/results-refresh';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
 import { NamedError } from '../../config/errors';
-import { isRegion } from '../../pricing/regions';
+import { EDGE_LOCATIONS, isEdgeLocation, isRegion } from '../../pricing/regions';
 import { CURRENCIES } from '../../pricing/exchange-rates';
 import { BadBox, checkBox, parseBox } from './own-box';
 
@@ -86,6 +86,9 @@ export const OTHER_PROFILE_FIELDS = {
     `or seconds (at least ${MIN_REFRESH_SECONDS})`,
   oneVotePerVoter: 'true or false: a voter claim is written per vote',
   region: 'an AWS Region code (e.g. eu-central-1): the region to price, unless --region says another',
+  viewersIn:
+    `where the page's viewers are, as CloudFront bills them (${EDGE_LOCATIONS.join(', ')}); ` +
+    'by default near the region priced',
   currency: `the answer's currency, AWS's dollars beside (${CURRENCIES.join(', ')}), unless --currency says another`,
   vps:
     'your box, beside AWS in the answer, unless --vps says another: {"name": "Hetzner CX23", "price": 5.49, ' +
@@ -286,7 +289,7 @@ function checkTiming(profile: TrafficProfile): void {
     );
 }
 
-/** refresh, oneVotePerVoter, region, currency, vps, name and description. */
+/** refresh, oneVotePerVoter, region, viewersIn, currency, vps, name and description. */
 function checkOthers(profile: TrafficProfile): void {
   const refresh = profile.refresh;
   if (
@@ -312,6 +315,11 @@ function checkOthers(profile: TrafficProfile): void {
     throw new ProfileError(
       'region',
       `region must be an AWS Region code such as eu-central-1 (got ${JSON.stringify(profile.region)}).`,
+    );
+  if (profile.viewersIn !== undefined && !isEdgeLocation(profile.viewersIn))
+    throw new ProfileError(
+      'viewersIn',
+      `viewersIn must be one of ${EDGE_LOCATIONS.join(', ')} (got ${JSON.stringify(profile.viewersIn)}).`,
     );
   if (profile.currency !== undefined && !CURRENCIES.includes(profile.currency))
     throw new ProfileError(

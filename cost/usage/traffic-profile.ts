@@ -4,6 +4,7 @@
  * (cost/usage/peaks.ts) and the bill (cost/estimate/model.ts) both start from. A leaf: it imports only config.
  */
 import { refreshRequests } from '../../config/results-refresh';
+import type { EdgeLocation } from '../../pricing/regions';
 
 /** A box the user has (or would buy): its name, its monthly price in its currency, its vCPUs, where it is. */
 export interface OwnBox {
@@ -42,6 +43,11 @@ export interface TrafficProfile {
   oneVotePerVoter: boolean;
   /** The AWS Region to price (pricing/books/<region>.json), unless the command line names another. */
   region?: string;
+  /**
+   * Where the page's viewers are, as CloudFront bills them (pricing/regions.ts EDGE_LOCATIONS, "Europe"): by
+   * default near the region priced.
+   */
+  viewersIn?: EdgeLocation;
   /** The currency the answer is shown in, AWS's dollars beside (pricing/exchange-rates.json), unless --currency. */
   currency?: string;
   /** The user's own box, set beside AWS in the answer (cost/usage/own-box.ts), unless --vps says another. */

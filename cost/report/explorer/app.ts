@@ -15,6 +15,7 @@ import { vpsRows } from '../vps-lines';
 import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import type { PriceBook } from '../../../pricing/price-book';
+import { withViewersFrom } from '../../../pricing/viewers';
 import {
   asShown,
   checkProfile,
@@ -35,8 +36,15 @@ const form = $<HTMLFormElement>('profile-form');
 const newAccount = $<HTMLInputElement>('new-account');
 const region = $<HTMLSelectElement>('region');
 const books: PriceBook[] = JSON.parse($('explorer-books').textContent!);
-/** The book of the region chosen: one the page carries, else the input's. */
-const bookChosen = () => books.find((book) => book.region === region.value) ?? input.options.book;
+/**
+ * The book of the region chosen (one the page carries, else the input's), CloudFront priced where the profile's
+ * viewers are when the page carries a book of a region there.
+ */
+function bookChosen(profile: TrafficProfile): PriceBook {
+  const book = books.find((b) => b.region === region.value) ?? input.options.book;
+  const there = books.find((b) => b.viewers.in === profile.viewersIn);
+  return there ? withViewersFrom(book, there) : book;
+}
 
 /** The last answer shown for a valid profile: it stays, dimmed, while a field is bad. */
 let shown: { report: CostReport; chart: ChartData } | undefined;
@@ -147,7 +155,7 @@ function renderFullReport(): void {
 function show(edited: TrafficProfile): void {
   const started = performance.now();
   const profile = asShown(edited, input.profile);
-  const options = { ...input.options, newAccount: newAccount.checked, book: bookChosen() };
+  const options = { ...input.options, newAccount: newAccount.checked, book: bookChosen(profile) };
   // A measured bill (--from-cloudwatch) stands beside its fitted profile's bill, not beside an edited profile's.
   const measuredFits =
     JSON.stringify(profile) === JSON.stringify(input.profile) &&

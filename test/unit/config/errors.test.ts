@@ -13,7 +13,7 @@ import { PollError } from '../../../lambdas/domain/errors';
 import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
 import { TemplateError } from '../../../cost/estimate/stack-config';
-import { NoPriceBook } from '../../../pricing/price-book';
+import { NoPriceBook, NoViewersBook } from '../../../pricing/price-book';
 import { UnknownCurrency } from '../../../pricing/exchange-rates';
 import { BadBox } from '../../../cost/usage/own-box';
 import { BadWorkerCurve } from '../../../cost/estimate/vps';
@@ -50,6 +50,7 @@ const EVERY_ERROR: Array<[string, NamedError]> = [
   ['AwsLimitsError', new AwsLimitsError('--aws-limits must be in (0, 1]', { cause })],
   ['TemplateError', new TemplateError('it has no Resources', { cause })],
   ['NoPriceBook', new NoPriceBook('eu-central-1', { cause })],
+  ['NoViewersBook', new NoViewersBook('Europe', { cause })],
   ['BadBox', new BadBox('price', 'the price "-5" must be a number above 0', { cause })],
   ['BadWorkerCurve', new BadWorkerCurve('workerCurve: workers must be whole counts', { cause })],
   ['UnknownCurrency', new UnknownCurrency('--currency XYZ: no rate for it', { cause })],
