@@ -5,6 +5,7 @@
  * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
  * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
+import { wrapLines } from '../../cli/wrap';
 import { scaleProfile, volumeScale, vpsCost } from '../estimate/compare';
 import { carriesInTime } from '../estimate/capacity';
 import { designCapacity } from '../estimate/designs';
@@ -338,17 +339,6 @@ function pathOf(l: Layout, points: number[], costs: Array<number | null>, keep: 
   return d.trim();
 }
 
-/** Lines of text at most `chars` long. */
-function wrapped(text: string, chars: number): string[] {
-  const lines: string[] = [];
-  for (const word of text.split(' ')) {
-    const last = lines.length - 1;
-    if (last >= 0 && lines[last].length + 1 + word.length <= chars) lines[last] += ` ${word}`;
-    else lines.push(word);
-  }
-  return lines;
-}
-
 /** What a series says on hover or focus: drawn at the top of the plot, hidden until then. */
 function detailOf(s: ChartSeries): string {
   const parts = [
@@ -371,7 +361,7 @@ function seriesGroup(l: Layout, s: ChartSeries, points: number[]): string {
     ? `<circle class="${s.recommended ? '' : 'on-focus'}" cx="${f(l.x(s.breakEven.votes))}" ` +
       `cy="${f(l.y(s.breakEven.usd))}" r="6" fill="none" stroke="${EVEN_COLOR}" stroke-width="2"/>`
     : '';
-  const lines = wrapped(detail, Math.floor((l.plotRight - l.pad.left - 12) / 6.6));
+  const lines = wrapLines(detail, Math.floor((l.plotRight - l.pad.left - 12) / 6.6), '');
   const boxHeight = lines.length * 15 + 8;
   return [
     `<g class="series" tabindex="0" role="img" data-series="${escapeHtml(s.id)}" aria-label="${escapeHtml(detail)}">`,
@@ -424,7 +414,7 @@ type LegendEntry = [color: string, dash: string, text: string];
 /** A legend row: a swatch drawn as its series is, and its label (wrapped); returns the rows it takes. */
 function legendItem(l: Layout, row: number, [color, dash, text]: LegendEntry): { svg: string; rows: number } {
   const ly = l.legend.y + row * 18;
-  const lines = wrapped(text, l.legend.chars - 6);
+  const lines = wrapLines(text, l.legend.chars - 6, '');
   const swatch =
     dash === 'circle'
       ? `<circle cx="${l.legend.x + 15}" cy="${ly}" r="6" fill="none" stroke="${color}" stroke-width="2"/>`
@@ -469,7 +459,7 @@ function legend(l: Layout, data: ChartData): string[] {
 
 /** Rows the legend takes at a width (a narrow legend wraps more). */
 const legendRows = (data: ChartData, chars: number) =>
-  legendEntries(data).reduce((rows, [, , text]) => rows + wrapped(text, chars - 6).length, 0);
+  legendEntries(data).reduce((rows, [, , text]) => rows + wrapLines(text, chars - 6, '').length, 0);
 
 /** The chart of `data` at `width` px (the static report's: 820). */
 export function drawChart(data: ChartData, width = 820): string {
