@@ -3,7 +3,7 @@
  * answer is kept for its Cache-Control max-age, held within the cache policy's min and max TTL,
  * and repeats are served from the cache with CloudFront's headers. Only 200s are kept.
  */
-import type { ApiCacheBehaviorModel } from './template-model';
+import type { CacheBehaviorModel } from '../template/model';
 import type { IncomingRequest, LocalResponse } from './gateway';
 
 /** A CloudFront path pattern (`*` any characters, `?` one) as a regular expression. */
@@ -24,7 +24,7 @@ export interface CdnCache {
   ): Promise<{ response: LocalResponse; hit: boolean }>;
 }
 
-export function cdnCache(behaviors: ApiCacheBehaviorModel[], clock: () => number = Date.now): CdnCache {
+export function cdnCache(behaviors: CacheBehaviorModel[], clock: () => number = Date.now): CdnCache {
   const compiled = behaviors.map((b) => ({ ...b, pattern: pathPatternRegExp(b.pathPattern) }));
   const entries = new Map<string, { response: LocalResponse; storedAt: number; ttlMs: number }>();
   const behaviorOf = (path: string) => compiled.find((b) => b.pattern.test(path));

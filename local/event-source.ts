@@ -15,7 +15,7 @@ import type { SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import { chance, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import { sqsRecord } from './lambda-events';
-import type { EventSourceModel } from './template-model';
+import type { EventSourceModel } from '../template/model';
 
 export interface EventSourceOptions {
   mapping: EventSourceModel;

@@ -15,7 +15,7 @@ import type { AwsLimits } from './aws-limits';
 import { takeOne, type Faults } from './faults';
 import type { LoadedFunction } from './functions';
 import { functionUrlEvent, httpApiEvent, restApiEvent, type ReceivedRequest } from './lambda-events';
-import type { CorsModel, RouteModel } from './template-model';
+import type { CorsModel, RouteModel } from '../template/model';
 
 /** API Gateway's (and a function URL's) payload limit. Larger bodies never reach a function. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;

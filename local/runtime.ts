@@ -30,15 +30,8 @@ import { createGateway, functionUrlResponder, readRequest, type IncomingRequest,
 import type { LambdaEvent } from './lambda-events';
 import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
-import {
-  readTemplate,
-  resolveValue,
-  type AppModel,
-  type CorsModel,
-  type FunctionUrlModel,
-  type PhysicalIds,
-  type Template,
-} from './template-model';
+import { readTemplate, resolveValue, type AppModel, type PhysicalIds } from './template-model';
+import type { CorsModel, FunctionUrlModel, Template } from '../template/model';
 
 export interface LocalRuntime {
   url: string;
@@ -296,7 +289,7 @@ function resolverFor(model: AppModel, emulators: Emulators, url: string): (value
         : emulators.queueUrl(logicalId),
     getAtt(logicalId, attribute) {
       if (attribute === 'Arn') return emulators.queueArn(logicalId);
-      if (attribute === 'DomainName' && model.distributions.includes(logicalId)) return host;
+      if (attribute === 'DomainName' && model.distributions.some((d) => d.logicalId === logicalId)) return host;
       throw new Error(`The local runtime cannot resolve ${logicalId}.${attribute}`);
     },
   };

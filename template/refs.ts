@@ -1,6 +1,6 @@
 /**
- * How a synthesized CloudFormation template points from one resource to another ({Ref}, {Fn::GetAtt}): read
- * the same way by the local runtime (local/template-model.ts) and the estimator (cost/estimate/stack-config.ts).
+ * How a synthesized CloudFormation template points from one resource to another ({Ref}, {Fn::GetAtt}): read by
+ * the template's model (model.ts) and by the estimator's diff of two templates (cost/estimate/stack-diff.ts).
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape

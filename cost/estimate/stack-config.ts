@@ -1,36 +1,37 @@
 /**
- * What in the synthesized template changes the bill: API kind, each function's
- * memory, architecture, logging, tracing and custom metrics, the consumer's batching, alarms.
- * Pure: give it the template's JSON. Change the stack, and the estimate follows.
+ * What in the synthesized template changes the bill: API kind, each function's memory, architecture, logging,
+ * tracing and custom metrics, the consumer's batching, alarms. The bill's view of the template's model
+ * (template/model.ts, which the local runtime reads too): the app's functions by role, the stack's defaults for
+ * a part it lacks, and what it does not price. Pure: give it the template's JSON. Change the stack, and the
+ * estimate follows.
  */
-import { PRICING_REGION_METADATA } from '../../config/stack';
 import {
   API_PATH_PATTERN,
   POLL_PATH_PATTERN,
   RESULTS_PATH_PATTERN,
   type ResultsDelivery,
 } from '../../config/results-delivery';
-import { FUNCTION_METADATA } from '../../config/functions';
+import { FUNCTION_DEFAULTS, FUNCTION_METADATA } from '../../config/functions';
 import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
 import { FUNCTION_ENV } from '../../config/function-env';
 import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from '../../config/vote-path';
-import { FUNCTION_DEFAULTS } from '../../config/functions';
 import { NamedError } from '../../config/errors';
-import { customResourceProviders, getAttTarget, refTarget } from '../../config/template-refs';
+import { type CorsModel, type FunctionModel, readStackTemplate, type StackTemplate } from '../../template/model';
+import { refTarget } from '../../template/refs';
 
-export interface FunctionConfig {
-  memoryMb: number;
-  architecture: 'arm64' | 'x86_64';
-  /** JSON with a system log level of WARN or above drops Lambda's START/END/REPORT lines. */
-  logFormat: 'JSON' | 'Text';
-  systemLogLevel: string;
-  applicationLogLevel: string;
-  tracing: boolean;
-  logRetentionDays?: number;
-  /** CloudWatch custom metrics it publishes (embedded metric format, one line per invocation). */
-  customMetrics: number;
-}
+/** A function's settings the bill reads. */
+const FUNCTION_CONFIG = [
+  'memoryMb',
+  'architecture',
+  'logFormat',
+  'systemLogLevel',
+  'applicationLogLevel',
+  'tracing',
+  'logRetentionDays',
+  'customMetrics',
+] as const;
+export type FunctionConfig = Pick<FunctionModel, (typeof FUNCTION_CONFIG)[number]>;
 
 export interface StackConfig {
   apiKind: 'http' | 'rest';
@@ -78,48 +79,6 @@ export interface StackConfig {
 
 // biome-ignore lint/suspicious/noExplicitAny: a CloudFormation template is JSON of any shape
 type Json = any;
-type Resources = Array<[string, Json]>;
-
-/** Each function the template's metadata names, as the bill sees it, and its logical id. */
-function readFunctions(ofType: (type: string) => Resources) {
-  const retentionByLogGroup = new Map(
-    ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]),
-  );
-  const functions: Partial<Record<FunctionRole, FunctionConfig>> = {};
-  const logicalIds: Partial<Record<FunctionRole, string>> = {};
-  for (const [logicalId, fn] of ofType('AWS::Lambda::Function')) {
-    const role = functionRole(fn.Metadata?.[FUNCTION_METADATA.name] ?? '');
-    if (!role) continue;
-    logicalIds[role] = logicalId;
-    const p = fn.Properties ?? {};
-    const logGroupId = p.LoggingConfig?.LogGroup?.Ref;
-    functions[role] = {
-      memoryMb: p.MemorySize ?? 128,
-      architecture: p.Architectures?.[0] === 'arm64' ? 'arm64' : 'x86_64',
-      logFormat: p.LoggingConfig?.LogFormat === 'JSON' ? 'JSON' : 'Text',
-      systemLogLevel: p.LoggingConfig?.SystemLogLevel ?? 'INFO',
-      applicationLogLevel: p.LoggingConfig?.ApplicationLogLevel ?? 'INFO',
-      tracing: p.TracingConfig?.Mode === 'Active',
-      logRetentionDays: logGroupId ? retentionByLogGroup.get(logGroupId) : undefined,
-      customMetrics: (fn.Metadata?.[FUNCTION_METADATA.metrics] ?? []).length,
-    };
-  }
-  return { functions, logicalIds, missing: FUNCTION_ROLES.filter((role) => !functions[role]) };
-}
-
-/** How viewers get results: pushed over a WebSocket API, from the results function's URL, cached, or the API. */
-function resultsOf(
-  ofType: (type: string) => Resources,
-  resultsFunctionId: string | undefined,
-  cachesPath: (pattern: string) => boolean,
-): StackConfig['results'] {
-  if (ofType('AWS::ApiGatewayV2::Api').some(([, api]) => api.Properties?.ProtocolType === 'WEBSOCKET'))
-    return 'websocket';
-  const urlOfResults = ([, url]: [string, Json]) =>
-    url.Properties?.TargetFunctionArn?.['Fn::GetAtt']?.[0] === resultsFunctionId;
-  if (ofType('AWS::Lambda::Url').some(urlOfResults)) return 'function-url';
-  return cachesPath(RESULTS_PATH_PATTERN) ? 'cloudfront' : 'api';
-}
 
 /** A file the estimator cannot read as a template of this app: not a template, or another app's. */
 export class TemplateError extends NamedError {
@@ -156,59 +115,60 @@ const DEFAULT_CONSUMER = { batchSize: 10, maxBatchingWindowSeconds: 0 };
 function readConfig(
   template: Json,
   missing: (part: MissingPart) => void,
-): { stack: StackConfig; functionIds: Partial<Record<FunctionRole, string>> } {
+): { stack: StackConfig; functionIds: Partial<Record<FunctionRole, string>>; model: StackTemplate } {
   if (!template?.Resources || typeof template.Resources !== 'object')
     throw new TemplateError('Not a CloudFormation template: it has no Resources.');
-  const resources = Object.entries(template.Resources as Record<string, Json>);
-  const ofType = (type: string) => resources.filter(([, r]) => r?.Type === type);
-  const read = readFunctions(ofType);
-  if (read.missing.length > 0)
+  const model = readStackTemplate(template);
+  const byRole = new Map(
+    model.functions.flatMap((fn) => {
+      const role = functionRole(fn.name ?? '');
+      return role ? [[role, fn] as const] : [];
+    }),
+  );
+  const lacking = FUNCTION_ROLES.filter((role) => !byRole.has(role));
+  if (lacking.length > 0)
     missing({
-      part: `no function for ${read.missing.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata)`,
+      part: `no function for ${lacking.join(', ')} (looked for "${FUNCTION_METADATA.name}" metadata)`,
       pricedAs: "the stack's default function settings",
     });
   const functions = Object.fromEntries(
-    FUNCTION_ROLES.map((role) => [role, read.functions[role] ?? DEFAULT_FUNCTION]),
+    FUNCTION_ROLES.map((role) => {
+      const fn = byRole.get(role);
+      return [role, fn ? Object.fromEntries(FUNCTION_CONFIG.map((key) => [key, fn[key]])) : DEFAULT_FUNCTION];
+    }),
   ) as Record<FunctionRole, FunctionConfig>;
-  const { logicalIds } = read;
-  const [, mapping] = ofType('AWS::Lambda::EventSourceMapping')[0] ?? [];
+  const [mapping] = model.eventSources;
   if (!mapping)
     missing({ part: 'no SQS event source for the vote consumer', pricedAs: 'batches of 10 with no batching window' });
-  const httpApis = ofType('AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties?.ProtocolType !== 'WEBSOCKET');
-  const distributions = ofType('AWS::CloudFront::Distribution');
-  const behaviors: Json[] = distributions.flatMap(([, d]) => d.Properties?.DistributionConfig?.CacheBehaviors ?? []);
-  /** A distribution has a behaviour of its own for this path. */
-  const cachesPath = (pattern: string) => behaviors.some((b) => b.PathPattern === pattern);
-  const pollBehavior = behaviors.find((b) => b.PathPattern === POLL_PATH_PATTERN);
-  const pollPolicy = template.Resources[pollBehavior?.CachePolicyId?.Ref]?.Properties?.CachePolicyConfig;
-  const restOptions = ofType('AWS::ApiGateway::Method').filter(([, m]) => m.Properties?.HttpMethod === 'OPTIONS');
-  const cors = httpApis.find(([, api]) => api.Properties?.CorsConfiguration)?.[1].Properties.CorsConfiguration;
-  const region = template.Metadata?.[PRICING_REGION_METADATA];
+  const { batchSize, maxBatchingWindowSeconds } = mapping ?? DEFAULT_CONSUMER;
+  /** A distribution's behaviour of its own for this path. */
+  const behaviorFor = (pattern: string) =>
+    model.distributions.flatMap((d) => d.behaviors).find((b) => b.pathPattern === pattern);
+  const results = byRole.get('getResults');
   const stack: StackConfig = {
-    apiKind: httpApis.length > 0 ? 'http' : 'rest',
-    corsPreflight: cors !== undefined || restOptions.length > 0,
-    corsMaxAgeSeconds: cors?.MaxAge ?? restMaxAge(restOptions),
+    apiKind: model.apiKind,
+    corsPreflight: model.cors !== undefined,
+    corsMaxAgeSeconds: corsMaxAge(model.cors),
     functions,
-    consumer: {
-      batchSize: mapping?.Properties?.BatchSize ?? DEFAULT_CONSUMER.batchSize,
-      maxBatchingWindowSeconds:
-        mapping?.Properties?.MaximumBatchingWindowInSeconds ?? DEFAULT_CONSUMER.maxBatchingWindowSeconds,
-    },
-    results: resultsOf(ofType, logicalIds.getResults, cachesPath),
-    resultsConcurrency: template.Resources[logicalIds.getResults ?? '']?.Properties?.ReservedConcurrentExecutions,
-    apiThroughCloudFront: cachesPath(API_PATH_PATTERN),
-    pollReadCacheSeconds: Math.min(POLL_READ_CACHE_SECONDS, pollPolicy?.MaxTTL ?? 0),
-    siteRouter: distributions.some(([, d]) =>
-      (d.Properties?.DistributionConfig?.DefaultCacheBehavior?.FunctionAssociations ?? []).some(
-        (f: Json) => f.EventType === 'viewer-request',
-      ),
-    ),
-    alarms: ofType('AWS::CloudWatch::Alarm').length,
-    dashboards: ofType('AWS::CloudWatch::Dashboard').length,
-    votePath: votePathOf(template.Resources, logicalIds, ofType),
-    ...(typeof region === 'string' ? { region } : {}),
+    consumer: { batchSize, maxBatchingWindowSeconds },
+    results: model.websocketApi
+      ? 'websocket'
+      : model.functionUrls.some((url) => url.functionLogicalId === results?.logicalId)
+        ? 'function-url'
+        : behaviorFor(RESULTS_PATH_PATTERN)
+          ? 'cloudfront'
+          : 'api',
+    resultsConcurrency: results?.reservedConcurrency,
+    apiThroughCloudFront: behaviorFor(API_PATH_PATTERN) !== undefined,
+    pollReadCacheSeconds: Math.min(POLL_READ_CACHE_SECONDS, behaviorFor(POLL_PATH_PATTERN)?.maxTtl ?? 0),
+    siteRouter: model.distributions.some((d) => d.siteRouter),
+    alarms: model.alarms,
+    dashboards: model.dashboards,
+    votePath: votePathOf(model, byRole.get('createPoll')),
+    ...(model.region !== undefined ? { region: model.region } : {}),
   };
-  return { stack, functionIds: logicalIds };
+  const functionIds = Object.fromEntries([...byRole].map(([role, fn]) => [role, fn.logicalId]));
+  return { stack, functionIds, model };
 }
 
 /** The stack as the bill sees it, from its synthesized template; throws an Error naming what the template lacks. */
@@ -236,90 +196,86 @@ export interface StackReading {
   functionIds: Partial<Record<FunctionRole, string>>;
 }
 
+/** A resource the bill has no line for: listed by its type and logical id, never a silent $0. */
+export interface NotPriced {
+  type: string;
+  logicalId: string;
+  why: string;
+}
+
+/** What a template of this app, changed in any way, comes to for the estimator. */
+export interface StackReading {
+  stack: StackConfig;
+  /** Resources the estimate does not price: another app's part, or this app's beyond its traffic model. */
+  notPriced: NotPriced[];
+  /** Parts of this app the template lacks, priced as the defaults are. */
+  missing: MissingPart[];
+  /** Each of the app's functions' logical id, where the template has it. */
+  functionIds: Partial<Record<FunctionRole, string>>;
+}
+
 /**
- * Types the bill prices by the traffic model, or that cost nothing of their own (permissions, routes, policies,
- * deploy-time machinery); the types with one priced resource of their own are checked one by one (notPricedOf).
+ * Types the template's model does not read that cost nothing of their own (permissions, policies, deploy-time
+ * machinery) or are priced with another (the site's router, with the distribution's requests). What the model
+ * reads the bill prices by the traffic model; the types with one priced resource of their own are checked one
+ * by one (notPricedOf).
  */
-const ACCOUNTED_TYPES = new Set([
+const COSTLESS_TYPES = new Set([
   'AWS::IAM::Role',
   'AWS::IAM::Policy',
   'AWS::IAM::ManagedPolicy',
   'AWS::Lambda::Permission',
-  'AWS::Lambda::Url',
   'AWS::Lambda::LayerVersion',
-  'AWS::Lambda::EventSourceMapping',
-  'AWS::Logs::LogGroup',
   'AWS::SQS::QueuePolicy',
   'AWS::S3::BucketPolicy',
   'AWS::CloudFront::Function',
   'AWS::CloudFront::OriginAccessControl',
-  'AWS::CloudFront::Distribution',
-  'AWS::CloudFront::CachePolicy',
   'AWS::CloudFront::OriginRequestPolicy',
   'AWS::CloudFront::ResponseHeadersPolicy',
-  'AWS::ApiGatewayV2::Api',
-  'AWS::ApiGatewayV2::Route',
-  'AWS::ApiGatewayV2::Integration',
-  'AWS::ApiGatewayV2::Stage',
-  'AWS::ApiGateway::RestApi',
-  'AWS::ApiGateway::Resource',
-  'AWS::ApiGateway::Method',
   'AWS::ApiGateway::Deployment',
-  'AWS::ApiGateway::Stage',
   'AWS::ApiGateway::Account',
-  'AWS::CloudWatch::Alarm',
-  'AWS::CloudWatch::Dashboard',
   'AWS::CDK::Metadata',
   'AWS::CloudFormation::CustomResource',
 ]);
 
 /** Each resource the bill has no line for, with why; the poll table, the vote queue and its dead letters are priced. */
-function notPricedOf(resources: Record<string, Json>, functionIds: Partial<Record<FunctionRole, string>>): NotPriced[] {
-  const entries = Object.entries(resources);
-  const providers = customResourceProviders(resources);
+function notPricedOf(model: StackTemplate, functionIds: Partial<Record<FunctionRole, string>>): NotPriced[] {
   const appFunctions = new Set(Object.values(functionIds));
-  const voteQueues = new Set(
-    entries
-      .filter(([, r]) => r?.Type === 'AWS::Lambda::EventSourceMapping')
-      .map(([, r]) => getAttTarget(r.Properties?.EventSourceArn))
-      .filter(Boolean),
-  );
+  const otherFunctions = new Set(model.functions.map((f) => f.logicalId).filter((id) => !appFunctions.has(id)));
+  const voteQueues = new Set(model.eventSources.map((e) => e.queueLogicalId));
   const deadLetters = new Set(
-    entries
-      .filter(([id]) => voteQueues.has(id))
-      .map(([, q]) => getAttTarget(q.Properties?.RedrivePolicy?.deadLetterTargetArn)),
+    model.queues.filter((q) => voteQueues.has(q.logicalId)).map((q) => q.redrive?.deadLetterLogicalId),
   );
-  const table = pollTableOf(entries, functionIds);
-  const origins = JSON.stringify(
-    entries.filter(([, r]) => r?.Type === 'AWS::CloudFront::Distribution').map(([, d]) => d.Properties),
-  );
+  const table = pollTableOf(model, functionIds.createPoll);
+  const indexes = new Map(model.tables.map((t) => [t.logicalId, t.indexes]));
+  const served = new Set(model.distributions.flatMap((d) => d.origins));
+  const unread = new Set(model.unread.map((r) => r.logicalId));
   const out: NotPriced[] = [];
-  for (const [logicalId, r] of entries) {
-    const type = String(r?.Type);
+  for (const { type, logicalId } of model.resources) {
     const not = (why: string) => out.push({ type, logicalId, why });
     if (type === 'AWS::Lambda::Function') {
-      if (!appFunctions.has(logicalId) && !providers.has(logicalId)) not("a function the app's traffic does not call");
+      if (otherFunctions.has(logicalId)) not("a function the app's traffic does not call");
     } else if (type === 'AWS::SQS::Queue') {
       if (!voteQueues.has(logicalId) && !deadLetters.has(logicalId)) not('a queue the votes do not go through');
     } else if (type === 'AWS::DynamoDB::Table') {
       if (logicalId !== table) not('a table the polls are not kept in');
-      for (const index of r.Properties?.GlobalSecondaryIndexes ?? [])
-        not(`its index ${index.IndexName}: the writes and storage it adds`);
+      for (const index of indexes.get(logicalId) ?? []) not(`its index ${index}: the writes and storage it adds`);
     } else if (type === 'AWS::S3::Bucket') {
-      if (!origins.includes(`"${logicalId}"`)) not("a bucket the site's distribution does not serve");
-    } else if (!type.startsWith('Custom::') && !ACCOUNTED_TYPES.has(type)) not('a type the estimator has no price for');
+      if (!served.has(logicalId)) not("a bucket the site's distribution does not serve");
+    } else if (unread.has(logicalId) && !type.startsWith('Custom::') && !COSTLESS_TYPES.has(type))
+      not('a type the estimator has no price for');
   }
   return out;
 }
 
 /** The table the create function writes polls to (its environment names it), else the template's only one. */
-function pollTableOf(entries: Array<[string, Json]>, functionIds: Partial<Record<FunctionRole, string>>) {
-  const tables = entries.filter(([, r]) => r?.Type === 'AWS::DynamoDB::Table').map(([id]) => id);
-  const create = entries.find(([id]) => id === functionIds.createPoll)?.[1];
-  const named = Object.values(create?.Properties?.Environment?.Variables ?? {})
+function pollTableOf({ tables, functions }: StackTemplate, createId: string | undefined) {
+  const ids = tables.map((t) => t.logicalId);
+  const create = functions.find((fn) => fn.logicalId === createId);
+  const named = Object.values(create?.environment ?? {})
     .map(refTarget)
-    .find((id) => id !== undefined && tables.includes(id));
-  return named ?? tables[0];
+    .find((id) => id !== undefined && ids.includes(id));
+  return named ?? ids[0];
 }
 
 /**
@@ -329,49 +285,38 @@ function pollTableOf(entries: Array<[string, Json]>, functionIds: Partial<Record
  */
 export function readStack(template: Json): StackReading {
   const missing: MissingPart[] = [];
-  const { stack, functionIds } = readConfig(template, (part) => missing.push(part));
-  const resources = template.Resources as Record<string, Json>;
-  const types = new Set(Object.values(resources).map((r) => r?.Type));
+  const { stack, functionIds, model } = readConfig(template, (part) => missing.push(part));
   const lacks = [
-    ...(types.has('AWS::DynamoDB::Table') ? [] : ['no DynamoDB table (the polls)']),
-    ...(types.has('AWS::SQS::Queue') ? [] : ['no SQS queue (the votes)']),
+    ...(model.tables.length > 0 ? [] : ['no DynamoDB table (the polls)']),
+    ...(model.queues.length > 0 ? [] : ['no SQS queue (the votes)']),
   ];
   if (lacks.length > 0) throw new TemplateError(`Not a template of this app: it has ${lacks.join(' and ')}.`);
-  return { stack, notPriced: notPricedOf(resources, functionIds), missing, functionIds };
+  return { stack, notPriced: notPricedOf(model, functionIds), missing, functionIds };
 }
 
-/** The REST API's preflight answer's Access-Control-Max-Age (its OPTIONS methods' mock integration); 0 if none. */
-function restMaxAge(options: Resources): number {
-  const header = 'method.response.header.Access-Control-Max-Age';
-  const ages = options.flatMap(([, m]) =>
-    (m.Properties?.Integration?.IntegrationResponses ?? []).map((r: Json) => r.ResponseParameters?.[header]),
-  );
-  const value = ages.find((age) => typeof age === 'string');
-  return value === undefined ? 0 : Number(String(value).replace(/'/g, '')) || 0;
+/**
+ * How long a browser keeps a preflight's answer: the HTTP API's MaxAge, or the REST API's Access-Control-Max-Age
+ * (its OPTIONS methods' mock answer, a static value in quotes); 0 if none.
+ */
+function corsMaxAge(cors: CorsModel | undefined): number {
+  if (cors?.kind === 'http') return cors.maxAge ?? 0;
+  const age = cors?.preflights.map((p) => p.headers['access-control-max-age']).find((a) => typeof a === 'string');
+  return age === undefined ? 0 : Number(age.replace(/'/g, '')) || 0;
 }
 
 /**
  * The vote path as deployed: groups and shards from the create function's environment (a poll takes
- * its size at creation; absent: the default size), the throttle from the API's stage (HTTP API
- * default route settings, REST method settings).
+ * its size at creation; absent: the default size), the throttle from the API's stage.
  */
-function votePathOf(
-  resources: Json,
-  logicalIds: Partial<Record<FunctionRole, string>>,
-  ofType: (type: string) => Resources,
-): StackConfig['votePath'] {
-  const env = (role: FunctionRole, name: string) => {
-    const value = resources[logicalIds[role]!]?.Properties?.Environment?.Variables?.[name];
+function votePathOf({ throttle }: StackTemplate, create: FunctionModel | undefined): StackConfig['votePath'] {
+  const env = (name: string) => {
+    const value = create?.environment[name];
     return value === undefined ? undefined : Number(value);
   };
-  const [, stage] = [...ofType('AWS::ApiGatewayV2::Stage'), ...ofType('AWS::ApiGateway::Stage')].find(
-    ([, s]) => s.Properties?.DefaultRouteSettings || s.Properties?.MethodSettings,
-  ) ?? [undefined, undefined];
-  const throttle = stage?.Properties?.DefaultRouteSettings ?? stage?.Properties?.MethodSettings?.[0] ?? {};
   return {
-    groupsPerPoll: env('createPoll', FUNCTION_ENV.groupsPerPoll.name) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
-    counterShards: env('createPoll', FUNCTION_ENV.counterShards.name) ?? DEFAULT_VOTE_PATH.counterShards,
-    stageRateLimit: throttle.ThrottlingRateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
-    stageBurstLimit: throttle.ThrottlingBurstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
+    groupsPerPoll: env(FUNCTION_ENV.groupsPerPoll.name) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
+    counterShards: env(FUNCTION_ENV.counterShards.name) ?? DEFAULT_VOTE_PATH.counterShards,
+    stageRateLimit: throttle.rateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
+    stageBurstLimit: throttle.burstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
   };
 }

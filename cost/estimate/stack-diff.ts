@@ -5,7 +5,7 @@
  * drives. Pure: give it the two templates and their readings (stack-config.ts readStack).
  */
 import { FUNCTION_METADATA } from '../../config/functions';
-import { getAttTarget, refTarget } from '../../config/template-refs';
+import { getAttTarget, refTarget } from '../../template/refs';
 import type { PriceId } from '../../pricing/price-lines';
 import type { FunctionRole } from '../usage/unit-costs';
 import type { FunctionConfig, StackConfig, StackReading } from './stack-config';

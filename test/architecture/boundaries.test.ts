@@ -3,7 +3,7 @@
  * VPS edition reuse it), the handlers free of AWS (so they are tested with fakes), the cost
  * model free of the stack, the runtime and the page at run time (so it loads in a blink), the
  * stack free of the Lambda adapters (so a synth does not load an SDK client) and of the command
- * line (the CDK app is not a command of ours).
+ * line (the CDK app is not a command of ours), the template's model free of both its readers.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -79,9 +79,15 @@ export const RULES: Rule[] = [
   },
   {
     from: 'config/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/'],
+    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/', 'template/'],
     evenTypes: true,
     why: 'config is read by everything, so it reads nothing of ours',
+  },
+  {
+    from: 'template/',
+    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/', 'aws-cdk-lib'],
+    evenTypes: true,
+    why: "the template's one model is read by the local runtime and the estimator alike: it reads the JSON, not them",
   },
   {
     from: 'vps/',
@@ -112,7 +118,7 @@ export function violations(files: Array<{ path: string; source: string }>, rules
 
 describe('import boundaries', () => {
   it('hold across the project', () => {
-    const folders = ['lambdas', 'cost', 'lib', 'frontend', 'config', 'vps'].filter((dir) => {
+    const folders = ['lambdas', 'cost', 'lib', 'frontend', 'config', 'vps', 'template'].filter((dir) => {
       try {
         return readdirSync(join(ROOT, dir)).length > 0;
       } catch {
@@ -139,6 +145,7 @@ describe('import boundaries', () => {
       { path: 'vps/server.ts', source: "import { PollTable } from '../lambdas/adapters/poll-table';" },
       { path: 'vps/server.ts', source: "import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';" },
       { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../lambdas/domain/poll';" },
+      { path: 'template/model.ts', source: "import type { FunctionRole } from '../cost/usage/unit-costs';" },
     ]);
     expect(found).toEqual([
       'lambdas/domain/poll.ts imports ../adapters/poll-table ' +
@@ -151,6 +158,8 @@ describe('import boundaries', () => {
       'lib/app.ts imports ../cli/command-line ' +
         '(the CDK app depends on no command line: its errors and settings come from config/)',
       'vps/server.ts imports ../lambdas/adapters/poll-table (the VPS edition runs without AWS)',
+      'template/model.ts imports ../cost/usage/unit-costs ' +
+        "(the template's one model is read by the local runtime and the estimator alike: it reads the JSON, not them)",
     ]);
   });
 });

@@ -12,7 +12,7 @@ import { FUNCTION_ENV } from '../../config/function-env';
 import { ROOT, sourceFiles } from '../support/source-files';
 
 const TABLE_FILE = 'config/function-env.ts';
-/** Every folder of code: the stack, the functions, the runtimes, the page, the commands and the cost model. */
+/** Every folder of code: the stack, functions, runtimes, page and commands, the cost model and the template's. */
 const FOLDERS = [
   'lib',
   'lambdas',
@@ -25,6 +25,7 @@ const FOLDERS = [
   'dlq',
   'localstack',
   'load-tests',
+  'template',
 ];
 const NAMES = Object.values(FUNCTION_ENV).map((variable) => variable.name);
 
