@@ -103,7 +103,6 @@ export const voteLine = ({ p, o, at, id }: VoteRecord): string => {
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
   /** A vote is a line of the log: no message group, no counter item. */
-  readonly grouped = false;
   /** Claims on their way to disk: a second claim for the same voter waits for the first. */
   private readonly claiming = new Map<string, Promise<void>>();
   /** Keyed votes by vote id, for the idempotency window. */
@@ -205,7 +204,7 @@ export class PollState implements PollStore, VoteSink {
    * seen within the window is that vote again: it resolves when the first is on disk, or is refused
    * if it names another option (a key reused for a different ballot).
    */
-  send(vote: VoteMessage, keyed = false): Promise<void> {
+  send(vote: VoteMessage, { keyed }: { keyed: boolean }): Promise<void> {
     const record = voteRecord(vote, keyed);
     return this.sendRecord(record, voteLine(record));
   }

@@ -2,7 +2,7 @@
 import { type SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from './sqs-client';
 import type { VoteSink } from '../domain/ports';
-import { messageGroupId, type VoteMessage } from '../domain/vote';
+import { messageGroupId, type VoteLayout, type VoteMessage, voteRoute } from '../domain/vote';
 
 /**
  * The VoteSink port over the FIFO vote queue. A send that fails throws the SDK's error, which
@@ -15,15 +15,17 @@ export class VoteQueue implements VoteSink {
   ) {}
 
   /**
-   * The vote id is the deduplication id, and its message group comes from it (vote.ts voteRoute):
-   * a copy sent again within SQS's 5-minute window (an SDK retry of a send that did land, or a
+   * The vote id is the deduplication id, and its message group and counter item come from it (vote.ts
+   * voteRoute): a copy sent again within SQS's 5-minute window (an SDK retry of a send that did land, or a
    * client's retry of a ballot by its idempotency key) lands in the same group and is dropped there.
    */
-  async send(vote: VoteMessage, _keyed?: boolean, group = 0): Promise<void> {
+  async send(vote: VoteMessage, { poll }: { keyed: boolean; poll: VoteLayout }): Promise<void> {
+    const { group, item } = voteRoute(vote.voteId, poll);
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
-        MessageBody: JSON.stringify(vote),
+        // A poll of one counter item (every poll made without the flag) queues its votes as it always did.
+        MessageBody: JSON.stringify({ ...vote, ...item }),
         MessageGroupId: messageGroupId(vote.pollId, group),
         MessageDeduplicationId: vote.voteId,
       }),

@@ -9,7 +9,7 @@ import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';
 import type { PollCounts } from './results';
 import type { PollTally, QueuedRecord, RedrivenVote } from './tally';
-import type { CounterRef, VoteMessage } from './vote';
+import type { CounterRef, VoteLayout, VoteMessage } from './vote';
 
 /** Polls, their counts and voter claims, as the API functions read and write them. */
 export interface PollStore {
@@ -35,11 +35,10 @@ export interface VoteSink {
   /**
    * `keyed`: the vote came with an idempotency key, so a vote with its id within the window is
    * the same vote, counted once (SQS drops it by its deduplication id; the VPS edition remembers it).
-   * `group`: its message group within the poll (vote.ts voteRoute); the VPS edition has none.
+   * `poll`: how its poll spreads votes, for a sink that does (the queue's message groups and counter items:
+   * vote.ts voteRoute); the VPS edition's log counts in one place.
    */
-  send(vote: VoteMessage, keyed?: boolean, group?: number): Promise<void>;
-  /** false: the sink has no message groups nor counter items (the VPS edition's log), so no vote's is worked out. */
-  readonly grouped?: boolean;
+  send(vote: VoteMessage, to: { keyed: boolean; poll: VoteLayout }): Promise<void>;
 }
 
 export type ApplyOutcome =

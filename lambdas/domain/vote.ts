@@ -5,6 +5,9 @@ import { invalid, invalidField, PollError } from './errors';
 import { idOf, newId } from './ids';
 import { COUNTER_LAYOUTS, isClosed, type CounterLayout, type Poll, type PollSize } from './poll';
 
+/** How a poll spreads its votes: its message groups and counter items (a hot poll's), where its items are. */
+export type VoteLayout = Pick<Poll, 'groups' | 'counterShards' | 'counterLayout'>;
+
 /** What the vote function puts on the queue; the consumer trusts nothing else. */
 export interface VoteMessage {
   v: 1;
@@ -91,7 +94,7 @@ export const shardOfVote = (voteId: string, groups: number): number =>
  * (each group's always the same one, since a poll's size is fixed: its marks never move), as the
  * message's fields: none for item 0 (a poll's only one unless it is sized for a hot poll).
  */
-export function voteRoute(voteId: string, poll: Pick<Poll, 'groups' | 'counterShards' | 'counterLayout'>) {
+export function voteRoute(voteId: string, poll: VoteLayout) {
   const { groups, counterShards } = sizeOfPoll(poll);
   const group = shardOfVote(voteId, groups);
   const counter = group % counterShards;

@@ -8,7 +8,7 @@ import { isExpired } from '../domain/poll';
 import { isoTime } from '../domain/time';
 import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
 import type { RateLimit, RateTaker } from '../domain/rate-limit';
-import { chooseOption, idempotencyKey, voteIdFor, voteRoute, voterKey, type VoteMessage } from '../domain/vote';
+import { chooseOption, idempotencyKey, voteIdFor, voterKey, type VoteLayout, type VoteMessage } from '../domain/vote';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CastVotePorts {
@@ -20,8 +20,6 @@ export interface CastVotePorts {
   rateLimit?: RateLimit | RateTaker;
   captcha?: CaptchaCheck;
 }
-
-const UNROUTED = { group: 0, item: {} };
 
 export function castVoteHandler({
   polls,
@@ -35,9 +33,9 @@ export function castVoteHandler({
   const pollOf = cachedPollStore(polls, clock);
 
   /** Sends the vote; if it is not accepted, `release` frees the voter claim this request made for it. */
-  async function queue(vote: VoteMessage, send: { keyed: boolean; group: number }, release?: () => Promise<void>) {
+  async function queue(vote: VoteMessage, to: { keyed: boolean; poll: VoteLayout }, release?: () => Promise<void>) {
     try {
-      await votes.send(vote, send.keyed, send.group);
+      await votes.send(vote, to);
     } catch (error) {
       await release?.().catch((e) => log.error('could not release voter claim', e as Error));
       if (error instanceof PollError) throw error;
@@ -60,12 +58,7 @@ export function castVoteHandler({
     if (!poll || isExpired(poll, nowMs)) throw pollNotFound();
     const option = chooseOption(body, poll, nowMs);
     const castAt = isoTime(nowMs);
-    const voteId = voteIdFor(id, key);
-    // Where it goes among the queue's message groups and the poll's counter items (a hash): a sink with neither
-    // (the VPS edition's log) is spared it.
-    const { group, item } = votes.grouped === false ? UNROUTED : voteRoute(voteId, poll);
-    // A poll of one counter item (every poll made without the flag) queues its votes as it always did.
-    const vote: VoteMessage = { v: 1, voteId, pollId: id, option, castAt, ...item };
+    const vote: VoteMessage = { v: 1, voteId: voteIdFor(id, key), pollId: id, option, castAt };
 
     // A keyed ballot's claim carries its vote id, so a retry of it is not taken for a second vote.
     const ballot = key === undefined ? undefined : vote.voteId;
@@ -74,7 +67,7 @@ export function castVoteHandler({
     if (claim === 'taken') throw new PollError('already_voted', 'You have already voted in this poll.');
     // Not accepted, so not counted: the voter may try again. A claim an earlier try made stays (it may be queued).
     const release = voter && claim === 'claimed' ? () => polls.releaseVoter(id, voter, ballot) : undefined;
-    await queue(vote, { keyed: key !== undefined, group }, release);
+    await queue(vote, { keyed: key !== undefined, poll }, release);
     return {
       status: 202,
       body: { voteId: vote.voteId, pollId: id, option, castAt },

@@ -16,7 +16,7 @@ import type {
 } from '../../lambdas/domain/ports';
 import { zeroCounts, type PollCounts } from '../../lambdas/domain/results';
 import type { PollTally, QueuedRecord, RedrivenVote } from '../../lambdas/domain/tally';
-import { counterId, type CounterRef, type VoteMessage } from '../../lambdas/domain/vote';
+import { counterId, type CounterRef, type VoteLayout, type VoteMessage } from '../../lambdas/domain/vote';
 
 export class FakePollStore implements PollStore {
   readonly polls = new Map<string, Poll>();
@@ -62,14 +62,14 @@ export class FakePollStore implements PollStore {
 
 export class FakeVoteSink implements VoteSink {
   readonly sent: VoteMessage[] = [];
-  /** The message group each sent vote went to, in the same order. */
-  readonly groups: number[] = [];
+  /** The layout of each sent vote's poll, in the same order. */
+  readonly layouts: VoteLayout[] = [];
   /** Set to make every send fail (SQS unreachable, throttled...). */
   failWith?: Error;
-  async send(vote: VoteMessage, _keyed?: boolean, group = 0): Promise<void> {
+  async send(vote: VoteMessage, { poll }: { keyed: boolean; poll: VoteLayout }): Promise<void> {
     if (this.failWith) throw this.failWith;
     this.sent.push(vote);
-    this.groups.push(group);
+    this.layouts.push(poll);
   }
 }
 

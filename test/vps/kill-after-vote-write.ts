@@ -9,8 +9,8 @@ import { startVpsServer } from '../../vps/server';
 const server = await startVpsServer({ dataDir: process.argv[2], port: 0, site: buildSite(), rateLimits: false });
 const state = server.store.state;
 const send = state.send.bind(state);
-state.send = async (vote, keyed) => {
-  await send(vote, keyed);
+state.send = async (vote, to) => {
+  await send(vote, to);
   process.kill(process.pid, 'SIGKILL');
 };
 console.log(`Listening on ${server.url}`);

@@ -93,7 +93,10 @@ describe('the state channel', () => {
       return flush.written;
     });
     const vote = (option: number, voteId = `vote-${option}-${Math.random()}`) =>
-      remote.polls.send({ v: 1, voteId, pollId: poll.id, option, castAt: new Date().toISOString() }, true);
+      remote.polls.send(
+        { v: 1, voteId, pollId: poll.id, option, castAt: new Date().toISOString() },
+        { keyed: true, poll: {} },
+      );
     const first = await Promise.allSettled([vote(0), vote(1), vote(2)]);
     expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(first.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(Array(3).fill('disk full'));
