@@ -1,7 +1,6 @@
 /**
- * What the local runtime serves, as the template's model reads it (template/model.ts): every function with
- * the source file it bundles and runs, and the distribution's behaviors that cache the API. The template is the
- * only definition; nothing here repeats the stack.
+ * What the local runtime serves, as the template's model reads it (template/model.ts): each function with the
+ * source file it bundles and runs, and the behaviors that cache the API. Nothing here repeats the stack.
  */
 import { FUNCTION_METADATA } from '../config/functions';
 import {
@@ -31,12 +30,11 @@ export interface AppModel extends Omit<StackTemplate, 'functions'> {
 export function readTemplate(template: Template): AppModel {
   const model = readStackTemplate(template);
   const functions = model.functions.map(({ entry, ...fn }): FunctionModel => {
-    if (!entry)
-      throw new Error(
-        `Function ${fn.logicalId} has no ${FUNCTION_METADATA.entry} metadata: ` +
-          'make it with lib/functions.ts appFunction().',
-      );
-    return { ...fn, entry, name: fn.name ?? fn.logicalId };
+    if (entry) return { ...fn, entry, name: fn.name ?? fn.logicalId };
+    throw new Error(
+      `Function ${fn.logicalId} has no ${FUNCTION_METADATA.entry} metadata: ` +
+        'make it with lib/functions.ts appFunction().',
+    );
   });
   const apiCacheBehaviors = model.distributions.flatMap((d) => d.behaviors.filter((b) => b.toApi));
   return { ...model, functions, apiCacheBehaviors };

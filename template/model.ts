@@ -1,9 +1,8 @@
 /**
- * A synthesized template of this app, read once for both its readers: the local runtime serves it
- * (local/template-model.ts), the estimator prices it (cost/estimate/stack-config.ts). Any template of the app,
- * changed as it may be (other settings, resources added, a resource stripped of its properties), reads without
- * throwing: an absent property reads as CloudFormation's default, and a resource of a type read nowhere here is
- * listed (`unread`), never dropped.
+ * A synthesized template of this app, read once for the local runtime that serves it (local/template-model.ts)
+ * and the estimator that prices it (cost/estimate/stack-config.ts). Any template of the app, changed as it may be
+ * (other settings, resources added or stripped of their properties), reads without throwing: an absent property
+ * as CloudFormation's default, a resource of a type read nowhere here listed in `unread`, never dropped.
  */
 import { FUNCTION_METADATA } from '../config/functions';
 import { type ApiKind, PRICING_REGION_METADATA } from '../config/stack';
@@ -14,11 +13,6 @@ type Json = any;
 export interface Template {
   Resources: Record<string, { Type: string; Properties?: Json; Metadata?: Json }>;
   Metadata?: Json;
-}
-
-export interface ResourceRef {
-  type: string;
-  logicalId: string;
 }
 
 export interface TableModel {
@@ -148,39 +142,13 @@ export interface StackTemplate {
   /** The AWS Region the template was synthesized for, where it records one (its Metadata). */
   region?: string;
   /** Every resource, in the template's order. */
-  resources: ResourceRef[];
+  resources: Array<{ type: string; logicalId: string }>;
   /** The resources of a type read nowhere here (IAM, custom resources, a KMS key added), in the template's order. */
-  unread: ResourceRef[];
+  unread: StackTemplate['resources'];
 }
 
-/** The types this model reads; any other resource is listed in `unread`. */
-const READ_TYPES = new Set([
-  'AWS::Lambda::Function',
-  'AWS::Lambda::Url',
-  'AWS::Lambda::EventSourceMapping',
-  'AWS::Logs::LogGroup',
-  'AWS::SQS::Queue',
-  'AWS::DynamoDB::Table',
-  'AWS::ApiGatewayV2::Api',
-  'AWS::ApiGatewayV2::Route',
-  'AWS::ApiGatewayV2::Integration',
-  'AWS::ApiGatewayV2::Stage',
-  'AWS::ApiGateway::RestApi',
-  'AWS::ApiGateway::Resource',
-  'AWS::ApiGateway::Method',
-  'AWS::ApiGateway::Stage',
-  'AWS::CloudFront::Distribution',
-  'AWS::CloudFront::CachePolicy',
-  'AWS::CloudWatch::Alarm',
-  'AWS::CloudWatch::Dashboard',
-]);
-
-interface Read {
-  id: string;
-  /** Its properties; {} where it has none. */
-  p: Json;
-  metadata: Json;
-}
+/** A resource of the type asked for: its logical id, its properties and its metadata ({} where it has none). */
+type Read = { id: string; p: Json; metadata: Json };
 type OfType = (type: string) => Read[];
 
 /** A REST API's methods, each with its resource's path. */
@@ -197,6 +165,7 @@ function restMethods(ofType: OfType) {
     integration: p.Integration,
   }));
 }
+type RestMethod = ReturnType<typeof restMethods>[number];
 
 /** Route targets look like {"Fn::Join": ["", ["integrations/", {"Ref": "Integration"}]]}. */
 function integrationOf(target: Json): string | undefined {
@@ -204,22 +173,22 @@ function integrationOf(target: Json): string | undefined {
   return Array.isArray(parts) ? parts.map(refTarget).find(Boolean) : undefined;
 }
 
-function routesOf(ofType: OfType, isHttp: boolean): RouteModel[] {
-  if (!isHttp)
-    return restMethods(ofType)
-      .filter((m) => m.method !== 'OPTIONS')
-      .map((m) => ({ method: m.method, path: m.path, functionLogicalId: getAttTarget(m.integration?.Uri) ?? '' }));
+function routesOf(ofType: OfType, methods: RestMethod[], isHttp: boolean): RouteModel[] {
   const integrations = new Map(ofType('AWS::ApiGatewayV2::Integration').map((i) => [i.id, i.p]));
-  return ofType('AWS::ApiGatewayV2::Route').map(({ p }) => {
+  const httpRoutes = ofType('AWS::ApiGatewayV2::Route').map(({ p }) => {
     const [method, path] = String(p.RouteKey).split(' ');
     const integration = integrations.get(integrationOf(p.Target) ?? '');
     return { method, path, functionLogicalId: getAttTarget(integration?.IntegrationUri) ?? '' };
   });
+  const restRoutes = methods
+    .filter((m) => m.method !== 'OPTIONS')
+    .map((m) => ({ method: m.method, path: m.path, functionLogicalId: getAttTarget(m.integration?.Uri) ?? '' }));
+  return isHttp ? httpRoutes : restRoutes;
 }
 
 const RESPONSE_HEADER = 'method.response.header.';
 
-function corsOf(ofType: OfType, httpApis: Read[]): CorsModel | undefined {
+function corsOf(methods: RestMethod[], httpApis: Read[]): CorsModel | undefined {
   if (httpApis.length > 0) {
     const config = httpApis[0].p.CorsConfiguration;
     return config
@@ -234,7 +203,7 @@ function corsOf(ofType: OfType, httpApis: Read[]): CorsModel | undefined {
       : undefined;
   }
   // A mock integration's first response: its status and its headers (static values, in single quotes).
-  const preflights = restMethods(ofType)
+  const preflights = methods
     .filter((m) => m.method === 'OPTIONS' && m.integration?.Type === 'MOCK')
     .map((m) => {
       const response = m.integration.IntegrationResponses?.[0] ?? {};
@@ -259,17 +228,15 @@ function distributionsOf(ofType: OfType): DistributionModel[] {
   return ofType('AWS::CloudFront::Distribution').map(({ id, p }) => {
     const config = p.DistributionConfig ?? {};
     const origins: Json[] = config.Origins ?? [];
-    const apiOrigins = new Set(
-      origins.filter((o) => JSON.stringify(o.DomainName).includes('execute-api')).map((o) => o.Id),
-    );
     return {
       logicalId: id,
-      origins: origins.map((o) => getAttTarget(o.DomainName)).filter((target): target is string => Boolean(target)),
+      origins: origins.flatMap((o) => getAttTarget(o.DomainName) ?? []),
       behaviors: (config.CacheBehaviors ?? []).map((b: Json) => {
         const policy = policies.get(refTarget(b.CachePolicyId) ?? '') ?? {};
+        const origin = origins.find((o) => o.Id === b.TargetOriginId);
         return {
           pathPattern: b.PathPattern,
-          toApi: apiOrigins.has(b.TargetOriginId),
+          toApi: JSON.stringify(origin?.DomainName ?? '').includes('execute-api'),
           minTtl: policy.MinTTL ?? 0,
           defaultTtl: policy.DefaultTTL ?? 0,
           maxTtl: policy.MaxTTL ?? 0,
@@ -330,19 +297,23 @@ function queueOf({ id, p }: Read): QueueModel {
 /** The app's stack as its template says it. */
 export function readStackTemplate(template: Template): StackTemplate {
   const entries = Object.entries(template.Resources);
-  const ofType: OfType = (type) =>
-    entries
+  // The types asked for: a resource of any other is unread.
+  const asked = new Set<string>();
+  const ofType: OfType = (type) => {
+    asked.add(type);
+    return entries
       .filter(([, r]) => r?.Type === type)
       .map(([id, r]) => ({ id, p: r.Properties ?? {}, metadata: r.Metadata ?? {} }));
+  };
   const v2Apis = ofType('AWS::ApiGatewayV2::Api');
   const httpApis = v2Apis.filter(({ p }) => p.ProtocolType !== 'WEBSOCKET');
-  const resources = entries.map(([logicalId, r]) => ({ type: String(r?.Type), logicalId }));
+  const methods = restMethods(ofType);
   const region = template.Metadata?.[PRICING_REGION_METADATA];
-  return {
+  const model: Omit<StackTemplate, 'resources' | 'unread'> = {
     apiKind: httpApis.length > 0 ? 'http' : 'rest',
     websocketApi: httpApis.length < v2Apis.length,
-    routes: routesOf(ofType, httpApis.length > 0),
-    cors: corsOf(ofType, httpApis),
+    routes: routesOf(ofType, methods, httpApis.length > 0),
+    cors: corsOf(methods, httpApis),
     throttle: throttleOf(ofType),
     tables: ofType('AWS::DynamoDB::Table').map(({ id, p }) => ({
       logicalId: id,
@@ -374,7 +345,7 @@ export function readStackTemplate(template: Template): StackTemplate {
     alarms: ofType('AWS::CloudWatch::Alarm').length,
     dashboards: ofType('AWS::CloudWatch::Dashboard').length,
     ...(typeof region === 'string' ? { region } : {}),
-    resources,
-    unread: resources.filter((r) => !READ_TYPES.has(r.type)),
   };
+  const resources = entries.map(([logicalId, r]) => ({ type: String(r?.Type), logicalId }));
+  return { ...model, resources, unread: resources.filter((r) => !asked.has(r.type)) };
 }

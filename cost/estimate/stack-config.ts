@@ -1,9 +1,8 @@
 /**
- * What in the synthesized template changes the bill: API kind, each function's memory, architecture, logging,
- * tracing and custom metrics, the consumer's batching, alarms. The bill's view of the template's model
- * (template/model.ts, which the local runtime reads too): the app's functions by role, the stack's defaults for
- * a part it lacks, and what it does not price. Pure: give it the template's JSON. Change the stack, and the
- * estimate follows.
+ * What in the synthesized template changes the bill (API kind, each function's memory, architecture, logging,
+ * tracing and custom metrics, the consumer's batching, alarms), as the bill sees the template's model
+ * (template/model.ts, the local runtime's too): the app's functions by role, the stack's defaults for a part it
+ * lacks, and what it does not price. Pure: give it the template's JSON. Change the stack, and the estimate follows.
  */
 import {
   API_PATH_PATTERN,
@@ -20,18 +19,21 @@ import { NamedError } from '../../config/errors';
 import { type CorsModel, type FunctionModel, readStackTemplate, type StackTemplate } from '../../template/model';
 import { refTarget } from '../../template/refs';
 
-/** A function's settings the bill reads. */
-const FUNCTION_CONFIG = [
-  'memoryMb',
-  'architecture',
-  'logFormat',
-  'systemLogLevel',
-  'applicationLogLevel',
-  'tracing',
-  'logRetentionDays',
-  'customMetrics',
-] as const;
-export type FunctionConfig = Pick<FunctionModel, (typeof FUNCTION_CONFIG)[number]>;
+/**
+ * The settings of a function the bill reads, as a function the template lacks is priced: with those the stack
+ * gives every function by default (config/functions.ts), as the traffic still reaches one.
+ */
+const DEFAULT_FUNCTION = {
+  memoryMb: FUNCTION_DEFAULTS.memoryMb,
+  architecture: FUNCTION_DEFAULTS.architecture,
+  logFormat: 'JSON',
+  systemLogLevel: FUNCTION_DEFAULTS.systemLogLevel,
+  applicationLogLevel: FUNCTION_DEFAULTS.logLevel,
+  tracing: false,
+  logRetentionDays: FUNCTION_DEFAULTS.logRetentionDays,
+  customMetrics: 0,
+} satisfies Partial<FunctionModel>;
+export type FunctionConfig = Pick<FunctionModel, keyof typeof DEFAULT_FUNCTION>;
 
 export interface StackConfig {
   apiKind: 'http' | 'rest';
@@ -48,20 +50,14 @@ export interface StackConfig {
   results: ResultsDelivery | 'websocket';
   /** The results function's reserved concurrency, when capped (no monthly cost: a ceiling). */
   resultsConcurrency?: number;
-  /**
-   * The site's distribution fronts the whole API (results=cloudfront): every API call is also a
-   * CloudFront request.
-   */
+  /** The site's distribution fronts the whole API (results=cloudfront): every API call is a CloudFront request too. */
   apiThroughCloudFront: boolean;
   /**
    * Seconds the distribution keeps a poll read (results=cloudfront): its behaviour's max TTL, at most the
    * max-age the answer carries (POLL_READ_CACHE_SECONDS); 0 where poll reads are not cached.
    */
   pollReadCacheSeconds: number;
-  /**
-   * A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site
-   * request.
-   */
+  /** A CloudFront Function on the site's requests (routing and the 404 page): one invocation per site request. */
   siteRouter: boolean;
   alarms: number;
   /** CloudWatch dashboards (the cost dashboard on AWS). */
@@ -92,20 +88,6 @@ export interface MissingPart {
   pricedAs: string;
 }
 
-/**
- * A function the template lacks is priced with the settings the stack gives every function by default
- * (config/functions.ts): the traffic still reaches one.
- */
-const DEFAULT_FUNCTION: FunctionConfig = {
-  memoryMb: FUNCTION_DEFAULTS.memoryMb,
-  architecture: FUNCTION_DEFAULTS.architecture,
-  logFormat: 'JSON',
-  systemLogLevel: FUNCTION_DEFAULTS.systemLogLevel,
-  applicationLogLevel: FUNCTION_DEFAULTS.logLevel,
-  tracing: false,
-  logRetentionDays: FUNCTION_DEFAULTS.logRetentionDays,
-  customMetrics: 0,
-};
 const DEFAULT_CONSUMER = { batchSize: 10, maxBatchingWindowSeconds: 0 };
 
 /**
@@ -119,12 +101,7 @@ function readConfig(
   if (!template?.Resources || typeof template.Resources !== 'object')
     throw new TemplateError('Not a CloudFormation template: it has no Resources.');
   const model = readStackTemplate(template);
-  const byRole = new Map(
-    model.functions.flatMap((fn) => {
-      const role = functionRole(fn.name ?? '');
-      return role ? [[role, fn] as const] : [];
-    }),
-  );
+  const byRole = new Map(model.functions.map((fn) => [functionRole(fn.name ?? ''), fn]));
   const lacking = FUNCTION_ROLES.filter((role) => !byRole.has(role));
   if (lacking.length > 0)
     missing({
@@ -134,7 +111,8 @@ function readConfig(
   const functions = Object.fromEntries(
     FUNCTION_ROLES.map((role) => {
       const fn = byRole.get(role);
-      return [role, fn ? Object.fromEntries(FUNCTION_CONFIG.map((key) => [key, fn[key]])) : DEFAULT_FUNCTION];
+      const settings = Object.keys(DEFAULT_FUNCTION) as Array<keyof FunctionConfig>;
+      return [role, fn ? Object.fromEntries(settings.map((key) => [key, fn[key]])) : DEFAULT_FUNCTION];
     }),
   ) as Record<FunctionRole, FunctionConfig>;
   const [mapping] = model.eventSources;
@@ -167,7 +145,9 @@ function readConfig(
     votePath: votePathOf(model, byRole.get('createPoll')),
     ...(model.region !== undefined ? { region: model.region } : {}),
   };
-  const functionIds = Object.fromEntries([...byRole].map(([role, fn]) => [role, fn.logicalId]));
+  const functionIds = Object.fromEntries(
+    [...byRole].filter(([role]) => role).map(([role, fn]) => [role, fn.logicalId]),
+  );
   return { stack, functionIds, model };
 }
 
@@ -196,31 +176,14 @@ export interface StackReading {
   functionIds: Partial<Record<FunctionRole, string>>;
 }
 
-/** A resource the bill has no line for: listed by its type and logical id, never a silent $0. */
-export interface NotPriced {
-  type: string;
-  logicalId: string;
-  why: string;
-}
-
-/** What a template of this app, changed in any way, comes to for the estimator. */
-export interface StackReading {
-  stack: StackConfig;
-  /** Resources the estimate does not price: another app's part, or this app's beyond its traffic model. */
-  notPriced: NotPriced[];
-  /** Parts of this app the template lacks, priced as the defaults are. */
-  missing: MissingPart[];
-  /** Each of the app's functions' logical id, where the template has it. */
-  functionIds: Partial<Record<FunctionRole, string>>;
-}
-
 /**
- * Types the template's model does not read that cost nothing of their own (permissions, policies, deploy-time
- * machinery) or are priced with another (the site's router, with the distribution's requests). What the model
- * reads the bill prices by the traffic model; the types with one priced resource of their own are checked one
- * by one (notPricedOf).
+ * Types the template's model does not read that the bill prices another way (the REST API by its requests, the
+ * site's router with the distribution's) or that cost nothing of their own (permissions, policies, deploy-time
+ * machinery). What the model reads the bill prices by the traffic model; the types with one priced resource of
+ * their own are checked one by one (notPricedOf).
  */
-const COSTLESS_TYPES = new Set([
+const ACCOUNTED_TYPES = new Set([
+  'AWS::ApiGateway::RestApi',
   'AWS::IAM::Role',
   'AWS::IAM::Policy',
   'AWS::IAM::ManagedPolicy',
@@ -247,7 +210,6 @@ function notPricedOf(model: StackTemplate, functionIds: Partial<Record<FunctionR
     model.queues.filter((q) => voteQueues.has(q.logicalId)).map((q) => q.redrive?.deadLetterLogicalId),
   );
   const table = pollTableOf(model, functionIds.createPoll);
-  const indexes = new Map(model.tables.map((t) => [t.logicalId, t.indexes]));
   const served = new Set(model.distributions.flatMap((d) => d.origins));
   const unread = new Set(model.unread.map((r) => r.logicalId));
   const out: NotPriced[] = [];
@@ -259,10 +221,11 @@ function notPricedOf(model: StackTemplate, functionIds: Partial<Record<FunctionR
       if (!voteQueues.has(logicalId) && !deadLetters.has(logicalId)) not('a queue the votes do not go through');
     } else if (type === 'AWS::DynamoDB::Table') {
       if (logicalId !== table) not('a table the polls are not kept in');
-      for (const index of indexes.get(logicalId) ?? []) not(`its index ${index}: the writes and storage it adds`);
+      for (const index of model.tables.find((t) => t.logicalId === logicalId)?.indexes ?? [])
+        not(`its index ${index}: the writes and storage it adds`);
     } else if (type === 'AWS::S3::Bucket') {
       if (!served.has(logicalId)) not("a bucket the site's distribution does not serve");
-    } else if (unread.has(logicalId) && !type.startsWith('Custom::') && !COSTLESS_TYPES.has(type))
+    } else if (unread.has(logicalId) && !type.startsWith('Custom::') && !ACCOUNTED_TYPES.has(type))
       not('a type the estimator has no price for');
   }
   return out;
@@ -271,11 +234,12 @@ function notPricedOf(model: StackTemplate, functionIds: Partial<Record<FunctionR
 /** The table the create function writes polls to (its environment names it), else the template's only one. */
 function pollTableOf({ tables, functions }: StackTemplate, createId: string | undefined) {
   const ids = tables.map((t) => t.logicalId);
-  const create = functions.find((fn) => fn.logicalId === createId);
-  const named = Object.values(create?.environment ?? {})
-    .map(refTarget)
-    .find((id) => id !== undefined && ids.includes(id));
-  return named ?? ids[0];
+  const environment = functions.find((fn) => fn.logicalId === createId)?.environment ?? {};
+  return (
+    Object.values(environment)
+      .map(refTarget)
+      .find((id) => id !== undefined && ids.includes(id)) ?? ids[0]
+  );
 }
 
 /**
@@ -294,10 +258,7 @@ export function readStack(template: Json): StackReading {
   return { stack, notPriced: notPricedOf(model, functionIds), missing, functionIds };
 }
 
-/**
- * How long a browser keeps a preflight's answer: the HTTP API's MaxAge, or the REST API's Access-Control-Max-Age
- * (its OPTIONS methods' mock answer, a static value in quotes); 0 if none.
- */
+/** How long a browser keeps a preflight's answer: the HTTP API's MaxAge, the REST API's quoted header; 0 if none. */
 function corsMaxAge(cors: CorsModel | undefined): number {
   if (cors?.kind === 'http') return cors.maxAge ?? 0;
   const age = cors?.preflights.map((p) => p.headers['access-control-max-age']).find((a) => typeof a === 'string');
@@ -305,17 +266,14 @@ function corsMaxAge(cors: CorsModel | undefined): number {
 }
 
 /**
- * The vote path as deployed: groups and shards from the create function's environment (a poll takes
- * its size at creation; absent: the default size), the throttle from the API's stage.
+ * The vote path as deployed: groups and shards from the create function's environment (a poll takes its size at
+ * creation; absent: the default size), the throttle from the API's stage.
  */
 function votePathOf({ throttle }: StackTemplate, create: FunctionModel | undefined): StackConfig['votePath'] {
-  const env = (name: string) => {
-    const value = create?.environment[name];
-    return value === undefined ? undefined : Number(value);
-  };
+  const env = (name: string, fallback: number) => Number(create?.environment[name] ?? fallback);
   return {
-    groupsPerPoll: env(FUNCTION_ENV.groupsPerPoll.name) ?? DEFAULT_VOTE_PATH.groupsPerPoll,
-    counterShards: env(FUNCTION_ENV.counterShards.name) ?? DEFAULT_VOTE_PATH.counterShards,
+    groupsPerPoll: env(FUNCTION_ENV.groupsPerPoll.name, DEFAULT_VOTE_PATH.groupsPerPoll),
+    counterShards: env(FUNCTION_ENV.counterShards.name, DEFAULT_VOTE_PATH.counterShards),
     stageRateLimit: throttle.rateLimit ?? DEFAULT_VOTE_PATH.stageRateLimit,
     stageBurstLimit: throttle.burstLimit ?? DEFAULT_VOTE_PATH.stageBurstLimit,
   };
