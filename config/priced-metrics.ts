@@ -150,20 +150,25 @@ export const METERED_METRICS = {
 export type MeteredMetricId = keyof typeof METERED_METRICS;
 
 /** The stack's queues: the votes', and the dead letters' (where redelivered votes end). */
-export type Queue = 'the vote queue' | 'the dead-letter queue';
+export type Queue = 'voteQueue' | 'deadLetterQueue';
 
 /**
  * Which of the stack's resources a term reads: one, or each of a kind. The reader reads each function of the
  * stack (CDK's helpers are billed too), the dashboard graphs the app's own.
  */
-export type TermOf =
-  | 'the API'
-  | 'each function'
-  | 'the consumer'
-  | Queue
-  | 'each queue'
-  | 'the table'
-  | 'the distribution';
+export type TermOf = 'api' | 'eachFunction' | 'consumer' | Queue | 'eachQueue' | 'table' | 'distribution';
+
+/** Each resource a term reads, in words (a message's). */
+export const TERM_OF_LABELS: Record<TermOf, string> = {
+  api: 'the API',
+  eachFunction: 'each function',
+  consumer: 'the consumer',
+  voteQueue: 'the vote queue',
+  deadLetterQueue: 'the dead-letter queue',
+  eachQueue: 'each queue',
+  table: 'the table',
+  distribution: 'the distribution',
+};
 
 /** Lambda's GB-second: a function's milliseconds, over these, times its memory in MB over MB_PER_GB. */
 export const MS_PER_SECOND = 1000;
@@ -243,20 +248,20 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
     usage: 'apiRequests',
     service: 'API Gateway',
     price: { http: 'httpApiRequests', rest: 'restApiRequests' },
-    terms: [{ id: 'apiRequests', metric: 'apiRequests', of: 'the API' }],
+    terms: [{ id: 'apiRequests', metric: 'apiRequests', of: 'api' }],
   },
   {
     usage: 'invocations',
     service: 'Lambda',
     price: 'lambdaRequests',
-    terms: [{ id: 'Invocations', metric: 'invocations', of: 'each function' }],
+    terms: [{ id: 'Invocations', metric: 'invocations', of: 'eachFunction' }],
   },
   {
     usage: 'gbSeconds',
     each: true,
     service: 'Lambda',
     price: { arm64: 'lambdaArmGbSeconds', x86_64: 'lambdaX86GbSeconds' },
-    terms: [{ id: 'Ms', metric: 'durationMs', of: 'each function', atMemory: true }],
+    terms: [{ id: 'Ms', metric: 'durationMs', of: 'eachFunction', atMemory: true }],
   },
   {
     // A send per vote (and per dead letter), a receive and a batch delete per consumer batch, and the poller's
@@ -266,17 +271,17 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
     price: 'sqsFifoRequests',
     terms: [
       {
-        id: { 'the vote queue': 'sqsSent', 'the dead-letter queue': 'sqsDeadLettered' },
+        id: { voteQueue: 'sqsSent', deadLetterQueue: 'sqsDeadLettered' },
         metric: 'messagesSent',
-        of: 'each queue',
+        of: 'eachQueue',
       },
-      { id: 'sqsEmptyReceives', metric: 'emptyReceives', of: 'the vote queue' },
+      { id: 'sqsEmptyReceives', metric: 'emptyReceives', of: 'voteQueue' },
       {
         id: 'sqsBatches',
         metric: 'invocations',
-        of: 'the consumer',
+        of: 'consumer',
         times: SQS_REQUESTS_PER_BATCH,
-        orElse: { metrics: ['messagesReceived', 'messagesDeleted'], of: 'each queue' },
+        orElse: { metrics: ['messagesReceived', 'messagesDeleted'], of: 'eachQueue' },
       },
     ],
   },
@@ -284,13 +289,13 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
     usage: 'writeUnits',
     service: 'DynamoDB',
     price: 'dynamoWriteUnits',
-    terms: [{ id: 'writeUnits', metric: 'writeUnits', of: 'the table' }],
+    terms: [{ id: 'writeUnits', metric: 'writeUnits', of: 'table' }],
   },
   {
     usage: 'readUnits',
     service: 'DynamoDB',
     price: 'dynamoReadUnits',
-    terms: [{ id: 'readUnits', metric: 'readUnits', of: 'the table' }],
+    terms: [{ id: 'readUnits', metric: 'readUnits', of: 'table' }],
   },
   { usage: 'storageGb', price: 'dynamoStorage' },
   { usage: 'logsGb', price: 'logsIngestion' },
@@ -305,14 +310,14 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
     usage: 'cloudFrontRequests',
     service: 'CloudFront',
     price: 'cloudFrontRequests',
-    terms: [{ id: 'edgeRequests', metric: 'edgeRequests', of: 'the distribution' }],
+    terms: [{ id: 'edgeRequests', metric: 'edgeRequests', of: 'distribution' }],
   },
   { usage: 'cloudFrontFunctionInvocations', price: 'cloudFrontFunctions' },
   {
     usage: 'cloudFrontGb',
     service: 'CloudFront',
     price: 'cloudFrontTransfer',
-    terms: [{ id: 'edgeBytes', metric: 'edgeBytes', of: 'the distribution', inBytes: true }],
+    terms: [{ id: 'edgeBytes', metric: 'edgeBytes', of: 'distribution', inBytes: true }],
   },
   { usage: 'cloudFrontOriginGb', price: 'cloudFrontOriginTransfer' },
   { usage: 's3Gets', price: 's3Gets' },

@@ -42,6 +42,7 @@ import {
   type PricedUsage,
   priceFor,
   type Queue,
+  TERM_OF_LABELS,
   type TermOf,
   type UsageTerm,
 } from '../config/priced-metrics';
@@ -211,19 +212,19 @@ export class CostDashboard extends Construct {
   private costRates(props: CostDashboardProps, fns: Record<string, LambdaFunction>): Record<string, MathExpression> {
     // Each resource a term reads, by the dimensions its metrics name it with (an API's: as its own metrics do).
     const queues: Record<Queue, Record<string, string>> = {
-      'the vote queue': { QueueName: props.queue.queueName },
-      'the dead-letter queue': { QueueName: props.deadLetterQueue.queueName },
+      voteQueue: { QueueName: props.queue.queueName },
+      deadLetterQueue: { QueueName: props.deadLetterQueue.queueName },
     };
-    const named: Record<Exclude<TermOf, 'each function' | 'each queue'>, Record<string, string> | undefined> = {
-      'the API': props.api.requests.dimensions,
-      'the consumer': { FunctionName: props.consumer.functionName },
+    const named: Record<Exclude<TermOf, 'eachFunction' | 'eachQueue'>, Record<string, string> | undefined> = {
+      api: props.api.requests.dimensions,
+      consumer: { FunctionName: props.consumer.functionName },
       ...queues,
-      'the table': { TableName: props.table.tableName },
-      'the distribution': props.distribution && { DistributionId: props.distribution.distributionId },
+      table: { TableName: props.table.tableName },
+      distribution: props.distribution && { DistributionId: props.distribution.distributionId },
     };
     // A term's metrics, by their names in the math: a metric of each of the resources it reads.
     const parts = (t: UsageTerm): [string, Record<string, string> | undefined][] => {
-      if (t.of === 'each function')
+      if (t.of === 'eachFunction')
         return Object.entries(fns).map(([name, fn]) => [name + t.id, { FunctionName: fn.functionName }]);
       if (typeof t.id !== 'string') {
         const ids = t.id;
@@ -234,7 +235,8 @@ export class CostDashboard extends Construct {
     const metricOf = (t: UsageTerm, dimensions: Record<string, string>): IMetric => {
       const m: MeteredMetric = METERED_METRICS[t.metric];
       const dimension = typeof m.dimension === 'string' ? m.dimension : m.dimension[props.apiKind];
-      if (!(dimension in dimensions)) throw new Error(`The dashboard's ${t.metric}: ${t.of} has no ${dimension}`);
+      if (!(dimension in dimensions))
+        throw new Error(`The dashboard's ${t.metric}: ${TERM_OF_LABELS[t.of]} has no ${dimension}`);
       return new Metric({
         namespace: m.namespace,
         metricName: m.metricName,
@@ -252,13 +254,13 @@ export class CostDashboard extends Construct {
       if (terms.some((t) => parts(t).some(([, dimensions]) => !dimensions))) continue;
       // Each function's metrics together, then the rest in the table's order.
       const metrics: Record<string, IMetric> = {};
-      const perFunction = terms.filter((t) => t.of === 'each function');
+      const perFunction = terms.filter((t) => t.of === 'eachFunction');
       for (const i of Object.keys(fns).keys())
         for (const t of perFunction) {
           const [id, dimensions] = parts(t)[i];
           metrics[id] = metricOf(t, dimensions!);
         }
-      for (const t of terms.filter((t) => t.of !== 'each function'))
+      for (const t of terms.filter((t) => t.of !== 'eachFunction'))
         for (const [id, dimensions] of parts(t)) metrics[id] = metricOf(t, dimensions!);
       const names = (t: UsageTerm) => parts(t).map(([id]) => id);
       rates[key] = costRate(

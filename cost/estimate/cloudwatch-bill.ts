@@ -92,7 +92,7 @@ export function meteredUsage(m: Measurement, stack: StackConfig, scale = 1): Map
   const apiKind = m.api?.kind ?? stack.apiKind;
   for (const line of PRICED_USAGE) {
     for (const term of line.terms) {
-      if (term.of === 'each function') {
+      if (term.of === 'eachFunction') {
         const read = FUNCTION_FIGURES[term.metric]!;
         for (const fn of m.functions) {
           const n = read(fn) ?? 0;
@@ -104,7 +104,7 @@ export function meteredUsage(m: Measurement, stack: StackConfig, scale = 1): Map
         continue;
       }
       const id = priceFor(line.price, apiKind);
-      const n = term.of === 'the consumer' ? consumerInvocations(m) : figure(term.metric, m);
+      const n = term.of === 'consumer' ? consumerInvocations(m) : figure(term.metric, m);
       if (term.orElse && !counted(n)) {
         for (const other of term.orElse.metrics) add(id, (figure(other, m) ?? 0) * scale);
         continue;
@@ -175,7 +175,7 @@ export function measuredMonth(m: Measurement, stack: StackConfig): { usage: Mont
 function termMeasured(term: UsageTerm, m: Measurement): boolean {
   const metrics = [term.metric, ...(term.orElse?.metrics ?? [])];
   return metrics.some((metric) =>
-    FUNCTION_FIGURES[metric] && (term.of === 'each function' || term.of === 'the consumer')
+    FUNCTION_FIGURES[metric] && (term.of === 'eachFunction' || term.of === 'consumer')
       ? m.functions.some((f) => FUNCTION_FIGURES[metric]!(f) !== undefined)
       : figure(metric, m) !== undefined,
   );

@@ -233,12 +233,11 @@ const READ_OF = new Map<MeteredMetricId, TermOf>(
   ),
 );
 /** A queue's part, from its logical id (lib/vote-pipeline.ts names them). */
-const queueOf = (logicalId: string): Queue =>
-  /DeadLetterQueue/.test(logicalId) ? 'the dead-letter queue' : 'the vote queue';
+const queueOf = (logicalId: string): Queue => (/DeadLetterQueue/.test(logicalId) ? 'deadLetterQueue' : 'voteQueue');
 /** Whether a metric of a resource counts: any resource's, but a queue's where the table reads one queue's. */
 function readsQueue(id: MeteredMetricId, logicalId: string): boolean {
   const of = READ_OF.get(id);
-  return METERED_METRICS[id].resource !== 'queue' || of === 'each queue' || of === queueOf(logicalId);
+  return METERED_METRICS[id].resource !== 'queue' || of === 'eachQueue' || of === queueOf(logicalId);
 }
 
 /**
