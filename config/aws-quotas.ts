@@ -313,9 +313,6 @@ export const QUOTAS = {
 
 export type QuotaId = keyof typeof QUOTAS;
 
-/** A quota by the name the report and report.json give it. */
-export const quotaNamed = (name: string): Quota | undefined => Object.values(QUOTAS).find((q) => q.name === name);
-
 /** A quota's value in a Region (us-east-1's when none is named). */
 export function quota(id: QuotaId, region = 'us-east-1'): number {
   const q: Quota = QUOTAS[id];

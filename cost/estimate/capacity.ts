@@ -7,7 +7,7 @@
 import { RESULTS_URL } from '../../config/results-delivery';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import { QUOTAS, quota, type QuotaId } from '../../config/aws-quotas';
+import { quota, type QuotaId } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 import {
   API_RATE_FLAG,
@@ -21,9 +21,9 @@ import { type CapacityContext, rampSeconds, type Stage, stagesOf, apiLoad } from
 /** A design carries a peak that Lambda scales to within this: the busiest minute is the unit of a peak. */
 export const MAX_RAMP_SECONDS = 60;
 
-/** A quota raise a design needs: the quota's name, from its value to what the peak needs. */
+/** A quota raise a design needs: the quota (its words: QUOTAS[quota].name), from its value to what the peak needs. */
 export interface QuotaRaiseNeeded {
-  quota: string;
+  quota: QuotaId;
   from: number;
   to: number;
 }
@@ -122,7 +122,7 @@ function raisesFor(stages: Stage[], region?: string): QuotaRaiseNeeded[] | null 
   }
   // From the quota's value in the Region the design is checked in.
   return [...raises].map(([id, to]) => ({
-    quota: QUOTAS[id].name,
+    quota: id,
     from: quota(id, region),
     to: roundUp(RAISE_HEADROOM * to),
   }));

@@ -15,7 +15,7 @@ import type { PriceBook } from '../../pricing/price-book';
 import { bytesToUnits, type PriceId } from '../../pricing/price-lines';
 import { listRate } from '../../pricing/tiers';
 import type { TrafficProfile } from '../usage/traffic-profile';
-import { quotaNamed } from '../../config/aws-quotas';
+import { QUOTAS } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 
 export interface DesignSpec {
@@ -133,7 +133,7 @@ export function designCapacity(
 export type DesignWithCapacity = PricedDesign & { capacity: CapacityVerdict };
 
 /** A table warmed up is the owner's setting (charged), not a quota AWS must grant. */
-export const isWarmUp = (r: QuotaRaiseNeeded) => quotaNamed(r.quota)?.raise.how === 'setting';
+export const isWarmUp = (r: QuotaRaiseNeeded) => QUOTAS[r.quota].raise.how === 'setting';
 
 /** A design cheaper than the recommendation after quota raises, which AWS may take days to grant (or refuse). */
 export interface CheaperWithQuotaRaises {

@@ -6,7 +6,7 @@
  */
 import { pricesLine } from '../../pricing/book-words';
 import { EXCHANGE_RATES, rateText } from '../../pricing/exchange-rates';
-import { MAX_RAMP_SECONDS, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
+import { MAX_RAMP_SECONDS, type QuotaRaiseNeeded, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
@@ -26,8 +26,10 @@ export const FREE_ALLOWANCE_SHARE = 0.05;
 export const scaleUp = (seconds: number) =>
   seconds === 0 ? 'at once' : seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 
-export const raisesText = (raises: NonNullable<Capacity['carriesWith']>['quotaRaises']) =>
-  raises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`).join('; ');
+/** A quota raise in words: the quota's name, from its value to what the peak needs. */
+export const raiseText = (r: QuotaRaiseNeeded) => `${QUOTAS[r.quota].name} ${quantity(r.from)} → ${quantity(r.to)}`;
+
+export const raisesText = (raises: QuotaRaiseNeeded[]) => raises.map(raiseText).join('; ');
 
 /** A stage's load as a share of its limit: "52%", "125x", or "none to give" for a limit of 0. */
 export function stageShare(s: Stage): string {
@@ -232,7 +234,7 @@ export function beforeThePeak(report: CostReport): string[] {
       : []),
     ...warmUps.map(
       (w) =>
-        `Warm the table before the peak: ${w.quota} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
+        `Warm the table before the peak: ${QUOTAS[w.quota].name} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
         'WarmThroughput, docs/cost.md "Quotas"; charged, and not in this bill).',
     ),
     ...(needs.rampSeconds > 0
@@ -291,9 +293,9 @@ export function consumerRampLine({ consumerRamp: ramp }: CostReport): string[] {
  * Where the recommendation asks for more CloudFront requests a second, why no flat-rate plan (which has no such
  * quota) is priced instead: the month is more than the largest plan allows, or pay as you go costs less.
  */
-function cloudFrontQuotaNote(r: DesignRow, quotas: { quota: string }[]): string {
+function cloudFrontQuotaNote(r: DesignRow, quotas: QuotaRaiseNeeded[]): string {
   const cf = r.bill.cloudFront;
-  if (!cf || !quotas.some((q) => q.quota === QUOTAS.cloudFrontRequestsPerSecond.name)) return '';
+  if (!cf || !quotas.some((q) => q.quota === 'cloudFrontRequestsPerSecond')) return '';
   return cf.covering
     ? ` CloudFront is priced pay as you go: ${cf.why}, where a plan would have no requests/s quota.`
     : ` No CloudFront flat-rate plan, which has no requests/s quota, covers ${quantity(cf.requests)} requests a month.`;

@@ -5,7 +5,7 @@
  * brings, what the verdicts rest on, and a flood of the function URL.
  */
 import { raisesText, scaleUp, stageLoad, stageShare } from './answer';
-import { carriesInTime, MAX_RAMP_SECONDS } from '../estimate/capacity';
+import { carriesInTime, MAX_RAMP_SECONDS, type QuotaRaiseNeeded } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { quantity, usd } from '../estimate/format';
 import { batchCycleMs } from '../usage/unit-costs';
@@ -86,7 +86,7 @@ export function deploymentRows(d: DesignRow): string[][] {
   return d.capacity.sizedStages.map((s) => {
     const raise =
       typeof s.fix === 'object' && 'quota' in s.fix
-        ? raises.find((r) => r.quota === QUOTAS[(s.fix as { quota: QuotaId }).quota].name)
+        ? raises.find((r) => r.quota === (s.fix as { quota: QuotaId }).quota)
         : undefined;
     return [s.name, stageLoad(s), s.load > s.limit && raise ? raisedText(s, raise) : ''];
   });
@@ -96,9 +96,8 @@ export function deploymentRows(d: DesignRow): string[][] {
  * A stage's limit once its quota is raised, in the stage's own unit: the quota itself where the units are the
  * same, else the limit it sets (a requests/s row under a concurrency quota: "10 x account concurrency").
  */
-function raisedText(s: Stage, raise: { quota: string; from: number; to: number }): string {
-  const quota = Object.values(QUOTAS).find((q) => q.name === raise.quota);
-  const limit = !quota || quota.unit === s.unit || raise.from <= 0 ? raise.to : (s.limit * raise.to) / raise.from;
+function raisedText(s: Stage, raise: QuotaRaiseNeeded): string {
+  const limit = QUOTAS[raise.quota].unit === s.unit || raise.from <= 0 ? raise.to : (s.limit * raise.to) / raise.from;
   return `${quantity(limit)} ${s.unit}`;
 }
 

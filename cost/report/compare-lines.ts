@@ -8,6 +8,8 @@ import type { LineChange, PricedSide, StackComparison } from '../estimate/compar
 import { functionGbSecondsMoved, ratioText } from '../estimate/compare-stacks';
 import { quantity, signedUsd, usd } from '../estimate/format';
 import type { ResourceChange } from '../estimate/stack-diff';
+import { QUOTAS } from '../../config/aws-quotas';
+import { raiseText } from './answer';
 
 /** The hidden first line a workflow finds its own comment by, to update it rather than add another. */
 export const COMMENT_MARKER = '<!-- serverless-poll-cost -->';
@@ -32,7 +34,7 @@ export function verdictText(side: PricedSide): string {
   const how = capacity.carriesWith;
   if (!how) return `does not carry it (binds: ${capacity.bottleneck ?? t.name}; no flag or quota raise makes it)`;
   const flags = Object.entries(how.flags).map(([k, v]) => `-c ${k}=${v}`);
-  const raises = how.quotaRaises.map((r) => `${r.quota} ${quantity(r.from)} → ${quantity(r.to)}`);
+  const raises = how.quotaRaises.map(raiseText);
   return (
     `does not carry it as deployed (binds: ${capacity.bottleneck ?? t.name}); carries with ` +
     [...flags, ...(raises.length > 0 ? [`quota raises: ${raises.join(', ')}`] : [])].join('; ')
@@ -43,7 +45,8 @@ export function verdictText(side: PricedSide): string {
 const raisesText = (side: PricedSide) =>
   side.capacity.carries
     ? 'none'
-    : side.capacity.carriesWith?.quotaRaises.map((r) => `${r.quota} → ${quantity(r.to)}`).join(', ') || 'none';
+    : side.capacity.carriesWith?.quotaRaises.map((r) => `${QUOTAS[r.quota].name} → ${quantity(r.to)}`).join(', ') ||
+      'none';
 
 function breakEvenText(side: PricedSide): string {
   const { votes, notCarried } = side.breakEven;

@@ -16,7 +16,7 @@ import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../../cost/usage/unit-cos
 import { derivePeak, peakWorking } from '../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
 import { resultsRequestsPerViewer, type TrafficProfile } from '../../../cost/usage/traffic-profile';
-import { QUOTAS, quota } from '../../../config/aws-quotas';
+import { QUOTAS, type QuotaId, quota } from '../../../config/aws-quotas';
 import type { StackConfig } from '../../../cost/estimate/stack-config';
 import { votePathFor } from '../../../config/vote-path';
 import { capacityRows } from '../../../cost/report/capacity-lines';
@@ -152,18 +152,18 @@ describe('a verdict comes from the template', () => {
 describe('a verdict comes from the quota sheet', () => {
   it("tv-show on CloudFront: each raise is a quota's value, and a higher quota needs no raise", () => {
     const tv = verdict(cloudFront, PROFILES['tv-show']);
-    const raised = (name: string) => tv.carriesWith?.quotaRaises.find((r) => r.quota === name);
-    expect(raised(QUOTAS.cloudFrontRequestsPerSecond.name)).toEqual({
-      quota: QUOTAS.cloudFrontRequestsPerSecond.name,
+    const raised = (id: QuotaId) => tv.carriesWith?.quotaRaises.find((r) => r.quota === id);
+    expect(raised('cloudFrontRequestsPerSecond')).toEqual({
+      quota: 'cloudFrontRequestsPerSecond',
       from: 250_000,
       to: roundUp(RAISE_HEADROOM * derivePeak(PROFILES['tv-show']).requestsPerSecond),
     });
-    expect(raised(QUOTAS.apiAccountRequestsPerSecond.name)?.from).toBe(QUOTAS.apiAccountRequestsPerSecond.value);
+    expect(raised('apiAccountRequestsPerSecond')?.from).toBe(QUOTAS.apiAccountRequestsPerSecond.value);
     setQuota('cloudFrontRequestsPerSecond', 1_000_000);
     setQuota('apiAccountRequestsPerSecond', 1_000_000);
     const names = verdict(cloudFront, PROFILES['tv-show']).carriesWith?.quotaRaises.map((r) => r.quota);
-    expect(names).not.toContain(QUOTAS.cloudFrontRequestsPerSecond.name);
-    expect(names).not.toContain(QUOTAS.apiAccountRequestsPerSecond.name);
+    expect(names).not.toContain('cloudFrontRequestsPerSecond');
+    expect(names).not.toContain('apiAccountRequestsPerSecond');
   });
 
   it("a new account's concurrency: the function URL's reservation cannot be deployed, without one it can", () => {
@@ -215,7 +215,7 @@ describe('what the newcomer found', () => {
     const load = tv.stages.find((s) => s.name === 'API stage throttle')!.load;
     const rate = roundUp(RAISE_HEADROOM * load);
     expect(tv.carriesWith?.flags.apiRateLimit).toBe(String(rate));
-    const account = tv.carriesWith!.quotaRaises.find((r) => r.quota === QUOTAS.apiAccountRequestsPerSecond.name);
+    const account = tv.carriesWith!.quotaRaises.find((r) => r.quota === 'apiAccountRequestsPerSecond');
     expect(account?.to).toBeGreaterThanOrEqual(rate);
     // The hot-poll flag sizes the vote path only: the stage stays what apiRateLimit says.
     expect(tv.sizedStages.find((s) => s.name === 'API stage throttle')!.limit).toBe(rate);
@@ -332,9 +332,7 @@ describe('the recommendation', () => {
       savingUsd: report.recommended.bill.totalUsd - url.bill.totalUsd,
       quotaRaises: url.capacity.carriesWith!.quotaRaises,
     });
-    expect(report.cheaperWithQuotaRaises!.quotaRaises.map((r) => r.quota)).toContain(
-      QUOTAS.lambdaAccountConcurrency.name,
-    );
+    expect(report.cheaperWithQuotaRaises!.quotaRaises.map((r) => r.quota)).toContain('lambdaAccountConcurrency');
     expect(renderDetail(report).replace(/\n +/g, ' ')).toMatch(
       /Cheaper after quota raises: results from a function URL/,
     );
@@ -389,7 +387,7 @@ describe('quotas that differ by Region', () => {
   it("asks for a raise from the Region's value", () => {
     const raises = (region?: string) =>
       capacityOf(cloudFront, night, DEFAULT_UNIT_COSTS, context(region)).carriesWith?.quotaRaises ?? [];
-    const throttle = (region?: string) => raises(region).find((r) => r.quota === 'API Gateway account throttle');
+    const throttle = (region?: string) => raises(region).find((r) => r.quota === 'apiAccountRequestsPerSecond');
     expect(throttle()?.from).toBe(10_000);
     expect(throttle('eu-south-2')?.from).toBe(2_500);
     expect(throttle('eu-south-2')?.to).toBe(throttle()?.to);

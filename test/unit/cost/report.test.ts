@@ -15,7 +15,6 @@ import { closingSentence, verdictLines, withoutFree } from '../../../cost/report
 import { designRps } from '../../../cost/estimate/compare';
 import { quantity, usd, votesLabel } from '../../../cost/estimate/format';
 import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/shares';
-import { QUOTAS } from '../../../config/aws-quotas';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { designRows } from '../../../cost/report/design-lines';
 import { vpsRows } from '../../../cost/report/vps-lines';
@@ -216,7 +215,7 @@ describe('the full working (--detail)', () => {
     // A requests/s row under a concurrency quota says the requests a second the raise gives, not the quota.
     const row = tvText.split('\n').find((l) => l.startsWith('Lambda requests a second'))!;
     const concurrency = tv.recommended.capacity.carriesWith!.quotaRaises.find(
-      (r) => r.quota === QUOTAS.lambdaAccountConcurrency.name,
+      (r) => r.quota === 'lambdaAccountConcurrency',
     )!;
     // 12,183 of 10,000 (poll reads cached at CloudFront: 22,183 before); the raise gives 16,000.
     expect(row).toMatch(new RegExp(`requests/s \\(122%\\) +${quantity(concurrency.to * 10)} requests/s`));
