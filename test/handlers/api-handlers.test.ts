@@ -252,7 +252,7 @@ describe('a hot poll', () => {
     expect(Object.keys(polls.polls.get(plain.id)!)).not.toContain('groups');
   });
 
-  it('hands each vote to the sink with its poll’s layout, for the sink to spread (the queue: vote-queue.test.ts)', async () => {
+  it('hands each vote and its poll’s layout to the sink, which spreads it (vote-queue.test.ts)', async () => {
     const poll = await storedPoll();
     polls.polls.set(poll.id, { ...poll, ...SIZE, counterLayout: 'partition-keys' });
     const cast = castVoteHandler({ polls, votes, log, clock });
