@@ -234,7 +234,7 @@ export function beforeThePeak(report: CostReport): string[] {
       : []),
     ...warmUps.map(
       (w) =>
-        `Warm the table before the peak: ${QUOTAS[w.quota].name} ${quantity(w.from)} → ${quantity(w.to)} (UpdateTable ` +
+        `Warm the table before the peak: ${raiseText(w)} (UpdateTable ` +
         'WarmThroughput, docs/cost.md "Quotas"; charged, and not in this bill).',
     ),
     ...(needs.rampSeconds > 0
