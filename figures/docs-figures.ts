@@ -13,6 +13,7 @@ import { loadDesigns, loadProfile, loadVpsCapacity } from '../cost/cli';
 import { designOf } from '../cost/estimate/designs';
 import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';
+import { stageName } from '../cost/estimate/stages';
 import { tieredCost } from '../pricing/tiers';
 import { DEFAULT_UNIT_COSTS } from '../cost/usage/unit-costs';
 import { readPriceBook } from '../pricing/price-book';
@@ -24,6 +25,7 @@ import { designHead, designRows } from '../cost/report/design-lines';
 import { renderMarkdown } from '../cost/report/render-markdown';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
 import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
+import type { WorkerCountFigures } from '../cost/estimate/vps';
 import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
@@ -223,7 +225,7 @@ function hotPollCeilings(): string[] {
       : 'default stack';
     return [
       `${name} (${size})`,
-      ...[1, 0.01].map((scale) => `${quantity(at(scale).votesPerSecond)} (${at(scale).bottleneck})`),
+      ...[1, 0.01].map((scale) => `${quantity(at(scale).votesPerSecond)} (${stageName(at(scale).bottleneck)})`),
     ];
   });
   return [
@@ -364,6 +366,55 @@ function vpsCapacity(): string[] {
   ];
 }
 
+/**
+ * Each worker count the committed file's byWorkers measured (npm run bench:vps -- --workers), its µs and rate
+ * a route, what bound each rate, and each count against one process on its cores: what --workers auto runs
+ * (config/vps-workers.ts) is decided from it.
+ */
+function vpsWorkers(): string[] {
+  const { measurement: m, source } = loadVpsCapacity(undefined);
+  if (!m.byWorkers) throw new CommandFailure(`${source} has no byWorkers: npm run bench:vps -- --workers writes it.`);
+  const { counts } = m.byWorkers;
+  const routes = ['options', 'results', 'vote'] as const;
+  const one = counts.find((c) => c.workers === 1);
+  const label = (c: WorkerCountFigures) =>
+    `${c.workers === 1 ? 'one process' : `${c.workers} workers`}${c.auto ? ' (auto)' : ''}`;
+  const cores = (c: WorkerCountFigures) =>
+    `${c.serverCores}; ${c.loadGenerator.shared ? 'the same' : `${c.loadGenerator.cores} of its own`}`;
+  const others = (c: WorkerCountFigures) =>
+    quantity(routes.reduce((sum, r) => sum + c.routes[r].busy.others, 0) / routes.length);
+  /** Against one process: a box's cores ÷ µs (one process on one core), and the rates measured. */
+  const against = (c: WorkerCountFigures, r: (typeof routes)[number]) =>
+    !one || c === one
+      ? ''
+      : `${((c.serverCores * one.routes[r].micros) / c.routes[r].micros).toFixed(2)}x / ` +
+        `${(c.routes[r].requestsPerSecond / one.routes[r].requestsPerSecond).toFixed(2)}x`;
+  return [
+    ...mdTable(
+      [
+        'count',
+        'cores: the server; the load generator',
+        ...routes.map((r) => `µs ${r}`),
+        ...routes.map((r) => `req/s ${r} (bound by)`),
+        'others busy, cores',
+        'reads against one process (cores ÷ µs / rate)',
+        'votes against one process',
+      ],
+      counts.map((c) => [
+        label(c),
+        cores(c),
+        ...routes.map((r) => quantity(c.routes[r].micros)),
+        ...routes.map((r) => `${quantity(c.routes[r].requestsPerSecond)} (${c.routes[r].limit})`),
+        others(c),
+        against(c, 'options'),
+        against(c, 'vote'),
+      ]),
+    ),
+    '',
+    `*From ${source}'s byWorkers: ${m.byWorkers.source}.*`,
+  ];
+}
+
 /** The committed templates of the default and function-URL designs (test/fixtures/templates/), as the example. */
 const EXAMPLE_BASE = 'test/fixtures/templates/default.template.json';
 const EXAMPLE_HEAD = 'test/fixtures/templates/function-url.template.json';
@@ -410,6 +461,7 @@ const FIGURES: Record<string, () => string[]> = {
   'vote-path-sizes': votePathSizes,
   'record-night-queue': recordNightQueue,
   'vps-capacity': vpsCapacity,
+  'vps-workers': vpsWorkers,
   'cost-diff-example': costDiffExample,
 };
 

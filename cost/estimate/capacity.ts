@@ -16,7 +16,7 @@ import {
   votePathFor,
   withApiRateLimit,
 } from '../../config/vote-path';
-import { type CapacityContext, rampSeconds, type Stage, stagesOf, apiLoad } from './stages';
+import { type CapacityContext, rampSeconds, type Stage, type StageId, stageName, stagesOf, apiLoad } from './stages';
 
 /** A design carries a peak that Lambda scales to within this: the busiest minute is the unit of a peak. */
 export const MAX_RAMP_SECONDS = 60;
@@ -32,8 +32,11 @@ export interface QuotaRaiseNeeded {
 export interface CapacityVerdict {
   /** For the design as deployed with its defaults. */
   carries: boolean;
-  /** The stage that binds first: the highest load against its limit, when it is over. */
-  bottleneck: string | null;
+  /**
+   * What binds first: the stage with the highest load against its limit when one is over, else Lambda's scaling
+   * when it is too slow for the peak; its words: bottleneckName.
+   */
+  bottleneck: StageId | 'lambdaScaling' | null;
   /** What makes it carry; null when no flag and no quota raise does. */
   carriesWith: {
     flags: Record<string, string>;
@@ -140,7 +143,7 @@ export function capacityOf(stack: StackConfig, peak: Peak, units: UnitCosts, con
   const raises = raisesFor(sizedStages, context.region);
   return {
     carries,
-    bottleneck: failing.length > 0 ? tightest.name : ramp > MAX_RAMP_SECONDS ? 'Lambda scaling rate' : null,
+    bottleneck: failing.length > 0 ? tightest.id : ramp > MAX_RAMP_SECONDS ? 'lambdaScaling' : null,
     carriesWith: raises && {
       flags: sized.flags,
       quotaRaises: raises,
@@ -157,6 +160,12 @@ export function capacityOf(stack: StackConfig, peak: Peak, units: UnitCosts, con
   };
 }
 
+/** What binds a design first, in words; undefined where nothing does. */
+export function bottleneckName(c: Pick<CapacityVerdict, 'bottleneck'>): string | undefined {
+  if (c.bottleneck === null) return undefined;
+  return c.bottleneck === 'lambdaScaling' ? 'Lambda scaling rate' : stageName(c.bottleneck);
+}
+
 /** The carriesWith reaches the peak in time: what a recommendation needs. */
 export const carriesInTime = (c: CapacityVerdict) =>
   c.carriesWith !== null && c.carriesWith.rampSeconds <= MAX_RAMP_SECONDS;
@@ -171,7 +180,7 @@ export interface PollTraffic {
 /** The most votes a second one poll carries, the stage that binds first, and every stage at that rate. */
 export interface PollCeiling {
   votesPerSecond: number;
-  bottleneck: string;
+  bottleneck: StageId;
   stages: Stage[];
 }
 
@@ -204,7 +213,7 @@ export function pollCeiling(stack: StackConfig, units: UnitCosts, traffic: PollT
   const stages = at(votes);
   return {
     votesPerSecond: votes * scale,
-    bottleneck: tightestOf(stages).name,
+    bottleneck: tightestOf(stages).id,
     stages: stages.map((s) => ({ ...s, limit: s.limit * scale, load: s.load * scale })),
   };
 }

@@ -6,7 +6,7 @@
 import { DEFAULT_API_KIND } from '../../config/stack';
 import { DEFAULT_RESULTS_DELIVERY, RESULTS_URL } from '../../config/results-delivery';
 import { capacityOf, carriesInTime, type Capacity, type CapacityVerdict, type QuotaRaiseNeeded } from './capacity';
-import type { CapacityContext } from './stages';
+import { type CapacityContext, stageName } from './stages';
 import { estimate } from './model';
 import type { Bill, BillOptions } from './bill';
 import type { UnitCosts } from '../usage/unit-costs';
@@ -102,13 +102,13 @@ export function priceDesigns(
 /** An estimate of a design that is not built has no stages to check: it carries nothing. */
 const NOT_BUILT: Omit<Capacity, 'sizedStack'> = {
   carries: false,
-  bottleneck: 'not built (an estimate)',
+  bottleneck: 'notBuilt',
   carriesWith: null,
   stages: [],
   sizedStages: [],
   blockedBy: null,
   rampSeconds: 0,
-  tightest: { name: 'not built', limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
+  tightest: { id: 'notBuilt', name: stageName('notBuilt'), limitFrom: '', limit: 0, load: 0, unit: '', fix: 'none' },
 };
 
 /**

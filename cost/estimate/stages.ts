@@ -43,8 +43,43 @@ export interface CapacityContext {
   region?: string;
 }
 
+/** A stage a request passes: a quota's own, or one the template sets (or that builds on a quota). */
+export type StageId =
+  | QuotaId
+  | 'apiStageThrottle'
+  | 'lambdaRequestsPerSecond'
+  | 'resultsReservedConcurrency'
+  | 'reservableConcurrency'
+  | 'hotPollGroups'
+  | 'consumerDrain'
+  | 'counterKeyWrites'
+  /** A design that is only an estimate has none: this stands for them. */
+  | 'notBuilt';
+
+const PER_CONCURRENCY = QUOTAS.lambdaRequestsPerConcurrency.value;
+
+/** Each stage in words, where not its quota's name (QUOTAS[id].name). */
+const STAGE_NAMES: Partial<Record<StageId, string>> = {
+  apiStageThrottle: 'API stage throttle',
+  lambdaAccountConcurrency: `${QUOTAS.lambdaAccountConcurrency.name} (requests × billed time)`,
+  lambdaNewAccountConcurrency: `${QUOTAS.lambdaNewAccountConcurrency.name} (requests × billed time)`,
+  lambdaRequestsPerSecond: `Lambda requests a second (${PER_CONCURRENCY} x account concurrency)`,
+  resultsReservedConcurrency: 'results function URL: reserved concurrency',
+  reservableConcurrency: 'reserved concurrency the account can give',
+  hotPollGroups: 'message groups of the hottest poll',
+  consumerDrain: 'consumer, one batch in flight per group',
+  counterKeyWrites: 'each counter key of the hottest poll: writes',
+  dynamoItemReadUnits: "the hottest poll's own key: reads",
+  notBuilt: 'not built (an estimate)',
+};
+
+/** A stage in words. */
+export const stageName = (id: StageId): string => STAGE_NAMES[id] ?? QUOTAS[id as QuotaId].name;
+
 /** One stage a request passes, at the peak. */
 export interface Stage {
+  id: StageId;
+  /** Its words (stageName). */
   name: string;
   /** What the limit is and where it comes from ("template", or the quota sheet's name). */
   limitFrom: string;
@@ -117,7 +152,7 @@ function apiStages(stack: StackConfig, peak: Peak, { profile, region }: Capacity
   const load = apiLoad(stack, peak, profile);
   const limitFrom = `template (-c ${API_RATE_FLAG} sets it)`;
   return [
-    stage('API stage throttle', limitFrom, stack.votePath.stageRateLimit, load, 'requests/s', { flag: API_RATE_FLAG }),
+    stage('apiStageThrottle', limitFrom, stack.votePath.stageRateLimit, load, 'requests/s', { flag: API_RATE_FLAG }),
     quotaStage('apiAccountRequestsPerSecond', load, { region }),
   ];
 }
@@ -147,11 +182,10 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
     quotaStage(
       accountQuota,
       needed.reduce((a, b) => a + b, 0),
-      { name: `${QUOTAS[accountQuota].name} (requests × billed time)` },
     ),
     {
       ...stage(
-        `Lambda requests a second (${perUnit} x account concurrency)`,
+        'lambdaRequestsPerSecond',
         `AWS: ${raiseText(accountQuota)}`,
         concurrency * perUnit,
         invocations,
@@ -167,7 +201,7 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
   return [
     ...stages,
     stage(
-      'results function URL: reserved concurrency',
+      'resultsReservedConcurrency',
       `template: ${reserved} x ${RESULTS_URL.requestsPerSecondPerConcurrency} requests/s`,
       reserved * RESULTS_URL.requestsPerSecondPerConcurrency,
       loads.getResults,
@@ -176,7 +210,7 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
     ),
     {
       ...stage(
-        'reserved concurrency the account can give',
+        'reservableConcurrency',
         `AWS: ${raiseText(accountQuota)}`,
         Math.max(0, concurrency - unreserved),
         reserved,
@@ -197,7 +231,7 @@ function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts, region?: 
   return [
     quotaStage('sqsFifoSendsPerQueue', peak.routes.votes, { region }),
     stage(
-      'message groups of the hottest poll',
+      'hotPollGroups',
       `template: ${groupsPerPoll} groups x AWS's ${quota('sqsFifoSendsPerGroup')} a group`,
       groupsPerPoll * quota('sqsFifoSendsPerGroup'),
       hot,
@@ -205,7 +239,7 @@ function queueStages(stack: StackConfig, peak: Peak, units: UnitCosts, region?: 
       { flag: HOT_POLL_FLAG },
     ),
     stage(
-      'consumer, one batch in flight per group',
+      'consumerDrain',
       `template: ${groupsPerPoll} groups x ${batch} votes / ${batchCycleMs(units)} ms a batch`,
       groupsPerPoll * drainPerGroup,
       hot,
@@ -244,7 +278,7 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
   const keys = `${counterShards} counter key(s)`;
   return [
     stage(
-      'each counter key of the hottest poll: writes',
+      'counterKeyWrites',
       `AWS: 1,000 a partition key, fixed; template: ${keys}`,
       quota('dynamoItemWriteUnits'),
       // The busiest key counts a whole share of the groups, rounded up.
@@ -252,9 +286,7 @@ function tableStages(stack: StackConfig, peak: Peak, units: UnitCosts, profile: 
       'write units/s per key',
       { flag: HOT_POLL_FLAG },
     ),
-    quotaStage('dynamoItemReadUnits', pollItemReads + pollKeyReadUnits(stack, units, traffic, hotResults), {
-      name: "the hottest poll's own key: reads",
-    }),
+    quotaStage('dynamoItemReadUnits', pollItemReads + pollKeyReadUnits(stack, units, traffic, hotResults)),
     quotaStage('dynamoNewTableWriteUnits', writes),
     quotaStage('dynamoTableWriteUnits', writes),
     quotaStage('dynamoNewTableReadUnits', reads),
@@ -280,8 +312,9 @@ function distributionStage(stack: StackConfig, peak: Peak, context: CapacityCont
   return [quotaStage('cloudFrontRequestsPerSecond', routes.pages + throughIt)];
 }
 
-const stage = (name: string, limitFrom: string, limit: number, load: number, unit: string, fix: Fix): Stage => ({
-  name,
+const stage = (id: StageId, limitFrom: string, limit: number, load: number, unit: string, fix: Fix): Stage => ({
+  id,
+  name: stageName(id),
   limitFrom,
   limit,
   load,
@@ -289,17 +322,11 @@ const stage = (name: string, limitFrom: string, limit: number, load: number, uni
   fix,
 });
 
-/** Where a quota stage is (its Region's value) and what it is called, where not the quota's own name. */
-interface QuotaStageOf {
-  region?: string;
-  name?: string;
-}
-
-/** A stage whose limit is a quota, raised by asking for more of it (unless AWS fixes it). */
-function quotaStage(id: QuotaId, load: number, { region, name = QUOTAS[id].name }: QuotaStageOf = {}): Stage {
+/** A stage whose limit is a quota (its value in `region`), raised by asking for more of it (unless AWS fixes it). */
+function quotaStage(id: QuotaId, load: number, { region }: { region?: string } = {}): Stage {
   const q = QUOTAS[id];
   const limit = quota(id, region);
-  return stage(name, `AWS: ${raiseText(id)}`, limit, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
+  return stage(id, `AWS: ${raiseText(id)}`, limit, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
 }
 
 /** Every stage of a design at the peak. */

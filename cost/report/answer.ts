@@ -6,7 +6,13 @@
  */
 import { pricesLine } from '../../pricing/book-words';
 import { EXCHANGE_RATES, rateText } from '../../pricing/exchange-rates';
-import { MAX_RAMP_SECONDS, type QuotaRaiseNeeded, RAISE_HEADROOM, type Capacity } from '../estimate/capacity';
+import {
+  bottleneckName,
+  MAX_RAMP_SECONDS,
+  type QuotaRaiseNeeded,
+  RAISE_HEADROOM,
+  type Capacity,
+} from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
@@ -187,7 +193,8 @@ export function closingSentence(report: CostReport): string {
 /** Whether the recommended design carries the busiest second, and where it binds first. */
 function awsCarries({ recommended: r }: CostReport): string {
   const c = r.capacity;
-  if (!r.carries) return `AWS: does not carry it, with every flag and quota raise (${c.bottleneck ?? 'no design'}).`;
+  if (!r.carries)
+    return `AWS: does not carry it, with every flag and quota raise (${bottleneckName(c) ?? 'no design'}).`;
   // The stages over their limit as deployed are the raises below; of the others, the fullest.
   const within = c.sizedStages.filter((s) => s.load <= s.limit && s.limit > 0);
   const stage = within.reduce<Stage | undefined>(

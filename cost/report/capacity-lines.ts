@@ -5,7 +5,7 @@
  * brings, what the verdicts rest on, and a flood of the function URL.
  */
 import { raisesText, scaleUp, stageLoad, stageShare } from './answer';
-import { carriesInTime, MAX_RAMP_SECONDS, type QuotaRaiseNeeded } from '../estimate/capacity';
+import { bottleneckName, carriesInTime, MAX_RAMP_SECONDS, type QuotaRaiseNeeded } from '../estimate/capacity';
 import type { Stage } from '../estimate/stages';
 import { quantity, usd } from '../estimate/format';
 import { batchCycleMs } from '../usage/unit-costs';
@@ -28,9 +28,10 @@ const flagsText = (flags: Record<string, string>) =>
 /** The stage that binds first, with its load (short: its share only), or why the design has none. */
 function bindsFirst(d: DesignRow, short = false): string {
   const c = d.capacity;
-  if (!d.deploy) return c.bottleneck ?? '';
-  const stage = c.stages.find((st) => st.name === c.bottleneck) ?? (c.bottleneck ? undefined : c.tightest);
-  if (!stage) return c.bottleneck ? `${c.bottleneck}: ${scaleUp(c.rampSeconds)} to reach the peak` : 'nothing: no load';
+  if (!d.deploy) return bottleneckName(c) ?? '';
+  const stage = c.stages.find((st) => st.id === c.bottleneck) ?? (c.bottleneck ? undefined : c.tightest);
+  if (!stage)
+    return c.bottleneck ? `${bottleneckName(c)}: ${scaleUp(c.rampSeconds)} to reach the peak` : 'nothing: no load';
   return short ? `${stage.name} (${stageShare(stage)})` : `${stage.name}: ${stageLoad(stage)}`;
 }
 

@@ -7,7 +7,7 @@
  */
 import { wrapLines } from '../../cli/wrap';
 import { scaleProfile, volumeScale, vpsCost } from '../estimate/compare';
-import { carriesInTime } from '../estimate/capacity';
+import { bottleneckName, carriesInTime } from '../estimate/capacity';
 import { designCapacity } from '../estimate/designs';
 import { escapeHtml, usd, votesLabel } from '../estimate/format';
 import { estimate } from '../estimate/model';
@@ -143,7 +143,7 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
       ...(DESIGN_STYLES[design.id] ?? DESIGN_STYLES.websocket),
       costs,
       carries,
-      bottleneck: firstOver >= 0 ? (verdict(firstOver).bottleneck ?? undefined) : undefined,
+      bottleneck: firstOver >= 0 ? bottleneckName(verdict(firstOver)) : undefined,
       carriesUpTo: firstOver > 0 ? points[firstOver - 1] : undefined,
       breakEven:
         even.votes && inPlot(even.votes, points)

@@ -9,6 +9,7 @@ import { functionGbSecondsMoved, ratioText } from '../estimate/compare-stacks';
 import { quantity, signedUsd, usd } from '../estimate/format';
 import type { ResourceChange } from '../estimate/stack-diff';
 import { QUOTAS } from '../../config/aws-quotas';
+import { bottleneckName } from '../estimate/capacity';
 import { raiseText } from './answer';
 
 /** The hidden first line a workflow finds its own comment by, to update it rather than add another. */
@@ -32,11 +33,12 @@ export function verdictText(side: PricedSide): string {
   const tightest = `${t.name} at ${quantity(t.load)} of ${quantity(t.limit)} ${t.unit}`;
   if (capacity.carries) return `carries it (tightest: ${tightest})`;
   const how = capacity.carriesWith;
-  if (!how) return `does not carry it (binds: ${capacity.bottleneck ?? t.name}; no flag or quota raise makes it)`;
+  const binds = bottleneckName(capacity) ?? t.name;
+  if (!how) return `does not carry it (binds: ${binds}; no flag or quota raise makes it)`;
   const flags = Object.entries(how.flags).map(([k, v]) => `-c ${k}=${v}`);
   const raises = how.quotaRaises.map(raiseText);
   return (
-    `does not carry it as deployed (binds: ${capacity.bottleneck ?? t.name}); carries with ` +
+    `does not carry it as deployed (binds: ${binds}); carries with ` +
     [...flags, ...(raises.length > 0 ? [`quota raises: ${raises.join(', ')}`] : [])].join('; ')
   );
 }

@@ -72,6 +72,7 @@ import type { Bill } from '../estimate/bill';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
+import { bottleneckName } from '../estimate/capacity';
 
 /**
  * A part of the report, which each format renders its way: a heading, sentences, a list, a table, or lines
@@ -132,8 +133,8 @@ function stackBlocks(report: CostReport): Block[] {
   const warning =
     row && !row.capacity.carries
       ? [
-          `It does not carry this profile's peak as deployed (${row.capacity.bottleneck}): this is the bill of a ` +
-            'month it cannot serve.',
+          `It does not carry this profile's peak as deployed (${bottleneckName(row.capacity)}): this is the bill ` +
+            'of a month it cannot serve.',
         ]
       : [];
   return [

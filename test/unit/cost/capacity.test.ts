@@ -104,7 +104,7 @@ describe('a verdict comes from the template', () => {
     });
     const capped = Math.floor(results / RESULTS_URL.requestsPerSecondPerConcurrency) - 1;
     const smaller = verdict({ ...functionUrl, resultsConcurrency: capped }, PROFILES.seed);
-    expect(smaller).toMatchObject({ carries: false, bottleneck: 'results function URL: reserved concurrency' });
+    expect(smaller).toMatchObject({ carries: false, bottleneck: 'resultsReservedConcurrency' });
     expect(smaller.carriesWith?.flags).toEqual({
       resultsConcurrency: String(roundUp((RAISE_HEADROOM * results) / RESULTS_URL.requestsPerSecondPerConcurrency)),
     });
@@ -117,7 +117,7 @@ describe('a verdict comes from the template', () => {
     });
     const throttled = { ...api, votePath: { ...api.votePath, stageRateLimit: 500 } };
     const seed = verdict(throttled, PROFILES.seed);
-    expect(seed).toMatchObject({ carries: false, bottleneck: 'API stage throttle' });
+    expect(seed).toMatchObject({ carries: false, bottleneck: 'apiStageThrottle' });
     // The stage's own flag, not the hot-poll flag: the seed's hottest poll needs no bigger vote path.
     expect(seed.carriesWith?.flags).toEqual({ apiRateLimit: String(roundUp(RAISE_HEADROOM * seed.tightest.load)) });
   });
@@ -168,7 +168,7 @@ describe('a verdict comes from the quota sheet', () => {
 
   it("a new account's concurrency: the function URL's reservation cannot be deployed, without one it can", () => {
     const club = verdict(functionUrl, PROFILES.club, 'new');
-    expect(club).toMatchObject({ carries: false, bottleneck: 'reserved concurrency the account can give' });
+    expect(club).toMatchObject({ carries: false, bottleneck: 'reservableConcurrency' });
     expect(club.carriesWith).toEqual({ flags: { resultsConcurrency: 'off' }, quotaRaises: [], rampSeconds: 0 });
     expect(verdict(functionUrl, PROFILES.club, 'established').carries).toBe(true);
   });
@@ -177,7 +177,7 @@ describe('a verdict comes from the quota sheet', () => {
     // 200,000 viewers: 100,000 results requests a second, the poll's key read within what AWS gives a key.
     const show = { ...PROFILES['tv-show'], resultsViewersPerPoll: 200_000 };
     const tv = verdict(functionUrl, show);
-    expect(tv.bottleneck).toBe('results function URL: reserved concurrency');
+    expect(tv.bottleneck).toBe('resultsReservedConcurrency');
     const environments = derivePeak(show).routes.results / 10;
     const steps = Math.ceil(environments / QUOTAS.lambdaScalingPerTenSeconds.value) - 1;
     expect(tv.carriesWith?.rampSeconds).toBe(10 * steps);

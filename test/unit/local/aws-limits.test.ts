@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollCeiling } from '../../../cost/estimate/capacity';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { QUOTAS, quota } from '../../../config/aws-quotas';
+import { quota } from '../../../config/aws-quotas';
 import { AwsLimitsError, awsLimits, BURST_SECONDS, parseAwsLimitsScale, TokenBucket } from '../../../local/aws-limits';
 import { HOT_POLL } from '../../../load-tests/hot-poll';
 import { designStack, restoreQuotas, setQuota } from '../../support/cost';
@@ -105,19 +105,19 @@ describe("one poll's ceiling (pollCeiling)", () => {
     pollCeiling(stack, DEFAULT_UNIT_COSTS, HOT_POLL.traffic, scale);
 
   it("is the stage throttle's for the default stack: 4 requests a vote (read, preflight, vote, results)", () => {
-    expect(ceiling()).toMatchObject({ bottleneck: 'API stage throttle' });
+    expect(ceiling()).toMatchObject({ bottleneck: 'apiStageThrottle' });
     expect(ceiling().votesPerSecond).toBeCloseTo((defaultStack.votePath.stageRateLimit * SCALE) / 4);
     expect(ceiling(defaultStack, 1).votesPerSecond).toBeCloseTo(ceiling().votesPerSecond / SCALE);
   });
 
   it("moves to the account's throttle when -c apiRateLimit sets the stage past it", () => {
-    expect(ceiling(sized).bottleneck).toBe(QUOTAS.apiAccountRequestsPerSecond.name);
+    expect(ceiling(sized).bottleneck).toBe('apiAccountRequestsPerSecond');
     expect(ceiling(sized).votesPerSecond).toBeCloseTo((quota('apiAccountRequestsPerSecond') * SCALE) / 4);
   });
 
   it("changes with the template's message groups when they bind", () => {
     const fewGroups = { ...sized, votePath: { ...sized.votePath, groupsPerPoll: 2 } };
-    expect(ceiling(fewGroups)).toMatchObject({ bottleneck: 'message groups of the hottest poll' });
+    expect(ceiling(fewGroups)).toMatchObject({ bottleneck: 'hotPollGroups' });
     expect(ceiling(fewGroups).votesPerSecond).toBeCloseTo(2 * quota('sqsFifoSendsPerGroup') * SCALE);
   });
 });
