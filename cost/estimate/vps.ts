@@ -53,8 +53,13 @@ export interface VpsMeasurement {
   machine: { cpus: number; model: string; os: string; node: string };
   command: string;
   bare: RouteRate;
-  /** µs a request by worker count from a many-core run (a bench file of one box has none: the committed one's). */
+  /**
+   * µs a request by worker count from a many-core run (a bench file of one box that measured no count above 2 has
+   * none: the committed one's).
+   */
   workerCurve?: WorkerCurve;
+  /** Each worker count measured, plain HTTP, and what bound each run (absent from files of an older bench:vps). */
+  byWorkers?: { what: string; source: string; counts: WorkerCountFigures[] };
   /** The bare server's rate under the vote's request (absent from files written before bench:vps measured it). */
   barePost?: RouteRate;
   routes: { options: RouteRate; page: RouteRate; vote: RouteRate; results: RouteRate };
@@ -78,6 +83,29 @@ export interface VpsMeasurement {
 
 /** A figure for each route the bench measures: µs of CPU a request. */
 export type RouteMicros = Record<'options' | 'page' | 'vote' | 'results', number>;
+
+/** One worker count's plain HTTP runs in npm run bench:vps -- --workers: a route's, or the bare server's. */
+export interface WorkerCountFigures {
+  /** 1: one process; more: HTTP workers and the primary that owns the log. */
+  workers: number;
+  /** What --workers auto ran on the machine that measured it. */
+  auto: boolean;
+  /** The cores the server ran on (a box of that many vCPUs). */
+  serverCores: number;
+  /** The load generator's cores: its own, or the server's (shared) where the machine had none to spare. */
+  loadGenerator: { cores: number; shared: boolean };
+  routes: Record<keyof RouteMicros | 'bare' | 'barePost', CountRun>;
+}
+
+/** A route's runs at one worker count: rate, µs, the cores each side kept busy, and what bound the rate. */
+export interface CountRun {
+  requestsPerSecond: number;
+  micros: number;
+  /** In the primary that owns the log (0: one process). */
+  primaryMicros: number;
+  busy: { server: number; loadGenerator: number; others: number };
+  limit: 'server' | 'load generator' | 'other';
+}
 
 /**
  * µs of CPU a request by HTTP worker count, measured on a many-core box: how a request's CPU grows as workers
