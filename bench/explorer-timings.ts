@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium as playwright, type Page } from 'playwright-core';
-import { reportInput } from '../cost/cli';
+import { reportInput } from '../cost/report-files';
 import { explorerHtml } from '../cost/report/explorer';
 import { PROFILES } from '../cost/usage/profiles';
 

@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import { CommandFailure, parseCommandLine, runCommand } from '../cli/command-line';
 import { makeFolder } from '../cli/folders';
-import { checkCloudWatchOptions, cloudWatchInput, COST_COMMAND, reportInput, writeReports } from '../cost/cli';
+import { checkCloudWatchOptions, COST_COMMAND } from '../cost/cli';
+import { cloudWatchInput, reportInput, writeReports } from '../cost/report-files';
 import { checkCompareOptions, compareInput, compareOutput } from '../cost/compare-command';
 import { buildReport, type ReportInput } from '../cost/estimate/build-report';
 import { renderForTerminal } from '../cost/report/render-text';

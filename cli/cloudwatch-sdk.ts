@@ -1,7 +1,7 @@
 /**
  * The SDK clients `npm run cost -- --from-cloudwatch` reads a deployed stack with: CloudFormation for
  * its resources, CloudWatch for their metrics (CloudFront's in us-east-1). Here, not in cost/, which
- * loads no SDK: cost/cli.ts imports this only when asked to read CloudWatch.
+ * loads no SDK: cost/report-files.ts imports this only when asked to read CloudWatch.
  */
 import { CloudFormationClient, DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';

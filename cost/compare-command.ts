@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { UsageError } from '../cli/command-line';
 import { shownPath } from '../cli/folders';
 import { STACK_NAME } from '../config/stack';
-import { billOptions, CDK_OUT_TEMPLATE, loadMeasured, loadProfile, loadVpsCapacity } from './cli';
+import { billOptions, CDK_OUT_TEMPLATE, loadMeasured, loadProfile, loadVpsCapacity } from './report-files';
 import { compareStacks, type SideInput, type StackComparison } from './estimate/compare-stacks';
 import { usd } from './estimate/format';
 import { readStack, TemplateError } from './estimate/stack-config';

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadDesigns, loadProfile, loadVpsCapacity } from '../cost/cli';
+import { loadDesigns, loadProfile, loadVpsCapacity } from '../cost/report-files';
 import { designOf } from '../cost/estimate/designs';
 import { percent, quantity, usd, votesLabel } from '../cost/estimate/format';
 import { pollCeiling } from '../cost/estimate/capacity';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfile, reportInput } from '../../cost/cli';
+import { loadProfile, reportInput } from '../../cost/report-files';
 import { explorerHtml } from '../../cost/report/explorer';
 import { PROFILES, type ProfileError, validateProfile } from '../../cost/usage/profiles';
 import type { TrafficProfile } from '../../cost/usage/traffic-profile';

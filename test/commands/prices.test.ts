@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BookFile, bookFile, readPriceBook } from '../../pricing/price-book';
 import { PRICE_IDS } from '../../pricing/price-lines';
-import { reportInput } from '../../cost/cli';
+import { reportInput } from '../../cost/report-files';
 import { buildReport } from '../../cost/estimate/build-report';
 import { tieredCost } from '../../pricing/tiers';
 import { managedInstancesLines } from '../../cost/report/design-lines';

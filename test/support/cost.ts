@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKind } from '../../config/stack';
-import { reportInput } from '../../cost/cli';
+import { reportInput } from '../../cost/report-files';
 import type { Bill, BillLine } from '../../cost/estimate/bill';
 import { QUOTAS, type QuotaId } from '../../config/aws-quotas';
 import { buildReport, type CostReport } from '../../cost/estimate/build-report';

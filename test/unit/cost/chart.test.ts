@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { carriesInTime } from '../../../cost/estimate/capacity';
-import { reportInput } from '../../../cost/cli';
+import { reportInput } from '../../../cost/report-files';
 import { chartData, drawChart, renderChart } from '../../../cost/report/chart';
 import { scaleProfile } from '../../../cost/estimate/compare';
 import { DEPLOYABLE_DESIGNS, designCapacity } from '../../../cost/estimate/designs';

@@ -1,6 +1,6 @@
 /**
- * npm run cost (bin/cost.ts, cost/cli.ts): what it reads and how it answers a mistake, called in this process,
- * and one run of the command itself (the only process the fast tier starts for it): it prints
+ * npm run cost (bin/cost.ts, cost/cli.ts and the files it reads, cost/report-files.ts): what it reads and how it
+ * answers a mistake, called in this process, and one run of the command itself (the only process the fast tier starts for it): it prints
  * the bill and writes the reports.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { helpText, parseCommandLine, runCommand } from '../../../cli/command-line';
 import { wrap } from '../../../cli/wrap';
-import { COST_COMMAND, loadProfile, reportInput } from '../../../cost/cli';
+import { COST_COMMAND } from '../../../cost/cli';
+import { loadProfile, reportInput } from '../../../cost/report-files';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { renderForTerminal } from '../../../cost/report/render-text';
 import { httpTemplateFile, unwrapped } from '../../support/cost';

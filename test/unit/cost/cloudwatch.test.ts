@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandFailure, UsageError } from '../../../config/errors';
-import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../../cost/cli';
+import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../../cost/report-files';
 import {
   type MetricsClient,
   metricQueries,

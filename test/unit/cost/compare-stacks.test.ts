@@ -4,7 +4,7 @@
  * would change them, priced for the seed profile line by line, with why each line moved and what changed.
  */
 import { describe, expect, it } from 'vitest';
-import { loadVpsCapacity, reportInput } from '../../../cost/cli';
+import { loadVpsCapacity, reportInput } from '../../../cost/report-files';
 import { type CompareOptions, compareOutput, gateFailure } from '../../../cost/compare-command';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { compareStacks, type StackComparison } from '../../../cost/estimate/compare-stacks';

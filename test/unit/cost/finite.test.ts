@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderChart } from '../../../cost/report/chart';
-import { loadDesigns, loadVpsCapacity } from '../../../cost/cli';
+import { loadDesigns, loadVpsCapacity } from '../../../cost/report-files';
 import { DAYS_PER_MONTH, type TrafficProfile } from '../../../cost/usage/traffic-profile';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { derivePeak } from '../../../cost/usage/peaks';

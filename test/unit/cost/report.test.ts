@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
-import { reportInput } from '../../../cost/cli';
+import { reportInput } from '../../../cost/report-files';
 import { renderChart } from '../../../cost/report/chart';
 import { closingSentence, verdictLines, withoutFree } from '../../../cost/report/answer';
 import { designRps } from '../../../cost/estimate/compare';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../../config/errors';
-import { loadVpsCapacity } from '../../../cost/cli';
+import { loadVpsCapacity } from '../../../cost/report-files';
 import { vpsRows } from '../../../cost/report/vps-lines';
 import { costReport } from '../../support/cost';
 import { describe, expect, it } from 'vitest';

@@ -21,7 +21,7 @@ import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { answerLines } from '../../../cost/report/answer';
 import { asShown, checkProfile, fromQuery, profileTitle, toQuery } from '../../../cost/report/explorer/fields';
 import { explorerHtml } from '../../../cost/report/explorer';
-import { reportInput } from '../../../cost/cli';
+import { reportInput } from '../../../cost/report-files';
 import { renderDetail } from '../../../cost/report/render-text';
 import { BadBox, boxOptions, boxText, parseBox } from '../../../cost/usage/own-box';
 import { PROFILES, ProfileError, validateProfile } from '../../../cost/usage/profiles';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { billOptions } from '../../../cost/cli';
+import { billOptions } from '../../../cost/report-files';
 import { estimate } from '../../../cost/estimate/model';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
