@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { AUTO_WORKERS_RULE, autoWorkers } from '../config/vps-workers';
 import { makeFolder } from '../cli/folders';
 import {
   CAPTCHA_OPTIONS,
@@ -27,12 +28,15 @@ import { BUNDLED, loadSite } from '../vps/site';
 /** The seed platform's port. */
 export const VPS_PORT = 3081;
 
+/** What --workers auto runs on this box. */
+const AUTO_HERE = autoWorkers(availableParallelism());
+
 /** More workers than this is a typo on any droplet sold today. */
 const MAX_WORKERS = 64;
 
-/** --workers: a whole number from 1 to MAX_WORKERS, or auto (this box's cores). */
+/** --workers: a whole number from 1 to MAX_WORKERS, or auto (config/vps-workers.ts: what this box's cores run). */
 function workersFrom(value: string): number {
-  if (value === 'auto') return availableParallelism();
+  if (value === 'auto') return AUTO_HERE;
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > MAX_WORKERS)
     throw new UsageError(`--workers must be auto or a whole number from 1 to ${MAX_WORKERS} (got ${value}).`);
@@ -64,7 +68,8 @@ const SPEC = {
       default: 'auto',
       value: '<n|auto>',
       description:
-        `processes serving HTTP, 1 to ${MAX_WORKERS}; auto: one per core (${availableParallelism()} here). ` +
+        `processes serving HTTP, 1 to ${MAX_WORKERS}; auto: ${AUTO_WORKERS_RULE} ` +
+        `(${AUTO_HERE === 1 ? 'one process' : `${AUTO_HERE} workers`} here, on ${availableParallelism()} vCPUs). ` +
         'With more than one, a primary process owns the log and the workers reach it',
     },
     ...RATE_LIMITS_OPTIONS,

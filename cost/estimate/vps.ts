@@ -4,6 +4,7 @@
  * (./vps-tiers.ts) carries of a peak's mix.
  */
 import { NamedError } from '../../config/errors';
+import { autoWorkers } from '../../config/vps-workers';
 import { RAISE_HEADROOM } from './capacity';
 import type { VpsTier } from './vps-tiers';
 
@@ -267,7 +268,7 @@ export function pricedTls(measurement: VpsMeasurement): PricedTls {
 
 /** What one box serves of a mix, a second, and what bounds it. */
 export interface BoxCapacity {
-  /** HTTP workers (npm run vps -- --workers auto: one per vCPU, and the primary); 0: one process, on one vCPU. */
+  /** HTTP workers and the primary that --workers auto runs on the box (config/vps-workers.ts); 0: one process. */
   workers: number;
   /** More workers than the curve measured: their µs a request taken as at this count, the largest measured. */
   pastCurve?: number;
@@ -294,16 +295,18 @@ export const grownMicros = (micros: RouteMicros, factor: RouteMicros): RouteMicr
 });
 
 /**
- * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls):
- * its vCPUs (each counted at its share) over the mix's µs a request; on two vCPUs or more, as workers
- * and a primary that owns the log, no more than the primary's one vCPU serves (its share counted too).
+ * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls), as
+ * --workers auto runs it there (config/vps-workers.ts): one process, on one vCPU (its one thread serves every
+ * request), or workers, on all of them (each counted at its share) over the mix's µs a request, and no more
+ * than the primary that owns the log serves on its one vCPU (its share counted too).
  */
 export function boxCapacity(tier: VpsTier, capacity: VpsCapacity, mix: RequestMix): BoxCapacity {
   const tls = pricedTls(capacity.measurement);
-  const workers = tier.vcpu >= 2 ? tier.vcpu : 0;
+  const auto = autoWorkers(tier.vcpu);
+  const workers = auto > 1 ? auto : 0;
   const { factor, past } = workerGrowth(capacity.measurement.workerCurve, workers);
   const micros = workers ? microsOfMix(grownMicros(tls.workers, factor), mix) : microsOfMix(tls.oneProcess, mix);
-  const cores = (tier.vcpu * tier.vcpuShare.factor * 1e6) / micros;
+  const cores = ((workers ? tier.vcpu : Math.min(tier.vcpu, 1)) * tier.vcpuShare.factor * 1e6) / micros;
   const base = {
     workers,
     ...(workers && past && { pastCurve: past }),
