@@ -26,7 +26,7 @@ import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { NotPriced, StackConfig } from './stack-config';
 import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
-import { BASELINE_VPS, DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from './vps-tiers';
+import { BASELINE_VPS, DEDICATED_VCPU, EURO_RATE, type Offers, offersFor, SHARED_VCPU } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 import { type ManagedInstancesWhatIf, managedInstancesWhatIfs } from './managed-instances';
 
@@ -106,10 +106,12 @@ export interface CostReport {
   /** The function-URL design's worst case: a flood at its concurrency cap. */
   flood?: FloodCeiling;
   vpsCapacity: VpsCapacity;
+  /** The VPS offers weighed: those of the market of the Region priced, and the seed's reference. */
+  offers: Offers;
   vps: VpsCost[];
   designRps: number;
   answer: Answer;
-  /** Break-even of this stack with each VPS tier. */
+  /** Break-even of this stack with each VPS tier weighed. */
   breakEven: BreakEven[];
   whatIfs: WhatIf[];
   /** The function-URL design's functions on Lambda Managed Instances, priced against its own bill (a what-if). */
@@ -260,7 +262,9 @@ export function buildReport(input: ReportInput): CostReport {
     .sort((a, b) => a.bill.totalUsd - b.bill.totalUsd);
   const chosen = recommend(designs);
   const assumptions = assumptionsOf(input, bill);
-  const vps = vpsOptions(profile, bill, vpsCapacity);
+  const offers = offersFor(options.book.region);
+  const vps = vpsOptions(profile, bill, vpsCapacity, offers.tiers);
+  const answer = answerOf(input, chosen.recommended, vps);
   return {
     ...input,
     design: design?.id,
@@ -278,11 +282,12 @@ export function buildReport(input: ReportInput): CostReport {
     consumerRamp: consumerRamp(chosen.recommended.stack, peak, units, options.book),
     floor,
     flood: designs.map((d) => floodCeiling(d.stack, profile, units, options.book)).find(Boolean),
+    offers,
     vps,
     designRps: designRps(profile),
-    answer: answerOf(input, chosen.recommended, vps),
+    answer,
     // The baseline's is the row's of the design this stack is, when it is one: searched once.
-    breakEven: VPS_TIERS.map(
+    breakEven: offers.tiers.map(
       (tier) =>
         (tier === BASELINE_VPS && designs.find((d) => d.stack === stack)?.breakEven) ||
         breakEven(tier, profile, stack, vpsCapacity, units, options),

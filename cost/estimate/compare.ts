@@ -19,7 +19,7 @@ import {
   type RequestMix,
   type VpsCapacity,
 } from './vps';
-import { BASELINE_VPS, ownTier, VPS_TIERS, type VpsTier } from './vps-tiers';
+import { BASELINE_VPS, ownTier, type VpsTier } from './vps-tiers';
 
 /**
  * One VPS option for the month: one box of a tier, alone or behind a CDN, and whether its vCPUs carry
@@ -183,28 +183,28 @@ function cdnMonth(plan: CdnPlan, gb: number, requests: number) {
 }
 
 /**
- * The tiers put behind each CDN plan for a profile: the cheapest, the seed's $15 box, and the cheapest
- * whose vCPUs carry what reaches it behind a CDN (mostly votes, whose CPU its cores share), or the
- * largest if none does.
+ * The tiers put behind each CDN plan for a profile: of the market's `tiers` (cheapest first), the cheapest,
+ * the seed's $15 box, and the cheapest whose vCPUs carry what reaches it behind a CDN (mostly votes, whose
+ * CPU its cores share), or the largest if none does.
  */
-export function cdnFrontedTiers(profile: TrafficProfile, capacity: VpsCapacity): VpsTier[] {
+export function cdnFrontedTiers(profile: TrafficProfile, capacity: VpsCapacity, tiers: VpsTier[]): VpsTier[] {
   const origin = originAtPeak(profile);
-  const sized = VPS_TIERS.find((tier) => sizeFor(tier, origin, capacity).coresCarry);
-  const largest = VPS_TIERS.reduce((most, tier) =>
+  const sized = tiers.find((tier) => sizeFor(tier, origin, capacity).coresCarry);
+  const largest = tiers.reduce((most, tier) =>
     tier.vcpu * tier.vcpuShare.factor > most.vcpu * most.vcpuShare.factor ? tier : most,
   );
-  return [...new Set([VPS_TIERS[0], BASELINE_VPS, sized ?? largest])];
+  return [...new Set([tiers[0], BASELINE_VPS, sized ?? largest])];
 }
 
 /**
- * Every VPS option the report prices: the user's own box alone (the profile's vps), each tier alone, then the
- * fronted tiers behind each CDN plan.
+ * Every VPS option the report prices: the user's own box alone (the profile's vps), each of the market's `tiers`
+ * alone (cost/estimate/vps-tiers.ts offersFor), then the fronted tiers behind each CDN plan.
  */
-export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity): VpsCost[] {
+export function vpsOptions(profile: TrafficProfile, bill: Bill, capacity: VpsCapacity, tiers: VpsTier[]): VpsCost[] {
   return [
     ...(profile.vps ? [ownTier(profile.vps)] : []).map((tier) => vpsCost(tier, profile, bill, capacity)),
-    ...VPS_TIERS.map((tier) => vpsCost(tier, profile, bill, capacity)),
-    ...cdnFrontedTiers(profile, capacity).flatMap((tier) =>
+    ...tiers.map((tier) => vpsCost(tier, profile, bill, capacity)),
+    ...cdnFrontedTiers(profile, capacity, tiers).flatMap((tier) =>
       CDN_PLANS.map((plan) => vpsCost(tier, profile, bill, capacity, plan)),
     ),
   ];

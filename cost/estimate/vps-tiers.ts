@@ -4,6 +4,7 @@
  * documents' own figures, shown beside them, never used to size this app.
  */
 import { EXCHANGE_RATES, rateText, toUsd } from '../../pricing/exchange-rates';
+import { DEFAULT_REGION, type EdgeLocation, REGIONS } from '../../pricing/regions';
 import type { OwnBox } from '../usage/traffic-profile';
 
 /** How much of a vCPU the box's processes get at the peak, with where that comes from: data, like a price. */
@@ -40,9 +41,22 @@ export const DEDICATED_VCPU: VcpuShare = {
   assumption: 'a dedicated vCPU counted as one, the vCPU bench:vps measured on',
 };
 
+/**
+ * Where an offer is sold at its price and allowance: a market, named as an AWS Region's viewers are grouped
+ * (pricing/regions.ts), so that a Region's answer weighs the boxes sold near it.
+ */
+export type Market = EdgeLocation;
+
 export interface VpsTier {
   name: string;
   provider: string;
+  /**
+   * The markets it is sold in at this price and allowance; 'any' for the seed's reference and the user's own box.
+   * A plan whose price or allowance differs by location is one tier per market.
+   */
+  markets: readonly Market[] | 'any';
+  /** Its locations in that market, in words. */
+  locations: string;
   monthlyUsd: number;
   vcpu: number;
   vcpuShare: VcpuShare;
@@ -65,6 +79,8 @@ export function ownTier(box: OwnBox): VpsTier {
   return {
     name: `your ${box.name} (${cpu}${box.location ? `, ${box.location}` : ''})`,
     provider: 'yours',
+    markets: 'any',
+    locations: box.location ?? 'as given',
     monthlyUsd: toUsd(box.price, box.currency),
     vcpu: box.vcpus,
     vcpuShare: box.cpu === 'shared' ? SHARED_VCPU : DEDICATED_VCPU,
@@ -80,10 +96,18 @@ export function ownTier(box: OwnBox): VpsTier {
 }
 
 const DO_PRICES = 'DigitalOcean Basic droplets 2026 (docs/sources.md); overage $0.01/GiB';
+/**
+ * DigitalOcean's datacenters (its API's regions: New York, San Francisco, Toronto; London, Amsterdam, Frankfurt;
+ * Singapore; Bangalore), at one price list whatever the datacenter.
+ */
+const DO_MARKETS: readonly Market[] = ['United States', 'Europe', 'Asia Pacific', 'India'];
+const DO_LOCATIONS = 'NYC, SFO, TOR; LON, AMS, FRA; SGP; BLR';
 
 const droplet = (monthlyUsd: number, vcpu: number, memoryGb: number, transferTb: number): VpsTier => ({
   name: `DO $${monthlyUsd} (${vcpu} vCPU, ${memoryGb} GB)`,
   provider: 'DigitalOcean',
+  markets: DO_MARKETS,
+  locations: DO_LOCATIONS,
   monthlyUsd,
   vcpu,
   vcpuShare: SHARED_VCPU,
@@ -108,91 +132,175 @@ const HETZNER_2026_04 = 359.4 / 343.3;
  */
 const HETZNER_CCX_2026_06 = 42.99 / 15.99;
 
-/** A Hetzner Cloud CCX: dedicated vCPUs, priced from its gross EUR price before 2026-04 and both raises. */
-const ccx = (name: string, vcpu: number, memoryGb: number, grossEurBefore2026_04: number): VpsTier => ({
-  name: `Hetzner ${name} (${vcpu} dedicated)`,
-  provider: 'Hetzner',
-  monthlyUsd: round2(eur((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06)),
-  vcpu,
-  vcpuShare: DEDICATED_VCPU,
-  memoryGb,
-  includedTransferGb: 20_000,
-  overageUsdPerGb: eur(1) / 1000,
-  priceSource:
-    `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
-    `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}) and as the CCX13 was on 2026-06-15 ` +
-    `(x${HETZNER_CCX_2026_06.toFixed(2)}) *, at ${EURO_RATE}; 20 TB included in EU locations, ` +
-    'EUR 1 a TB over',
-  checked: '2026-11-26',
-});
+/**
+ * Hetzner Cloud's locations by market, from a per-location price table of 2025-10-21 (docs/sources.md): in its
+ * US locations a CCX cost more (CCX33 EUR 50.49 net against 48.49 in Germany and Finland) and included less
+ * traffic; CX, CAX and the dedicated servers are sold in Germany and Finland only.
+ */
+const HETZNER_EU = 'Falkenstein, Nuremberg, Helsinki';
+const HETZNER_US = 'Ashburn, Hillsboro';
+
+/**
+ * A Hetzner Cloud CCX in one market: dedicated vCPUs, priced from its gross EUR price in Germany before 2026-04,
+ * and both raises; in the US, times the US locations' price over Germany's of 2025-10-21, with their allowance.
+ */
+function ccx(
+  name: string,
+  vcpu: number,
+  memoryGb: number,
+  grossEurBefore2026_04: number,
+  us?: { netEur2025_10: number; euNetEur2025_10: number; transferTb: number },
+): VpsTier {
+  const transferTb = us?.transferTb ?? 20;
+  const usPremium = us ? us.netEur2025_10 / us.euNetEur2025_10 : 1;
+  const where = us ? `US locations (${HETZNER_US})` : `EU locations (${HETZNER_EU})`;
+  return {
+    name: `Hetzner ${name}${us ? ' US' : ''} (${vcpu} dedicated)`,
+    provider: 'Hetzner',
+    markets: [us ? 'United States' : 'Europe'],
+    locations: us ? HETZNER_US : HETZNER_EU,
+    monthlyUsd: round2(eur((grossEurBefore2026_04 / GERMAN_VAT) * HETZNER_2026_04 * HETZNER_CCX_2026_06 * usPremium)),
+    vcpu,
+    vcpuShare: DEDICATED_VCPU,
+    memoryGb,
+    includedTransferGb: transferTb * 1000,
+    overageUsdPerGb: eur(1) / 1000,
+    priceSource:
+      `Hetzner Cloud ${name} (docs/sources.md): EUR ${grossEurBefore2026_04} gross before 2026-04, net of 19% VAT, ` +
+      `raised as the CCX63 was on 2026-04-01 (x${HETZNER_2026_04.toFixed(3)}) and as the CCX13 was on 2026-06-15 ` +
+      `(x${HETZNER_CCX_2026_06.toFixed(2)}) *` +
+      (us
+        ? `, x${usPremium.toFixed(3)} in its US locations (EUR ${us.netEur2025_10} net there against ` +
+          `${us.euNetEur2025_10} in Germany on 2025-10-21) *`
+        : '') +
+      `, at ${EURO_RATE}; ${transferTb} TB included in ${where}${us ? ' *' : ''}, EUR 1 a TB over`,
+    checked: '2026-11-27',
+  };
+}
 
 const round2 = (usd: number) => Math.round(usd * 100) / 100;
 
-/** The VPS tiers the report prices the month on, cheapest first. */
-export const VPS_TIERS: VpsTier[] = [
-  {
-    name: 'Hetzner CX23 (2 vCPU)',
-    provider: 'Hetzner',
-    monthlyUsd: round2(eur(5.49)),
-    vcpu: 2,
-    vcpuShare: SHARED_VCPU,
-    memoryGb: 4,
-    includedTransferGb: 20_000,
-    overageUsdPerGb: eur(1) / 1000,
-    priceSource:
-      `Hetzner Cloud CX23 (docs/sources.md): EUR 5.49 net since 2026-06-15 (3.99 from 2026-04), ` +
-      `at ${EURO_RATE}; 20 TB included in EU locations`,
-    checked: '2026-11-26',
-  },
-  droplet(6, 1, 1, 1),
-  droplet(12, 1, 2, 2),
-  {
-    name: 'Seed’s $15 VPS (3 vCPU)',
-    provider: 'any',
-    monthlyUsd: 15,
-    vcpu: 3,
-    vcpuShare: SHARED_VCPU,
-    memoryGb: 1,
-    includedTransferGb: 3000,
-    overageUsdPerGb: 0.01,
-    priceSource: 'the seed platform: "But why not AWS?" (docs/sources.md)',
-    checked: '2026-11',
-  },
-  droplet(24, 2, 4, 4),
-  {
-    name: 'DO CPU-Opt. c-2 (2 dedicated)',
-    provider: 'DigitalOcean',
-    monthlyUsd: 42,
-    vcpu: 2,
-    vcpuShare: DEDICATED_VCPU,
-    memoryGb: 4,
-    includedTransferGb: 4000,
-    overageUsdPerGb: 0.01,
-    priceSource:
-      'DigitalOcean CPU-Optimized droplet c-2 (docs/sources.md): about $42 a month; transfer allowance assumed 4 TB *',
-    checked: '2026-11-26',
-  },
-  droplet(48, 4, 8, 5),
-  ccx('CCX33', 8, 32, 57.7),
-  {
-    name: 'Hetzner AX52 (16 threads)',
-    provider: 'Hetzner',
-    monthlyUsd: round2(eur(59)),
-    vcpu: 16,
-    vcpuShare: DEDICATED_VCPU,
-    memoryGb: 64,
-    // Unmetered: a petabyte a month stands for it (a finite figure, so that the report's JSON keeps it).
-    includedTransferGb: 1e6,
-    overageUsdPerGb: 0,
-    priceSource:
-      `Hetzner dedicated server AX52, 8 cores / 16 threads (docs/sources.md): about EUR 59 a month net, ` +
-      `2026-08, at ${EURO_RATE}; its one-off setup fee not counted; traffic unmetered`,
-    checked: '2026-11-26',
-  },
-].sort((a, b) => a.monthlyUsd - b.monthlyUsd);
+/** A Hetzner Cloud CX: shared vCPUs, sold in Germany and Finland only, 20 TB included. */
+const cx = (name: string, vcpu: number, memoryGb: number, netEur: number, priced: string): VpsTier => ({
+  name: `Hetzner ${name} (${vcpu} vCPU)`,
+  provider: 'Hetzner',
+  markets: ['Europe'],
+  locations: HETZNER_EU,
+  monthlyUsd: round2(eur(netEur)),
+  vcpu,
+  vcpuShare: SHARED_VCPU,
+  memoryGb,
+  includedTransferGb: 20_000,
+  overageUsdPerGb: eur(1) / 1000,
+  priceSource: `Hetzner Cloud ${name} (docs/sources.md): ${priced}, at ${EURO_RATE}; 20 TB included (EU locations)`,
+  checked: '2026-11-27',
+});
+
+/** The CX23's raise for new orders on 2026-06-15 (EUR 3.99 to 5.49 net): the CX33's taken as alike. */
+const HETZNER_CX_2026_06 = 5.49 / 3.99;
+
+/** The VPS tiers the report can price the month on, every market's, cheapest first. */
+export const VPS_TIERS: VpsTier[] = (
+  [
+    cx('CX23', 2, 4, 5.49, 'EUR 5.49 net since 2026-06-15 (3.99 from 2026-04)'),
+    cx(
+      'CX33',
+      4,
+      8,
+      6.49 * HETZNER_CX_2026_06,
+      `EUR 6.49 net from 2026-04 (read 2026-04-15 and from Hetzner's API on 2026-05-27), raised for new orders as ` +
+        `the CX23 was on 2026-06-15 (x${HETZNER_CX_2026_06.toFixed(3)}) *`,
+    ),
+    droplet(6, 1, 1, 1),
+    droplet(12, 1, 2, 2),
+    {
+      name: 'Seed’s $15 VPS (3 vCPU)',
+      provider: 'any',
+      markets: 'any',
+      locations: 'any',
+      monthlyUsd: 15,
+      vcpu: 3,
+      vcpuShare: SHARED_VCPU,
+      memoryGb: 1,
+      includedTransferGb: 3000,
+      overageUsdPerGb: 0.01,
+      priceSource: 'the seed platform: "But why not AWS?" (docs/sources.md)',
+      checked: '2026-11',
+    },
+    droplet(24, 2, 4, 4),
+    {
+      name: 'DO CPU-Opt. c-2 (2 dedicated)',
+      provider: 'DigitalOcean',
+      markets: DO_MARKETS,
+      locations: DO_LOCATIONS,
+      monthlyUsd: 42,
+      vcpu: 2,
+      vcpuShare: DEDICATED_VCPU,
+      memoryGb: 4,
+      includedTransferGb: 4000,
+      overageUsdPerGb: 0.01,
+      priceSource:
+        'DigitalOcean CPU-Optimized droplet c-2 (docs/sources.md): about $42 a month; transfer allowance ' +
+        'assumed 4 TB *',
+      checked: '2026-11-26',
+    },
+    droplet(48, 4, 8, 5),
+    ccx('CCX33', 8, 32, 57.7),
+    ccx('CCX33', 8, 32, 57.7, { netEur2025_10: 50.49, euNetEur2025_10: 48.49, transferTb: 3 }),
+    ccx('CCX43', 16, 64, 114.82),
+    ccx('CCX43', 16, 64, 114.82, { netEur2025_10: 100.49, euNetEur2025_10: 96.49, transferTb: 4 }),
+    {
+      name: 'Hetzner AX52 (16 threads)',
+      provider: 'Hetzner',
+      markets: ['Europe'],
+      locations: HETZNER_EU,
+      monthlyUsd: round2(eur(59)),
+      vcpu: 16,
+      vcpuShare: DEDICATED_VCPU,
+      memoryGb: 64,
+      // Unmetered: a petabyte a month stands for it (a finite figure, so that the report's JSON keeps it).
+      includedTransferGb: 1e6,
+      overageUsdPerGb: 0,
+      priceSource:
+        `Hetzner dedicated server AX52, 8 cores / 16 threads (docs/sources.md): about EUR 59 a month net, ` +
+        `2026-08, at ${EURO_RATE}; its one-off setup fee not counted; traffic unmetered; Germany and Finland only`,
+      checked: '2026-11-26',
+    },
+  ] satisfies VpsTier[]
+).sort((a, b) => a.monthlyUsd - b.monthlyUsd);
 
 /** The seed's headline comparison: the $15 box. */
 export const BASELINE_VPS = VPS_TIERS.find((tier) => tier.monthlyUsd === 15)!;
+
+/** The offers a Region's answer weighs (offersFor). */
+export interface Offers {
+  /** The AWS Region priced, whose viewers' group is the market. */
+  region: string;
+  market: Market;
+  /** The offers sold in that market, and the seed's reference, cheapest first. */
+  tiers: VpsTier[];
+  /** The list's offers sold only in other markets: left out, and named in the working. */
+  elsewhere: VpsTier[];
+  /** No offer on the list is sold in that market: every market's are weighed, and the working says so. */
+  everyMarket: boolean;
+}
+
+/**
+ * The boxes a person near `region` would buy: the offers sold in its market (Europe for eu-*, the United States
+ * for us-*, as pricing/regions.ts groups a Region's viewers), with the seed's $15 box kept as its reference.
+ */
+export function offersFor(region: string): Offers {
+  const market = (REGIONS[region] ?? REGIONS[DEFAULT_REGION]).viewers;
+  const sold = (tier: VpsTier) => tier.markets === 'any' || tier.markets.includes(market);
+  const everyMarket = !VPS_TIERS.some((tier) => tier.markets !== 'any' && sold(tier));
+  return {
+    region,
+    market,
+    tiers: everyMarket ? VPS_TIERS : VPS_TIERS.filter(sold),
+    elsewhere: everyMarket ? [] : VPS_TIERS.filter((tier) => !sold(tier)),
+    everyMarket,
+  };
+}
 
 /**
  * The seed documents' published figures, with their conditions: shown beside this app's own, never

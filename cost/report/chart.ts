@@ -16,7 +16,7 @@ import { derivePeak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import type { CostReport } from '../estimate/build-report';
 import type { StackConfig } from '../estimate/stack-config';
-import { VPS_TIERS, type VpsTier } from '../estimate/vps-tiers';
+import type { VpsTier } from '../estimate/vps-tiers';
 
 /** Okabe–Ito colours (safe for colour-blind readers), each family with its own dashes as well. */
 const DESIGN_STYLES: Record<string, { color: string; dash: string }> = {
@@ -155,11 +155,11 @@ function designSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
   });
 }
 
-/** Each VPS tier while one box carries the peak; tiers that would overlap are one series. */
+/** Each VPS tier weighed (the market's) while one box carries the peak; tiers that would overlap are one series. */
 function vpsSeries(report: CostReport, volumes: Volumes): ChartSeries[] {
   const { scaled, points } = volumes;
   const bills = volumes.billsOf(report.stack);
-  const priced = VPS_TIERS.map((tier) => {
+  const priced = report.offers.tiers.map((tier) => {
     const rows = scaled.map((profile, i) => vpsCost(tier, profile, bills[i], report.vpsCapacity));
     return { tier, costs: rows.map((r) => (r.carries ? r.totalUsd : null)), carries: rows.map((r) => r.carries) };
   });

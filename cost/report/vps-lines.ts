@@ -16,7 +16,7 @@ import {
   type RequestMix,
   type WorkerCurve,
 } from '../estimate/vps';
-import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU } from '../estimate/vps-tiers';
+import { CAPACITY_REFERENCES, DEDICATED_VCPU, SHARED_VCPU, type VpsTier } from '../estimate/vps-tiers';
 import type { CostReport } from '../estimate/build-report';
 
 export const vpsHead = [
@@ -64,6 +64,7 @@ export function vpsWorking(report: CostReport): string[] {
     `${quantity(microsOfMix(tls.workers, mix))} with 2 workers, ` +
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
+    offersLine(report),
     'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
       'and the primary that owns the log.',
     `What reaches the box at the peak, alone: ${routesText(alone.origin)}` +
@@ -87,6 +88,28 @@ export function vpsWorking(report: CostReport): string[] {
         "primary's µs as measured with 2."
       : "A request's µs with more than 2 workers taken as measured with 2: no curve by worker count was given.",
   ];
+}
+
+/**
+ * Which boxes are weighed: those sold in the market of the Region priced (and where, by provider), the seed's
+ * reference, and the list's others, sold only elsewhere; or every market's, where none is sold in that one.
+ */
+function offersLine({ offers }: CostReport): string {
+  const { region, market, tiers, elsewhere } = offers;
+  if (offers.everyMarket)
+    return (
+      `No box on the list is sold in ${region}'s market (${market}): every market's are weighed, each at its ` +
+      'own price and allowance.'
+    );
+  const sold = tiers.filter((tier) => tier.markets !== 'any');
+  const where = [...new Map(sold.map((tier) => [tier.provider, `${tier.provider} (${tier.locations})`])).values()];
+  const names = (list: VpsTier[]) => list.map((tier) => tier.name).join(', ');
+  return (
+    `The boxes weighed are those sold in ${region}'s market, ${market}, at their prices and allowances there: ` +
+    `${where.join('; ')}; and the seed's $15 box, its reference. Sold only elsewhere, left out: ` +
+    `${names(elsewhere)}. Hetzner's CPX and Arm CAX are not listed: no price of theirs after Hetzner's 2026 ` +
+    'raises was found to cite (docs/sources.md).'
+  );
 }
 
 /** The curve, route by route: "options 17.2 / 17.7 / 20.1 µs at 2 / 4 / 8 workers". */

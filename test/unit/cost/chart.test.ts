@@ -10,7 +10,6 @@ import { DEPLOYABLE_DESIGNS, designCapacity } from '../../../cost/estimate/desig
 import { derivePeak } from '../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
 import { buildReport } from '../../../cost/estimate/build-report';
-import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
 import { costReport, httpTemplateFile } from '../../support/cost';
 import { US_EAST_1 } from '../../support/prices';
 
@@ -47,8 +46,9 @@ describe('the chart', () => {
     const legendLabels = texts.filter((t) => /^(AWS|VPS): /.test(t.text));
     const vpsSeries = data.series.filter((s) => s.kind === 'vps');
     expect(legendLabels).toHaveLength(DEPLOYABLE_DESIGNS.length + 1 + vpsSeries.length);
-    // Every tier in one series, named in its id.
-    expect(vpsSeries.flatMap((s) => s.id.split(' · ')).sort()).toEqual(VPS_TIERS.map((t) => t.name).sort());
+    // Every tier weighed (the Region's market's) in one series, named in its id.
+    const weighed = report.offers.tiers.map((t) => t.name).sort();
+    expect(vpsSeries.flatMap((s) => s.id.split(' · ')).sort()).toEqual(weighed);
     for (const label of legendLabels) expect(svg).toContain(`x2="${label.x - 6}" y1="${label.y - 4}"`);
     const [, lineX, top, bottom] = /<line x1="([\d.]+)" x2="\1" y1="([\d.]+)" y2="([\d.]+)" stroke="#555"/
       .exec(svg)!

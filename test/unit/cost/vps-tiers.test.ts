@@ -11,6 +11,7 @@ import { UsageError } from '../../../config/errors';
 import { loadVpsCapacity } from '../../../cost/report-files';
 import { vpsRows } from '../../../cost/report/vps-lines';
 import { costReport } from '../../support/cost';
+import type { CostReport } from '../../../cost/estimate/build-report';
 import { describe, expect, it } from 'vitest';
 import { originAtPeak } from '../../../cost/estimate/compare';
 import {
@@ -25,12 +26,27 @@ import {
   type VpsCapacity,
   workerGrowth,
 } from '../../../cost/estimate/vps';
-import { DEDICATED_VCPU, EURO_RATE, SHARED_VCPU, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
+import {
+  BASELINE_VPS,
+  DEDICATED_VCPU,
+  EURO_RATE,
+  offersFor,
+  SHARED_VCPU,
+  VPS_TIERS,
+  type VpsTier,
+} from '../../../cost/estimate/vps-tiers';
 import { PROFILES } from '../../../cost/usage/profiles';
 
 const committed: VpsCapacity = {
   measurement: JSON.parse(readFileSync('cost/estimate/vps-capacity.json', 'utf8')),
   source: 'cost/estimate/vps-capacity.json',
+};
+
+/** The record night's report, built once for the file (it searches many volumes). */
+let night: CostReport | undefined;
+const recordNight = () => {
+  night ??= costReport({ profile: 'record-night' });
+  return night;
 };
 
 describe('the VPS tiers', () => {
@@ -73,6 +89,49 @@ describe('the VPS tiers', () => {
     const carriesOnCores = (tier: (typeof VPS_TIERS)[number]) =>
       requestsOf(origin) <= boxCapacity(tier, committed, origin).coresRequestsPerSecond * VPS_MAX_UTILISATION;
     expect(VPS_TIERS.some(carriesOnCores)).toBe(true);
+  });
+});
+
+describe('the offers of a market', () => {
+  it('carry where each is sold, and a plan priced otherwise elsewhere is one tier a market', () => {
+    for (const tier of VPS_TIERS) {
+      expect(tier.locations.length, tier.name).toBeGreaterThan(2);
+      expect(tier.markets === 'any' || tier.markets.length > 0, tier.name).toBe(true);
+    }
+    expect(VPS_TIERS.filter((t) => t.markets === 'any')).toEqual([BASELINE_VPS]);
+    const named = (name: string) => VPS_TIERS.find((t) => t.name === name)!;
+    const [eu, us] = [named('Hetzner CCX33 (8 dedicated)'), named('Hetzner CCX33 US (8 dedicated)')];
+    expect([eu.markets, us.markets]).toEqual([['Europe'], ['United States']]);
+    // Hetzner's US locations charged more for it on 2025-10-21 and include less traffic.
+    expect(us.monthlyUsd / eu.monthlyUsd).toBeCloseTo(50.49 / 48.49, 3);
+    expect(us.includedTransferGb).toBeLessThan(eu.includedTransferGb);
+    expect(us.priceSource).toContain(EURO_RATE);
+  });
+
+  it("weighs a Region's market: Europe's for eu-*, the United States' for us-*, and the seed's box in each", () => {
+    const europe = offersFor('eu-central-1');
+    const america = offersFor('us-east-1');
+    expect([europe.market, america.market]).toEqual(['Europe', 'United States']);
+    const names = (tiers: VpsTier[]) => tiers.map((t) => t.name);
+    expect(names(europe.tiers)).toEqual(expect.arrayContaining(['Hetzner CX23 (2 vCPU)', 'Hetzner AX52 (16 threads)']));
+    expect(names(america.tiers)).not.toContain('Hetzner CX23 (2 vCPU)');
+    expect(names(america.tiers)).toContain('Hetzner CCX43 US (16 dedicated)');
+    for (const offers of [europe, america]) {
+      expect(offers.tiers).toContain(BASELINE_VPS);
+      expect([...offers.tiers, ...offers.elsewhere].sort((a, b) => a.monthlyUsd - b.monthlyUsd)).toEqual(VPS_TIERS);
+    }
+    // DigitalOcean sells at one price in both.
+    expect(names(europe.tiers)).toContain('DO $6 (1 vCPU, 1 GB)');
+    expect(names(america.tiers)).toContain('DO $6 (1 vCPU, 1 GB)');
+    // A market none of the list is sold in weighs every market's, and says so.
+    expect(offersFor('ap-northeast-1')).toMatchObject({ market: 'Japan', everyMarket: true, tiers: VPS_TIERS });
+  });
+
+  it('gives the record night priced for us-east-1 a box sold in the United States', () => {
+    const report = recordNight();
+    expect(report.offers.market).toBe('United States');
+    expect(report.answer.vpsCarries).toBe(true);
+    expect(report.answer.vps.tier.markets).toContain('United States');
   });
 });
 
@@ -125,7 +184,7 @@ describe("a box's capacity at its count of workers", () => {
   });
 
   it("says so in the record night's rows of boxes with more workers than measured, and only there", () => {
-    const report = costReport({ profile: 'record-night' });
+    const report = recordNight();
     for (const [i, row] of vpsRows(report).entries()) {
       const past = report.vps[i].box.pastCurve;
       expect(row[3].includes('as at 8 workers'), report.vps[i].name).toBe(past === 8);
