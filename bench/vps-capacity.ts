@@ -4,11 +4,12 @@
  * and the systemd unit run, vps/bundle.ts), then on the page, a
  * vote and the results, and the same command against a bare node:http server answering a fixed
  * JSON body, run the same way in the same set-up: on a shared machine the app's share of the bare
- * server's is the figure that holds. Each route is measured with one process and two workers, plain
- * and behind each TLS set-up a busy box might use (./vps-tls.ts); clients send `Accept-Encoding:
- * gzip` as browsers do. What a box carries is read from the server's own CPU time per request (its
- * processes' /proc), which the load generator on the same cores does not inflate. Writes the figures
- * to a file the cost model reads (--vps-from).
+ * server's is the figure that holds. Each route is measured at each worker count asked for (one process and
+ * two workers by default), plain and behind each TLS set-up a busy box might use (./vps-tls.ts); clients send
+ * `Accept-Encoding: gzip` as browsers do. A count runs on as many cores as a box of that many vCPUs has, the
+ * load generator on the others where the machine has them (./vps-placement.ts). What a box carries is read
+ * from the server's own CPU time per request (its processes' /proc), which a load generator on the same cores
+ * does not inflate. Writes the figures to a file the cost model reads (--vps-from).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,11 +24,14 @@ import {
   type SetupMicros,
   type TlsSetup,
   type VpsMeasurement,
+  type WorkerCountFigures,
+  type WorkerCurve,
 } from '../cost/estimate/vps';
 import { BARE_SERVER, makeCertificate, TERMINATORS, type CertFiles } from './vps-tls';
 import {
   acknowledgedVotes,
   byRoute,
+  hundredths,
   mean,
   printSummary,
   tenths,
@@ -35,20 +39,31 @@ import {
   type Run,
   type Setup,
 } from './vps-summary';
-import { call, cpuSeconds, freePort, ROOT, startServer, stop } from './vps-processes';
+import { call, cpuSeconds, freePort, machineCpuSeconds, pin, ROOT, startServer, stop } from './vps-processes';
+import { limitOf, ownCores, placementOf, type Placement } from './vps-placement';
 import { bundleVps } from '../vps/bundle';
 
 /** The bare server and options, the bare POST and votes, alternate this many times on plain HTTP: drift hits both. */
 export const ROUNDS = 3;
 /**
- * The runs of a bench with `tlsSetups` TLS set-ups, and its seconds of warm-up (2 s on each route and on the bare
- * server's GET and POST): each set-up runs with one process and two workers; on plain HTTP options and votes are
- * each a round of two runs (beside the bare server) ROUNDS times, behind TLS once; page and results once.
+ * The runs of a bench of `counts` worker counts with `tlsSetups` TLS set-ups, and its seconds of warm-up (2 s on
+ * each route and on the bare server's GET and POST): each set-up runs at each count; on plain HTTP options and
+ * votes are each a round of two runs (beside the bare server) `rounds` times, behind TLS once; page and results once.
  */
-export function benchSize(tlsSetups: number): { runs: number; warmUpSeconds: number } {
-  const runs = (rounds: number) => 2 * (rounds * 4 + 2);
-  return { runs: runs(ROUNDS) + tlsSetups * runs(1), warmUpSeconds: 2 * (1 + tlsSetups) * 6 * 2 };
+export function benchSize(tlsSetups: number, counts = 2, rounds = ROUNDS): { runs: number; warmUpSeconds: number } {
+  const runs = (times: number) => counts * (times * 4 + 2);
+  return { runs: runs(rounds) + tlsSetups * runs(1), warmUpSeconds: counts * (1 + tlsSetups) * 6 * 2 };
 }
+
+/** A worker count to measure: 1 is one process; `auto`: what --workers auto runs on this box. */
+export interface WorkerCount {
+  workers: number;
+  auto: boolean;
+}
+
+/** A count's label: "one process", "2 workers", with "(auto)" where --workers auto runs it here. */
+export const countLabel = ({ workers, auto }: WorkerCount): string =>
+  `${workers === 1 ? 'one process' : `${workers} workers`}${auto ? ' (auto)' : ''}`;
 
 /** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
 export const TLS_FLAGS: Record<string, TlsSetup> = {
@@ -77,6 +92,12 @@ export interface VpsBenchOptions {
   chosen: TlsSetup[];
   /** --tls as given, for the figures' command line. */
   tlsFlag: string;
+  /** The worker counts, ascending, each once; one process and two workers among them for the figures file. */
+  counts: WorkerCount[];
+  /** --workers as given, for the figures' command line. */
+  workersFlag: string;
+  /** Rounds of options and votes beside the bare server, on plain HTTP. */
+  rounds: number;
   /** Where the figures go (default: bench-results/vps-<time>.json). */
   out?: string;
 }
@@ -85,19 +106,20 @@ export interface VpsBenchOptions {
  * Measures every set-up, prints the summary, writes the figures; false when a check of the summary
  * failed (a vote acknowledged but not counted, errors).
  */
-export async function benchVps({ duration, connections, chosen, tlsFlag, out }: VpsBenchOptions): Promise<boolean> {
+export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
+  const { duration, connections, chosen, tlsFlag, counts, workersFlag, rounds, out } = options;
   type RouteName = keyof VpsMeasurement['routes'];
+  const keyOf = (workers: number, tls?: TlsSetup) => `${tls ?? 'plain'}-${workers}`;
   const SETUPS: Setup[] = [
-    { key: 'plain', label: 'one process', workers: 1 },
-    { key: 'workersPlain', label: '2 workers', workers: 2 },
-    ...chosen.flatMap((tls): Setup[] => {
+    ...counts.map((count): Setup => ({ key: keyOf(count.workers), label: countLabel(count), ...count })),
+    ...chosen.flatMap((tls) => {
       const flag = Object.keys(TLS_FLAGS).find((name) => TLS_FLAGS[name] === tls);
-      return [
-        { key: `${tls}`, label: `one process, ${flag}`, workers: 1, tls },
-        { key: `${tls}Workers`, label: `2 workers, ${flag}`, workers: 2, tls },
-      ];
+      return counts.map(
+        (count): Setup => ({ key: keyOf(count.workers, tls), label: `${countLabel(count)}, ${flag}`, ...count, tls }),
+      );
     }),
   ];
+  const cores = ownCores();
   const ROUTES: Record<RouteName, { path: string; method?: string; body?: string }> = {
     options: { path: '/api/poll/ID/options' },
     page: { path: '/poll/ID' },
@@ -126,38 +148,65 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     url: string,
     route: (typeof ROUTES)[RouteName],
     pids: () => number[],
+    placement: Placement,
     primary?: number,
   ): Promise<Run> {
     const post = route.method ? ` -m ${route.method} -H content-type=application/json -b '${route.body}'` : '';
     console.log(
       `${label.padEnd(30)} npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip${post} ${url}`,
     );
-    const before = { tree: cpuSeconds(pids()), primary: primary ? cpuSeconds([primary], true) : 0 };
+    const before = {
+      tree: cpuSeconds(pids()),
+      primary: primary ? cpuSeconds([primary], true) : 0,
+      load: process.cpuUsage(),
+      machine: machineCpuSeconds(),
+      at: performance.now(),
+    };
     const instance = autocannon({
       url,
       connections,
       duration,
       headers: headersOf(route),
       ...(route.method ? { method: route.method, body: route.body } : {}),
+      // One load-generating thread a core it has (autocannon's one thread tops out below a many-core server).
+      ...(placement.load.length > 1 && { workers: placement.load.length }),
     });
-    // A line every 5 s of a run longer than that (autocannon ticks once a second), and its rate at the end.
+    // A line every 5 s of a run longer than that, and its rate at the end.
     let seconds = 0;
-    instance.on('tick', () => {
-      if (++seconds % 5 === 0 && seconds < duration) console.log(`${''.padEnd(30)} ${seconds} s`);
-    });
-    const result = await instance;
-    const perRequest = (cpu: number) => tenths((cpu * 1e6) / Math.max(1, result.requests.total));
-    const micros = perRequest(cpuSeconds(pids()) - before.tree);
+    const ticking = setInterval(() => {
+      seconds += 5;
+      if (seconds < duration) console.log(`${''.padEnd(30)} ${seconds} s`);
+    }, 5_000);
+    let result: Result;
+    try {
+      result = await instance;
+    } finally {
+      clearInterval(ticking);
+    }
+    const wall = (performance.now() - before.at) / 1e3;
+    const cpu = { tree: cpuSeconds(pids()) - before.tree, load: process.cpuUsage(before.load) };
+    const perRequest = (seconds: number) => tenths((seconds * 1e6) / Math.max(1, result.requests.total));
+    const micros = perRequest(cpu.tree);
     const primaryMicros = primary ? perRequest(cpuSeconds([primary], true) - before.primary) : 0;
+    const loadSeconds = (cpu.load.user + cpu.load.system) / 1e6;
+    // Cores each kept busy over the run; the others': the machine's, less the server's and the load generator's.
+    const busy = {
+      server: cpu.tree / wall,
+      loadGenerator: loadSeconds / wall,
+      others: Math.max(0, machineCpuSeconds() - before.machine - cpu.tree - loadSeconds) / wall,
+    };
+    const limit = limitOf(busy, placement);
     console.log(
       `${''.padEnd(30)} ${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
-        `${micros} µs of the server's CPU a request`,
+        `${micros} µs of the server's CPU a request; cores busy: the server ${busy.server.toFixed(2)}, ` +
+        `the load generator ${busy.loadGenerator.toFixed(2)}, others ${busy.others.toFixed(2)} (limit: ${limit})`,
     );
-    return { result, micros, primaryMicros };
+    return { result, micros, primaryMicros, busy, limit };
   }
 
   /** One set-up from start to stop: every route and the bare server, and that each acknowledged vote counted. */
   async function measure(setup: Setup, rounds: number): Promise<Measured> {
+    const placement = placementOf(setup.workers, cores);
     const dataDir = mkdtempSync(join(home, `${setup.key}-`));
     const own = setup.tls === 'node' ? cert! : undefined;
     const app = await startServer(process.execPath, [
@@ -184,6 +233,13 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
         })
       : undefined;
     if (front) started.push(front.child);
+    const servers = [app.child.pid!, bare.child.pid!, ...(front ? [front.child.pid!] : [])];
+    // The server on a box's worth of cores, the load generator (this process) on the rest, where there is a rest.
+    if (!pin(servers, placement.server) || !pin([process.pid], placement.load, true))
+      throw new Error(
+        `taskset (util-linux) could not pin the server to cores ${placement.server} and the load generator`,
+      );
+    console.log(`\n${setup.label}: ${placement.says}`);
     const [url, bareUrl] = front ? [front.app, front.bare] : [app.url, bare.url];
     const withFront = (pid: number) => () => [pid, ...(front ? [front.child.pid!] : [])];
     const primary = setup.workers > 1 ? app.child.pid : undefined;
@@ -199,7 +255,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const at = (route: RouteName, poll: string) => url + ROUTES[route].path.replace('ID', poll);
     const bareAt = (route: RouteName, poll: string) => bareUrl + ROUTES[route].path.replace('ID', poll);
     // Warm up first (not recorded, on a poll of its own): a fresh process runs code the JIT has not compiled yet.
-    console.log(`\n${setup.label}: every route and the bare server for 2 s to warm up (not recorded)`);
+    console.log(`${setup.label}: every route and the bare server for 2 s to warm up (not recorded)`);
     for (const [target, route] of [
       ...(Object.keys(ROUTES) as RouteName[]).map((r) => [at(r, warmUp), ROUTES[r]] as const),
       [bareAt('options', warmUp), ROUTES.options] as const,
@@ -207,9 +263,9 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     ])
       await autocannon({ url: target, connections, duration: 2, headers: headersOf(route), ...route });
     const appRun = (route: RouteName) =>
-      run(`${setup.label}: ${route}`, at(route, id), ROUTES[route], withFront(app.child.pid!), primary);
+      run(`${setup.label}: ${route}`, at(route, id), ROUTES[route], withFront(app.child.pid!), placement, primary);
     const bareRun = (route: 'options' | 'vote', label: string) =>
-      run(`${setup.label}: ${label}`, bareAt(route, id), ROUTES[route], withFront(bare.child.pid!));
+      run(`${setup.label}: ${label}`, bareAt(route, id), ROUTES[route], withFront(bare.child.pid!), placement);
     // The ratios that hold on a shared machine: the bare server and the route alternate, each round a pair. A vote
     // is set against the bare server sent the same POST and body.
     const pairs: Measured['pairs'] = [];
@@ -227,7 +283,7 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const flushLine = /(\d+) change\(s\) written in (\d+) flush\(es\): ([\d.]+) per flush, ([\d.]+) ms per flush/.exec(
       app.output(),
     );
-    return { setup, pairs, votePairs, runs, counted, flushLine };
+    return { setup, placement, pairs, votePairs, runs, counted, flushLine };
   }
 
   const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
@@ -248,14 +304,81 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     barePost: bareMicros(one, two, 'bare POST'),
   });
 
+  /** Each count's plain runs: each route's rate, µs, the cores kept busy and what bound it (rounds averaged). */
+  const countFigures = (m: Measured): WorkerCountFigures => {
+    const figures = (route: RouteName | 'bare' | 'bare POST') => {
+      const busy = {
+        server: hundredths(byRoute(m, route, (r) => r.busy.server)),
+        loadGenerator: hundredths(byRoute(m, route, (r) => r.busy.loadGenerator)),
+        others: hundredths(byRoute(m, route, (r) => r.busy.others)),
+      };
+      return {
+        requestsPerSecond: Math.round(byRoute(m, route, (r) => r.result.requests.average)),
+        micros: tenths(byRoute(m, route, (r) => r.micros)),
+        primaryMicros: tenths(byRoute(m, route, (r) => r.primaryMicros)),
+        busy,
+        limit: limitOf(busy, m.placement),
+      };
+    };
+    return {
+      workers: m.setup.workers,
+      auto: m.setup.auto,
+      serverCores: m.placement.server.length,
+      loadGenerator: { cores: m.placement.load.length, shared: m.placement.shared },
+      routes: {
+        options: figures('options'),
+        page: figures('page'),
+        vote: figures('vote'),
+        results: figures('results'),
+        bare: figures('bare'),
+        barePost: figures('bare POST'),
+      },
+    };
+  };
+
   try {
     bundle = (await bundleVps(join(home, 'dist'))).file;
     cert = makeCertificate(home);
     const measured: Measured[] = [];
     // The plain set-ups, which the ratios and the two workers' efficiency are read from, in rounds.
-    for (const setup of SETUPS) measured.push(await measure(setup, setup.tls ? 1 : ROUNDS));
-    const of = (key: string) => measured.find((m) => m.setup.key === key)!;
-    const plain = of('plain');
+    for (const setup of SETUPS) measured.push(await measure(setup, setup.tls ? 1 : rounds));
+    // Whatever the machine ran meanwhile, the load generator is back on every core.
+    pin([process.pid], cores, true);
+    const of = (workers: number, tls?: TlsSetup) => measured.find((m) => m.setup.key === keyOf(workers, tls));
+    const date = new Date().toISOString().slice(0, 10);
+    const machine = {
+      cpus: cores.length,
+      model: cpus()[0]?.model ?? 'unknown',
+      os: `${type()} ${release()}`,
+      node: process.version,
+    };
+    const on = `${machine.cpus} vCPUs of ${machine.model}, Node ${machine.node}`;
+    const command =
+      `npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip <url> (the seed's command, ` +
+      `with a browser's Accept-Encoding), per route and set-up, --tls ${tlsFlag}, ` +
+      `--workers ${workersFlag}; ` +
+      `bare and options, bare POST and vote alternate ${rounds} times on plain HTTP`;
+    const byWorkers = {
+      what:
+        'plain HTTP at each worker count (1: one process): the server on as many cores as a box of that count ' +
+        "has, the load generator on the machine's other cores, or on the server's where none is left (shared); " +
+        'busy: the cores each kept busy over the run, others: the rest of the machine; limit: what bound the rate',
+      source: `npm run bench:vps on ${date}: ${on}, ${command}`,
+      counts: counts.map((count) => countFigures(of(count.workers)!)),
+    };
+    const one = of(1);
+    const two = of(2);
+    ok = printSummary(measured, byWorkers.counts, connections);
+    if (!one || !two) {
+      console.log(
+        'No figures file: npm run cost prices a box from one process and 2 workers (--workers 1,2,...), ' +
+          'and this run measured ' +
+          counts.map(countLabel).join(', ') +
+          '.',
+      );
+      return ok;
+    }
+    const plain = one;
     const shares = plain.pairs
       .map((p) => p.options.result.requests.average / p.bare.result.requests.average)
       .sort((a, b) => a - b);
@@ -266,24 +389,33 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
     const tls = Object.fromEntries(
       (Object.keys(TLS_SETUPS) as TlsSetup[]).map((name) => [
         name,
-        chosen.includes(name) ? { via: TERMINATORS[name].via(), ...setupMicros(of(name), of(`${name}Workers`)) } : null,
+        chosen.includes(name) ? { via: TERMINATORS[name].via(), ...setupMicros(of(1, name)!, of(2, name)!) } : null,
       ]),
     ) as VpsMeasurement['cpu']['tls'];
+    // How a request's µs grows past 2 workers, where this run measured more: this machine's own curve.
+    const grown = counts.filter((c) => c.workers >= 2);
+    const workerCurve: WorkerCurve | undefined =
+      grown.length > 1
+        ? {
+            what:
+              "µs of CPU a request (the server's whole process tree) by HTTP worker count, plain HTTP, from this " +
+              "run's byWorkers: the estimator grows a request's µs at 2 workers by it to a box's count",
+            source: byWorkers.source,
+            workers: grown.map((c) => c.workers),
+            micros: {
+              options: grown.map((c) => tenths(byRoute(of(c.workers)!, 'options', (r) => r.micros))),
+              vote: grown.map((c) => tenths(byRoute(of(c.workers)!, 'vote', (r) => r.micros))),
+              results: grown.map((c) => tenths(byRoute(of(c.workers)!, 'results', (r) => r.micros))),
+            },
+          }
+        : undefined;
     const measurement: VpsMeasurement = {
       what:
         'npm run bench:vps: the VPS edition as deployed (the one file of npm run build:vps), its log fsynced ' +
         'before each answer, on loopback, with autocannon in another process',
-      date: new Date().toISOString().slice(0, 10),
-      machine: {
-        cpus: cpus().length,
-        model: cpus()[0]?.model ?? 'unknown',
-        os: `${type()} ${release()}`,
-        node: process.version,
-      },
-      command:
-        `npx autocannon -c ${connections} -d ${duration} -H accept-encoding=gzip <url> (the seed's command, ` +
-        `with a browser's Accept-Encoding), per route and set-up, --tls ${tlsFlag}; ` +
-        `bare and options, bare POST and vote alternate ${ROUNDS} times on plain HTTP`,
+      date,
+      machine,
+      command,
       bare: {
         ...rate(middle.bare.result, '/api/poll/<id>/options (bare node:http, fixed body)'),
         requestsPerSecond: Math.round(mean(plain.pairs.map((p) => p.bare.result.requests.average))),
@@ -318,13 +450,14 @@ export async function benchVps({ duration, connections, chosen, tlsFlag, out }: 
         what:
           "the server's CPU time per request (its processes' utime + stime in /proc, the TLS proxy's included), " +
           'in µs, over each route’s run',
-        plain: setupMicros(plain, of('workersPlain')),
+        plain: setupMicros(plain, two),
         tls,
         // The primary's own work does not depend on TLS: read over the two-worker plain runs.
-        primaryMicrosPerRequest: routeMicros(of('workersPlain'), (r) => r.primaryMicros),
+        primaryMicrosPerRequest: routeMicros(two, (r) => r.primaryMicros),
       },
+      byWorkers,
+      ...(workerCurve && { workerCurve }),
     };
-    ok = printSummary(measurement, measured, connections);
     const file = resolve(
       out ?? join(ROOT, 'bench-results', `vps-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
     );

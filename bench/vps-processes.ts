@@ -1,7 +1,7 @@
 /**
  * The processes npm run bench:vps starts and reads: a server started until it prints its URL, stopped
- * with Ctrl-C; the CPU time of a process tree from /proc; a free port; a JSON request that takes the
- * bench's self-signed certificate.
+ * with Ctrl-C; the CPU time of a process tree and of the machine from /proc; a tree pinned to cores; a free
+ * port; a JSON request that takes the bench's self-signed certificate.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,10 +46,9 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The server's own CPU time: its processes and all their descendants, from /proc (Linux). */
-const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-export function cpuSeconds(roots: number[], alone = false): number {
-  const stats = readdirSync('/proc')
+/** Every process's parent and CPU ticks (utime + stime), from /proc (Linux). */
+function processStats(): Array<{ pid: number; ppid: number; ticks: number }> {
+  return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .flatMap((pid) => {
       try {
@@ -60,6 +59,10 @@ export function cpuSeconds(roots: number[], alone = false): number {
         return []; // gone meanwhile
       }
     });
+}
+
+/** `roots` and all their descendants (or `roots` alone). */
+function treeOf(stats: ReturnType<typeof processStats>, roots: number[], alone = false): Set<number> {
   const tree = new Set(roots);
   for (let grew = !alone; grew; ) {
     grew = false;
@@ -69,7 +72,39 @@ export function cpuSeconds(roots: number[], alone = false): number {
         grew = true;
       }
   }
+  return tree;
+}
+
+/** The server's own CPU time: its processes and all their descendants, from /proc (Linux). */
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+export function cpuSeconds(roots: number[], alone = false): number {
+  const stats = processStats();
+  const tree = treeOf(stats, roots, alone);
   return stats.filter((s) => tree.has(s.pid)).reduce((sum, s) => sum + s.ticks, 0) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds the machine's cores have spent busy since boot, from /proc/stat: user, nice, system, irq and
+ * softirq (not idle, iowait nor steal, the hypervisor's; guest time is counted in user already).
+ */
+export function machineCpuSeconds(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+    .slice(4, 200)
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return (user + nice + system + irq + softirq) / TICKS_PER_SECOND;
+}
+
+/**
+ * Pins every thread of `roots` and their descendants (or of `roots` alone) to `cores` (taskset); false where
+ * that failed (no taskset, or a core outside this process's own set).
+ */
+export function pin(roots: number[], cores: number[], alone = false): boolean {
+  const list = cores.join(',');
+  return [...treeOf(processStats(), roots, alone)].every(
+    (pid) => spawnSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' }).status === 0,
+  );
 }
 
 export function freePort(): Promise<number> {

@@ -1,22 +1,32 @@
 /**
- * What npm run bench:vps prints at the end: by set-up (one process or two workers, plain or behind
- * each TLS set-up), each route's rate and CPU a request, this edition against the bare node:http
- * server run the same way as ratios, what TLS adds, and the check that every acknowledged vote counted.
+ * What npm run bench:vps prints at the end: by set-up (a worker count, plain or behind each TLS set-up),
+ * each route's rate and CPU a request, this edition against the bare node:http server run the same way as
+ * ratios, what TLS adds, each count's µs and rate with what bound it, and the check that every acknowledged
+ * vote counted.
  */
 import type { Result } from 'autocannon';
-import type { TlsSetup, VpsMeasurement } from '../cost/estimate/vps';
+import type { TlsSetup, VpsMeasurement, WorkerCountFigures } from '../cost/estimate/vps';
+import type { Limit, Placement } from './vps-placement';
 
 export interface Setup {
   key: string;
   label: string;
+  /** 1: one process. */
   workers: number;
+  /** What --workers auto runs on this machine. */
+  auto: boolean;
   tls?: TlsSetup;
 }
-/** One autocannon run, with the server's CPU per request over it (and the primary's alone, with workers). */
+/**
+ * One autocannon run, with the server's CPU per request over it (and the primary's alone, with workers), the
+ * cores the server, the load generator and the machine's other processes kept busy, and which bound the rate.
+ */
 export interface Run {
   result: Result;
   micros: number;
   primaryMicros: number;
+  busy: { server: number; loadGenerator: number; others: number };
+  limit: Limit;
 }
 type RouteName = keyof VpsMeasurement['routes'];
 /**
@@ -25,6 +35,7 @@ type RouteName = keyof VpsMeasurement['routes'];
  */
 export interface Measured {
   setup: Setup;
+  placement: Placement;
   pairs: Array<{ bare: Run; options: Run }>;
   votePairs: Array<{ bare: Run; vote: Run }>;
   runs: Record<RouteName, Run>;
@@ -38,6 +49,8 @@ export const mean = (list: number[]): number => list.reduce((a, b) => a + b, 0) 
  * µs to a tenth: whole ones would move a figure of 8 to 16 µs by up to 6% (a writer of 8.5 µs a vote written as 9).
  */
 export const tenths = (n: number) => Math.round(n * 10) / 10;
+/** Cores busy to a hundredth. */
+export const hundredths = (n: number) => Math.round(n * 100) / 100;
 const number = (n: number) => Math.round(n).toLocaleString('en-US');
 /** µs to a tenth, signed: what a set-up adds. */
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
@@ -58,10 +71,10 @@ export const acknowledgedVotes = (m: Measured): number =>
   m.votePairs.reduce((sum, pair) => sum + pair.vote.result['2xx'], 0);
 
 /** Prints the tables; false when a vote acknowledged was not counted. */
-export function printSummary(m: VpsMeasurement, measured: Measured[], connections: number): boolean {
+export function printSummary(measured: Measured[], counts: WorkerCountFigures[], connections: number): boolean {
   const width = Math.max(...measured.map((x) => x.setup.label.length)) + 2;
-  const row = (first: string, cells: Array<string | number>) =>
-    first.padEnd(width) + cells.map((cell) => String(cell).padStart(10)).join('');
+  const row = (first: string, cells: Array<string | number>, cell = 10) =>
+    first.padEnd(width) + cells.map((c) => String(c).padStart(cell)).join('');
   const table = (title: string, head: string[], cells: (x: Measured) => Array<string | number>) => {
     console.log(`\n${title}`);
     console.log(row('set-up', head));
@@ -99,14 +112,17 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
         ),
       );
   }
-  const one = measured.find((x) => x.setup.key === 'plain')!;
-  const two = measured.find((x) => x.setup.key === 'workersPlain')!;
-  console.log(
-    '\nTwo workers against one, plain, CPU per request (1.00: no cost of its own): ' +
-      ROUTES.map((r) => `${r} ${(micros(one, r) / micros(two, r)).toFixed(2)}`).join('; ') +
-      `. The seed measured 18,671 req/s for its Node server on its own machine; ` +
-      `options here ${Math.round(m.optionsShareOfBare * 100)}% of the bare server's rate (one process, plain).`,
-  );
+  printByCount(measured, counts, row);
+  const one = measured.find((x) => x.setup.workers === 1 && !x.setup.tls);
+  if (one) {
+    const share =
+      byRoute(one, 'options', (r) => r.result.requests.average) /
+      byRoute(one, 'bare', (r) => r.result.requests.average);
+    console.log(
+      `The seed measured 18,671 req/s for its Node server on its own machine; options here ` +
+        `${Math.round(share * 100)}% of the bare server's rate (one process, plain).`,
+    );
+  }
   let ok = true;
   for (const x of measured) {
     const acknowledged = acknowledgedVotes(x);
@@ -121,4 +137,64 @@ export function printSummary(m: VpsMeasurement, measured: Measured[], connection
     ok &&= fine;
   }
   return ok;
+}
+
+const CAPACITY_ROUTES = ['options', 'results', 'vote'] as const;
+
+/**
+ * Each worker count's µs and rate, what bound each rate, and each count's capacity on its cores set against one
+ * process's: a box's cores ÷ µs a request, one process counted on one core (its one thread serves every request).
+ */
+function printByCount(
+  measured: Measured[],
+  counts: WorkerCountFigures[],
+  row: (first: string, cells: Array<string | number>, cell?: number) => string,
+): void {
+  const labelOf = (c: WorkerCountFigures) =>
+    measured.find((x) => x.setup.workers === c.workers && !x.setup.tls)!.setup.label;
+  const where = (c: WorkerCountFigures) =>
+    c.loadGenerator.shared ? `${c.serverCores}, shared` : `${c.serverCores} + ${c.loadGenerator.cores}`;
+  console.log(
+    '\nBy worker count, plain HTTP: cores (the server + the load generator on its own, or shared), ' +
+      "µs of the server's CPU a request, req/s and what bound each (s: the server, L: the load generator, " +
+      "o: other, waits or the machine's other processes)",
+  );
+  const mark = { server: 's', 'load generator': 'L', other: 'o' } as const;
+  console.log(
+    row('count', ['cores', ...CAPACITY_ROUTES.map((r) => `${r} µs`), ...CAPACITY_ROUTES.map((r) => `${r} req/s`)], 15),
+  );
+  for (const c of counts)
+    console.log(
+      row(
+        labelOf(c),
+        [
+          where(c),
+          ...CAPACITY_ROUTES.map((r) => c.routes[r].micros.toFixed(1)),
+          ...CAPACITY_ROUTES.map((r) => `${number(c.routes[r].requestsPerSecond)} ${mark[c.routes[r].limit]}`),
+        ],
+        15,
+      ),
+    );
+  const loadBound = counts.flatMap((c) =>
+    CAPACITY_ROUTES.filter((r) => c.routes[r].limit === 'load generator').map((r) => `${labelOf(c)} ${r}`),
+  );
+  if (loadBound.length > 0)
+    console.log(
+      `The load generator, not the server, bound ${loadBound.join(', ')}: there the rate understates the server, ` +
+        'and its µs a request measure it.',
+    );
+  const one = counts.find((c) => c.workers === 1);
+  if (!one) return;
+  for (const c of counts.filter((x) => x.workers > 1)) {
+    const efficiency = CAPACITY_ROUTES.map((r) => (one.routes[r].micros / c.routes[r].micros).toFixed(2));
+    console.log(
+      `${labelOf(c)} against one process on ${c.serverCores} cores: ` +
+        CAPACITY_ROUTES.map((r) => {
+          const cores = (c.serverCores * one.routes[r].micros) / c.routes[r].micros;
+          const rate = c.routes[r].requestsPerSecond / one.routes[r].requestsPerSecond;
+          return `${r} ${cores.toFixed(2)}x by cores ÷ µs, ${rate.toFixed(2)}x by rate`;
+        }).join('; ') +
+        ` (CPU a request, one process's ÷ theirs: ${efficiency.join(', ')}).`,
+    );
+  }
 }

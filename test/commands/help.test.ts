@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +143,18 @@ describe('mistakes people make', () => {
       'a TLS set-up bench:vps does not know',
       ['bench/bin/vps.ts', '--tls', 'apache'],
       '--tls must be all, off or some of caddy,caddy-keepalive,nginx,node (got apache). ' +
+        'Run npm run bench:vps -- --help for the usage.',
+    ],
+    [
+      'a worker count bench:vps cannot run on this machine (more than its vCPUs)',
+      ['bench/bin/vps.ts', '--workers', `1,${availableParallelism() + 1}`],
+      `--workers ${availableParallelism() + 1}: this machine has ${availableParallelism()} vCPU(s); a count needs ` +
+        'as many as it has workers. Run npm run bench:vps -- --help for the usage.',
+    ],
+    [
+      'a worker count of bench:vps that is none',
+      ['bench/bin/vps.ts', '--workers', '1,two'],
+      '--workers must be counts from 1 or auto, comma-separated (got 1,two). ' +
         'Run npm run bench:vps -- --help for the usage.',
     ],
     [
