@@ -35,6 +35,23 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
+ * Files of the fast tier's folders that start a process or open a port: slow, whatever their folder (the fast
+ * tier's guard, test/support/no-processes.ts, fails a test that does either).
+ */
+const SPAWNS = [
+  'test/architecture/bench.test.ts',
+  'test/architecture/entry-points.test.ts',
+  'test/architecture/line-width.test.ts',
+  'test/architecture/test-tiers.test.ts',
+  'test/unit/cli/aws-credentials.test.ts',
+  'test/unit/cost/cli.test.ts',
+  'test/unit/http/server-shell.test.ts',
+  'test/localstack/localstack.test.ts',
+];
+/** Files of the slow tier's folders that only compute: fast. */
+const PURE = ['test/vps/poll-state.test.ts', 'test/vps/journal.test.ts'];
+
+/**
  * Two tiers. `fast` (npm run test:fast): the domain, the handlers with in-memory ports, the
  * templates and the cost model, in seconds. `slow`: the same code against emulated AWS over
  * HTTP and the SDK, the browser, the load tests and the VPS edition. `npm test` runs both.
@@ -52,7 +69,9 @@ export default defineConfig({
       {
         test: {
           name: 'fast',
-          include: ['test/{unit,handlers,stack,architecture,localstack}/**/*.test.ts'],
+          include: ['test/{unit,handlers,stack,architecture,localstack}/**/*.test.ts', ...PURE],
+          exclude: SPAWNS,
+          setupFiles: ['test/support/no-processes.ts'],
           // Time limits catch a hang, never a pace: a synth or a property test that takes seconds alone takes a
           // minute when the cores are shared, and must still pass.
           testTimeout: 120_000,
@@ -64,7 +83,8 @@ export default defineConfig({
       {
         test: {
           name: 'slow',
-          include: ['test/{integration,local,load,browser,vps,commands}/**/*.test.ts'],
+          include: ['test/{integration,local,load,browser,vps,commands}/**/*.test.ts', ...SPAWNS],
+          exclude: PURE,
           // They start emulators, browsers and servers: give them room on shared cores (a hang, not a pace).
           testTimeout: 180_000,
           hookTimeout: 180_000,
