@@ -66,8 +66,9 @@ export const COST_COMMAND = {
       type: 'string',
       value: '<code>',
       description:
-        "the answer in this currency, AWS's dollars beside, at the ECB's rates in pricing/exchange-rates.json " +
-        '(EUR, GBP, CHF, …); the profile field currency is the same',
+        "the answer's months in this currency, AWS's dollars beside, at the ECB's rates in " +
+        'pricing/exchange-rates.json (EUR, GBP, CHF, …), and with --compare-to the change; the profile field ' +
+        'currency is the same',
     },
     detail: {
       type: 'boolean',

@@ -14,6 +14,7 @@ import { usd } from './estimate/format';
 import { readStack, TemplateError } from './estimate/stack-config';
 import { compareJson, nothingChanged, renderCompareMarkdown, renderCompareText } from './report/compare-lines';
 import { DEFAULT_UNIT_COSTS } from './usage/unit-costs';
+import { currencyCode } from '../pricing/exchange-rates';
 
 export const COMPARE_FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -26,6 +27,7 @@ export interface CompareOptions {
   'vps-from'?: string;
   'new-account': boolean;
   region?: string;
+  currency?: string;
   format: string;
   'fail-above'?: string;
   'fail-below'?: string;
@@ -121,6 +123,8 @@ function headPath(values: CompareOptions): string {
 
 /** The two templates priced for the profile; a UsageError for a base or head it cannot read as this app's. */
 export function compareInput(values: CompareOptions): StackComparison {
+  // The month's change in this currency too (--currency, else the profile's), its dollars beside.
+  const currency = values.currency === undefined ? {} : { currency: currencyCode(values.currency, '--currency') };
   const base = side('--compare-to', values['compare-to']!, values);
   const head = side('--template', headPath(values), values);
   if (!sameApp(base, head))
@@ -129,7 +133,7 @@ export function compareInput(values: CompareOptions): StackComparison {
         'no function, table or queue of one is in the other',
     );
   return compareStacks({
-    profile: loadProfile(values.profile),
+    profile: { ...loadProfile(values.profile), ...currency },
     units: values.from ? loadMeasured(values.from).units : DEFAULT_UNIT_COSTS,
     vpsCapacity: loadVpsCapacity(values['vps-from']),
     base,

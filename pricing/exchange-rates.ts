@@ -83,3 +83,27 @@ export const fromUsd = (usd: number, currency: string) => (usd / perEuro('USD'))
 
 /** Dollars for one unit of `currency` at the file's rates: "EUR 1 = USD 1.1607". */
 export const rateText = (currency: string) => `${currency} 1 = USD ${Number(toUsd(1, currency).toPrecision(5))}`;
+
+/** Past this many days at answer time, an answer in another currency says its rates are old. */
+const STALE_RATES_AFTER_DAYS = 365;
+
+/**
+ * Where the rates are older than a year: how old, and how to update them; undefined while they are not. `now` is
+ * the answer's time, as the price book's age is counted (pricing/book-words.ts).
+ */
+export function staleRatesText(now = Date.now()): string | undefined {
+  const days = Math.floor((now - Date.parse(EXCHANGE_RATES.date)) / 86_400_000);
+  if (days <= STALE_RATES_AFTER_DAYS) return undefined;
+  return (
+    `the rates are ${days} days old: put a newer day's in pricing/exchange-rates.json (the ECB's ` +
+    'eurofxref-daily.xml: units of each currency for one euro; docs/sources.md says how)'
+  );
+}
+
+/** How figures in `currency` were converted, as report.json and the comparison's JSON give it beside them. */
+export const conversion = (currency: string) => ({
+  currency,
+  /** Units of `currency` for one dollar. */
+  perUsd: fromUsd(1, currency),
+  rates: { date: EXCHANGE_RATES.date, source: EXCHANGE_RATES.source },
+});

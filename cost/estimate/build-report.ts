@@ -22,6 +22,7 @@ import { perMillion, type Bill, type BillOptions } from './bill';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
+import { conversion, fromUsd } from '../../pricing/exchange-rates';
 import type { TrafficProfile } from '../usage/traffic-profile';
 import { type VoteRates, voteRates } from '../../config/vote-rates';
 import type { NotPriced, StackConfig } from './stack-config';
@@ -111,6 +112,11 @@ export interface CostReport {
   vps: VpsCost[];
   designRps: number;
   answer: Answer;
+  /**
+   * The answer's months in the profile's currency (report.json keeps every figure in dollars and adds these), with
+   * the rate they were converted at; none in dollars.
+   */
+  inCurrency?: InCurrency;
   /** Break-even of this stack with each VPS tier weighed. */
   breakEven: BreakEven[];
   whatIfs: WhatIf[];
@@ -120,6 +126,25 @@ export interface CostReport {
   measured?: { label: string; votes: number; apiRequests: number };
   /** What a deployed stack measured (--from-cloudwatch), beside this profile's estimate: the profile fitted to it. */
   cloudWatch?: CloudWatchBill;
+}
+
+/** The answer's months in another currency than the dollar, and the rate they were converted at. */
+export type InCurrency = ReturnType<typeof conversion> & {
+  answer: { awsMonthly: number; vpsMonthly: number; saving?: number };
+};
+
+/** The answer's months in `currency`, where it is not the dollar. */
+function inCurrencyOf(currency: string | undefined, aws: DesignRow, answer: Answer): InCurrency | undefined {
+  if (!currency || currency === 'USD') return undefined;
+  const local = (usd: number) => fromUsd(usd, currency);
+  return {
+    ...conversion(currency),
+    answer: {
+      awsMonthly: local(aws.bill.totalUsd),
+      vpsMonthly: local(answer.vps.totalUsd),
+      ...(answer.savingUsd !== undefined && { saving: local(answer.savingUsd) }),
+    },
+  };
 }
 
 /** Below this many votes, per-vote figures measured by a load test are rough: the report says so. */
@@ -265,6 +290,7 @@ export function buildReport(input: ReportInput): CostReport {
   const offers = offersFor(options.book.region);
   const vps = vpsOptions(profile, bill, vpsCapacity, offers.tiers);
   const answer = answerOf(input, chosen.recommended, vps);
+  const inCurrency = inCurrencyOf(profile.currency, chosen.recommended, answer);
   return {
     ...input,
     design: design?.id,
@@ -286,6 +312,7 @@ export function buildReport(input: ReportInput): CostReport {
     vps,
     designRps: designRps(profile),
     answer,
+    ...(inCurrency && { inCurrency }),
     // The baseline's is the row's of the design this stack is, when it is one: searched once.
     breakEven: offers.tiers.map(
       (tier) =>

@@ -10,21 +10,25 @@ export function usd(value: number): string {
   return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-/**
- * Dollars shown in `currency` at the ECB's rate (pricing/exchange-rates.json), the dollars beside:
- * "€270.12 ($312.97)"; dollars alone in USD.
- */
-export function money(value: number, currency = 'USD'): string {
+/** Dollars in `currency` at the ECB's rate (pricing/exchange-rates.json), alone: "€270.12"; in USD, as usd() gives. */
+export function inCurrency(value: number, currency = 'USD'): string {
   if (currency === 'USD') return usd(value);
   const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
   const local = fromUsd(value, currency);
   const smallest = 10 ** -(format.resolvedOptions().maximumFractionDigits ?? 2);
-  const shown = local > 0 && local < smallest / 2 ? `<${format.format(smallest)}` : format.format(local);
-  return `${shown} (${usd(value)})`;
+  return local > 0 && local < smallest / 2 ? `<${format.format(smallest)}` : format.format(local);
 }
 
+/** Dollars shown in `currency`, the dollars beside: "€270.12 ($312.97)"; dollars alone in USD. */
+export const money = (value: number, currency = 'USD'): string =>
+  currency === 'USD' ? usd(value) : `${inCurrency(value, currency)} (${usd(value)})`;
+
+/** A signed difference in `currency`: "+€1.03", "−$0.40". */
+export const signedIn = (value: number, currency = 'USD') =>
+  `${value >= 0 ? '+' : '−'}${inCurrency(Math.abs(value), currency)}`;
+
 /** A signed difference in dollars: "+$1.20", "−$0.40". */
-export const signedUsd = (value: number) => `${value >= 0 ? '+' : '−'}${usd(Math.abs(value))}`;
+export const signedUsd = (value: number) => signedIn(value);
 
 /** Prices per million requests go well below a cent: keep three significant digits. */
 export const usdSmall = (value: number) => (value >= 0.1 ? usd(value) : `$${value.toPrecision(2)}`);

@@ -5,7 +5,7 @@
  * figure is one the full working (working.ts, `--detail`) prints in its tables: report.answer's.
  */
 import { pricesLine } from '../../pricing/book-words';
-import { EXCHANGE_RATES, rateText } from '../../pricing/exchange-rates';
+import { EXCHANGE_RATES, rateText, staleRatesText } from '../../pricing/exchange-rates';
 import {
   bottleneckName,
   MAX_RAMP_SECONDS,
@@ -315,6 +315,7 @@ function cloudFrontQuotaNote(r: DesignRow, quotas: QuotaRaiseNeeded[]): string {
  */
 function awsSince2025(report: CostReport): string[] {
   const { recommended: r, managedInstances: mi } = report;
+  const cur = report.profile.currency;
   const cold = coldStartShareOfAll(r.bill.usage.invocations, r.bill.usage.coldStartShares);
   const [results] = mi?.whatIfs ?? [];
   return [
@@ -328,8 +329,8 @@ function awsSince2025(report: CostReport): string[] {
     ...(results && r.id === 'function-url'
       ? [
           `With its results function on Lambda Managed Instances (${results.instances} instances; AWS keeps ` +
-            `at least 3) it would cost ${usd(results.bill.totalUsd)} a month: ${usd(Math.abs(results.deltaUsd))} ` +
-            `${results.deltaUsd < 0 ? 'less' : 'more'}.`,
+            `at least 3) it would cost ${money(results.bill.totalUsd, cur)} a month: ` +
+            `${money(Math.abs(results.deltaUsd), cur)} ${results.deltaUsd < 0 ? 'less' : 'more'}.`,
         ]
       : []),
   ];
@@ -349,19 +350,23 @@ function stageCapLine(capacity: Capacity, region: string): string[] {
 }
 
 /**
- * The rates the answer's currency and the user's box were converted at: their day, and in full (`--detail`) the
- * source; none where all is in dollars.
+ * The rates the answer's currency and the user's box were converted at: their day, and where the source is
+ * (`pointer`), or in full (`--detail`) the source; that they are old and how to update them, past a year at
+ * `now`; none where all is in dollars.
  */
-export function rateLines({ profile }: CostReport, full = false): string[] {
+export function rateLines(
+  { profile }: Pick<CostReport, 'profile'>,
+  { full = false, pointer = '--detail gives the source', now = Date.now() } = {},
+): string[] {
   const codes = [...new Set([profile.currency, profile.vps?.currency])].filter((c) => c && c !== 'USD') as string[];
   if (codes.length === 0) return [];
   const rates = codes.map(rateText).join(', ');
-  return [
-    full
-      ? `Currencies converted at ${rates}: ${EXCHANGE_RATES.source} (pricing/exchange-rates.json, checked ` +
-        `${EXCHANGE_RATES.checked}).`
-      : `Converted at the ECB's reference rate of ${EXCHANGE_RATES.date}: ${rates} (--detail gives the source).`,
-  ];
+  const stale = staleRatesText(now);
+  const said = full
+    ? `Currencies converted at ${rates}: ${EXCHANGE_RATES.source} (pricing/exchange-rates.json, checked ` +
+      `${EXCHANGE_RATES.checked})`
+    : `Converted at the ECB's reference rate of ${EXCHANGE_RATES.date}: ${rates} (${pointer})`;
+  return [`${said}${stale ? `; ${stale}` : ''}.`];
 }
 
 /** What a load test of the user's VPS showed, beside what this profile needs: a floor, not a capacity. */
@@ -419,7 +424,9 @@ export function answerLines(report: CostReport, where: string[]): string[] {
     ...beforeThePeak(report),
     ...awsSince2025(report),
     `Your own domain adds: ${dns.text}.`,
-    ...(credits > 0 ? [`A new account's sign-up credits take ${usd(credits)} off its first month only.`] : []),
+    ...(credits > 0
+      ? [`A new account's sign-up credits take ${money(credits, report.profile.currency)} off its first month only.`]
+      : []),
     '',
     ...where,
     '',

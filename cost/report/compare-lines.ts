@@ -6,7 +6,9 @@
 import { pricesLine } from '../../pricing/book-words';
 import type { LineChange, PricedSide, StackComparison } from '../estimate/compare-stacks';
 import { functionGbSecondsMoved, ratioText } from '../estimate/compare-stacks';
-import { quantity, signedUsd, usd } from '../estimate/format';
+import { money, quantity, signedIn, signedUsd, usd } from '../estimate/format';
+import { conversion, fromUsd } from '../../pricing/exchange-rates';
+import { rateLines } from './answer';
 import type { ResourceChange } from '../estimate/stack-diff';
 import { QUOTAS } from '../../config/aws-quotas';
 import { bottleneckName } from '../estimate/capacity';
@@ -17,12 +19,19 @@ export const COMMENT_MARKER = '<!-- serverless-poll-cost -->';
 /** GitHub refuses a comment longer than 65,536 characters: the markdown stays under this, with room to spare. */
 export const MAX_COMMENT_CHARS = 60_000;
 
-/** The change in dollars and as a share of the base: "+$1.20 (+3.1%)". */
-function change(old: number, now: number): string {
+/**
+ * The change in the profile's currency and as a share of the base, the dollars beside where it is another:
+ * "+$1.20 (+3.1%)", "+€1.03 (+3.1%, +$1.20)".
+ */
+function change(old: number, now: number, currency = 'USD'): string {
   const delta = now - old;
-  const share = old > 0 ? ` (${delta >= 0 ? '+' : '−'}${Math.abs((delta / old) * 100).toFixed(1)}%)` : '';
-  return `${signedUsd(delta)}${share}`;
+  const share = old > 0 ? `${delta >= 0 ? '+' : '−'}${Math.abs((delta / old) * 100).toFixed(1)}%` : '';
+  const beside = [share, currency === 'USD' ? '' : signedUsd(delta)].filter(Boolean);
+  return `${signedIn(delta, currency)}${beside.length > 0 ? ` (${beside.join(', ')})` : ''}`;
 }
+
+/** Where a comparison's rates come from: it has no --detail to give their source. */
+const RATES_SOURCE = 'their source in pricing/exchange-rates.json';
 
 const perMillion = (value?: number) => (value === undefined ? 'n/a' : usd(value));
 
@@ -117,20 +126,23 @@ const linesCount = (lines: LineChange[]) => `${lines.length} line${lines.length 
 /** The headline: the month before and after, its change, per million votes. */
 function headline(c: StackComparison): string {
   const { total, perMillionVotes } = c;
+  const cur = c.profile.currency;
   return (
-    `${usd(total.old)} → ${usd(total.new)} a month, ${change(total.old, total.new)}; ` +
+    `${money(total.old, cur)} → ${money(total.new, cur)} a month, ${change(total.old, total.new, cur)}; ` +
     `per million votes ${perMillion(perMillionVotes.old)} → ${perMillion(perMillionVotes.new)}`
   );
 }
 
 const noDollarText = (c: StackComparison) =>
-  `This change moves no dollar: ${usd(c.total.new)} a month either way for the ${c.profile.name} profile.`;
+  `This change moves no dollar: ${money(c.total.new, c.profile.currency)} a month either way for the ` +
+  `${c.profile.name} profile.`;
 
 /** The terminal's view: cdk diff's shape, with the dollars. */
 export function renderCompareText(c: StackComparison): string {
   const out: string[] = [
     `The cost of the change for the ${c.profile.name} profile (${quantity(c.head.bill.votes)} votes a month)`,
     `  ${pricesLine(c.head.book)}`,
+    ...rateLines(c, { pointer: RATES_SOURCE }).map((line) => `  ${line}`),
     `  base ${c.base.source}${c.base.design ? ` (${c.base.design})` : ''}`,
     `  head ${c.head.source}${c.head.design ? ` (${c.head.design})` : ''}`,
     '',
@@ -172,18 +184,20 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The pull request's comment: the verdict above the fold, the rest collapsed; under MAX_COMMENT_CHARS. */
 export function renderCompareMarkdown(c: StackComparison): string {
+  const cur = c.profile.currency;
   const title = `### Cost of this change, ${c.profile.name} profile: ${
-    movesNoDollar(c) ? 'no dollar moves' : `${change(c.total.old, c.total.new)} a month`
+    movesNoDollar(c) ? 'no dollar moves' : `${change(c.total.old, c.total.new, cur)} a month`
   }`;
   const above: string[] = [
     COMMENT_MARKER,
     title,
     '',
     `_${pricesLine(c.head.book)}_`,
+    ...rateLines(c, { pointer: RATES_SOURCE }).flatMap((line) => ['', `_${line}_`]),
     '',
     movesNoDollar(c)
       ? noDollarText(c)
-      : `**${usd(c.total.old)} → ${usd(c.total.new)}** a month for the **${c.profile.name}** profile ` +
+      : `**${money(c.total.old, cur)} → ${money(c.total.new, cur)}** a month for the **${c.profile.name}** profile ` +
         `(${quantity(c.head.bill.votes)} votes a month); per million votes ` +
         `${perMillion(c.perMillionVotes.old)} → ${perMillion(c.perMillionVotes.new)}.`,
     '',
@@ -276,12 +290,22 @@ export function compareJson(c: StackComparison) {
     missing: s.reading.missing,
   });
   const { region, currency, published } = c.head.book;
+  const shown = c.profile.currency;
+  const local = (usdAmount: number) => fromUsd(usdAmount, shown!);
   return {
     profile: c.profile.name,
     prices: { region, currency, published },
     base: side(c.base),
     head: side(c.head),
     total: { old: c.total.old, new: c.total.new, delta: c.total.deltaUsd },
+    // The totals in the profile's currency too, with the rate they were converted at; the rest stays in dollars.
+    ...(shown &&
+      shown !== 'USD' && {
+        inCurrency: {
+          ...conversion(shown),
+          total: { old: local(c.total.old), new: local(c.total.new), delta: local(c.total.deltaUsd) },
+        },
+      }),
     lines: c.lines.map((l) => ({
       priceId: l.priceId,
       line: lineName(l),

@@ -7,7 +7,7 @@ import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/cac
 import { RAISE_HEADROOM } from '../estimate/capacity';
 import { CDN_PLANS } from '../estimate/cdn';
 import type { VpsCost } from '../estimate/compare';
-import { percent, quantity, usd, usdSmall } from '../estimate/format';
+import { money, percent, quantity, usd, usdSmall } from '../estimate/format';
 import {
   microsOfMix,
   pricedTls,
@@ -156,7 +156,8 @@ const capacityText = (v: VpsCost) => {
 function vpsSentence(report: CostReport, v: VpsCost): string {
   const measured = report.vpsCapacity.measurement;
   return (
-    `${usd(v.totalUsd)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the box at the peak; ` +
+    `${money(v.totalUsd, report.profile.currency)} a month on ${v.name}: ${quantity(v.loadRps)} req/s reach the ` +
+    'box at the peak; ' +
     `it serves that mix at ${quantity(v.box.requestsPerSecond)} req/s on ${processesOf(v)}` +
     `${v.box.pastCurve ? ` (its µs a request ${pastCurveText(v)}, the most measured)` : ''}, ` +
     `${pricedTls(measured).says} (the CPU a request costs, npm run bench:vps on ${measured.date}, ` +

@@ -67,7 +67,7 @@ import {
   vpsWorking,
 } from './vps-lines';
 import { VPS_DNS, domainDns } from '../estimate/dns';
-import { percent, signedUsd, usd } from '../estimate/format';
+import { money, percent, signedUsd, usd } from '../estimate/format';
 import type { Bill } from '../estimate/bill';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
@@ -99,6 +99,17 @@ export type Block =
     }
   | { text: string[] }
   | { markdown: string[] };
+
+/**
+ * A table's Monthly column in the answer's currency, the dollars beside ("€5.49 ($6.37)"): the months a reader
+ * sets side by side (each design's, each box's); in dollars, the rows as they are.
+ */
+export function monthlyIn(head: string[], rows: string[][], months: number[], currency = 'USD'): string[][] {
+  const at = head.indexOf('Monthly');
+  return currency === 'USD'
+    ? rows
+    : rows.map((row, i) => row.map((cell, c) => (c === at ? money(months[i], currency) : cell)));
+}
 
 /** A bill as a table, then its total, its total without the always-free allowances and its credits. */
 function billBlocks(bill: Bill): Block[] {
@@ -149,6 +160,8 @@ function stackBlocks(report: CostReport): Block[] {
 export function blocks(report: CostReport, where: string[] = []): Block[] {
   const { recommended: r, cloudWatch: cw, measured } = report;
   const dns = domainDns(report.options.book);
+  const cur = report.profile.currency;
+  const designMonths = report.designs.map((d) => d.bill.totalUsd);
   const capacityQuestion = `Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`;
   return [
     { heading: 'The answer' },
@@ -167,7 +180,12 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     { heading: 'Every AWS design' },
     { prose: [floorLine(report), DESIGNS_INTRO] },
     {
-      table: { head: designHead, rows: designRows(report), right: [1, 2, 3], textRows: designRows(report, true) },
+      table: {
+        head: designHead,
+        rows: monthlyIn(designHead, designRows(report), designMonths, cur),
+        right: [1, 2, 3],
+        textRows: monthlyIn(designHead, designRows(report, true), designMonths, cur),
+      },
     },
     { prose: [capacityQuestion] },
     {
@@ -205,14 +223,19 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     {
       table: {
         head: vpsHead,
-        rows: vpsRows(report),
+        rows: monthlyIn(
+          vpsHead,
+          vpsRows(report),
+          report.vps.map((v) => v.totalUsd),
+          cur,
+        ),
         right: [2, 3, 5, 6, 7],
         textColumns: vpsTextColumns(report),
       },
     },
     // A row that does not carry says why: how far it is, and what bounds it.
     { list: report.vps.filter((v) => !v.carries).map((v) => `${v.name} does not carry it: ${v.why}.`) },
-    { list: [...rateLines(report, true), ...vpsWorking(report)] },
+    { list: [...rateLines(report, { full: true }), ...vpsWorking(report)] },
     // The seed documents' own figures, for scale: their programs, machines and conditions, not this app's.
     {
       table: {

@@ -5,13 +5,14 @@
  * `npm run cost -- --profile <file>` reads.
  */
 import { chartData, drawChart, type ChartData } from '../chart';
-import { escapeHtml, usd } from '../../estimate/format';
+import { escapeHtml, money } from '../../estimate/format';
 import { PROFILES } from '../../usage/profiles';
 import type { TrafficProfile } from '../../usage/traffic-profile';
 import { answerLines, verdictLines } from '../answer';
 import { capacityRows } from '../capacity-lines';
-import { designRows } from '../design-lines';
-import { vpsRows } from '../vps-lines';
+import { designHead, designRows } from '../design-lines';
+import { vpsHead, vpsRows } from '../vps-lines';
+import { monthlyIn } from '../working';
 import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import type { PriceBook } from '../../../pricing/price-book';
@@ -78,9 +79,11 @@ function renderAnswer(report: CostReport): void {
 function renderSummary(report: CostReport): void {
   const r = report.recommended;
   const vps = report.answer.vpsCarries ? report.answer.vps : undefined;
-  $('summary-aws').textContent = `AWS ${r.id}: ${usd(r.bill.totalUsd)}/month${r.carries ? '' : ', misses the peak'}`;
+  const cur = report.profile.currency;
+  $('summary-aws').textContent =
+    `AWS ${r.id}: ${money(r.bill.totalUsd, cur)}/month${r.carries ? '' : ', misses the peak'}`;
   $('summary-vps').textContent = vps
-    ? `VPS ${vps.name}: ${usd(vps.totalUsd)}/month`
+    ? `VPS ${vps.name}: ${money(vps.totalUsd, cur)}/month`
     : 'No single VPS box carries the peak';
 }
 
@@ -98,7 +101,8 @@ function rowsHtml(body: string, rows: Array<{ attributes: string; cells: string[
 /** Each design: its bill, its verdict on the peak, where it binds, its break-even and how to deploy it. */
 function renderDesigns(report: CostReport): void {
   const capacity = capacityRows(report, true);
-  const rows = designRows(report).map((cells, i) => {
+  const months = report.designs.map((d) => d.bill.totalUsd);
+  const rows = monthlyIn(designHead, designRows(report), months, report.profile.currency).map((cells, i) => {
     const d = report.designs[i];
     const recommended = d.id === report.recommended.id ? ' class="recommended"' : '';
     return {
@@ -112,7 +116,12 @@ function renderDesigns(report: CostReport): void {
 }
 
 function renderVps(report: CostReport): void {
-  const cells = vpsRows(report);
+  const cells = monthlyIn(
+    vpsHead,
+    vpsRows(report),
+    report.vps.map((v) => v.totalUsd),
+    report.profile.currency,
+  );
   const rows = report.vps.map((v, i) => ({
     attributes: `data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}"`,
     cells: [0, 1, 2, 3, 4, 6].map((c) => cells[i][c]),

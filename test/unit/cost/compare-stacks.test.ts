@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadVpsCapacity, reportInput } from '../../../cost/report-files';
-import { type CompareOptions, compareOutput, gateFailure } from '../../../cost/compare-command';
+import { type CompareOptions, compareInput, compareOutput, gateFailure } from '../../../cost/compare-command';
+import { usd } from '../../../cost/estimate/format';
+import { EXCHANGE_RATES, fromUsd, UnknownCurrency } from '../../../pricing/exchange-rates';
 import { buildReport } from '../../../cost/estimate/build-report';
 import { compareStacks, type StackComparison } from '../../../cost/estimate/compare-stacks';
 import { readStack } from '../../../cost/estimate/stack-config';
@@ -51,6 +53,7 @@ function changed(change: (resources: Record<string, Json>) => void): Json {
 }
 
 const idOf = (template: Json, prefix: string) => Object.keys(template.Resources).find((id) => id.startsWith(prefix))!;
+const CENTS = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 const OPTIONS: CompareOptions = { profile: 'seed', 'new-account': false, format: 'text', 'quiet-if-unchanged': false };
 
 describe('the cost of a change', () => {
@@ -192,6 +195,39 @@ describe('the cost of a change', () => {
     expect(json.prices).toEqual({ region, currency, published });
     expect(markdown).toContain(`_${pricesLine(c.head.book)}_`);
     expect(renderCompareText(c).split('\n')[1]).toBe(`  ${pricesLine(c.head.book)}`);
+  });
+
+  it('states the month and its change in --currency, the dollars beside; the lines and gates stay in dollars', () => {
+    const c = compareInput({
+      ...OPTIONS,
+      'compare-to': templatePath('default'),
+      template: templatePath('function-url'),
+      currency: 'eur',
+    });
+    const { old, new: now, deltaUsd } = c.total;
+    const eur = (usd: number) => `€${fromUsd(usd, 'EUR').toLocaleString('en-US', CENTS)}`;
+    const text = renderCompareText(c).split('\n');
+    expect(text[2]).toMatch(/^ {2}Converted at the ECB's reference rate of \d{4}-\d\d-\d\d: EUR 1 = USD [\d.]+ \(/);
+    expect(text).toContain(
+      `Monthly bill: ${eur(old)} (${usd(old)}) → ${eur(now)} (${usd(now)}) a month, −${eur(-deltaUsd)} ` +
+        `(−${((-deltaUsd / old) * 100).toFixed(1)}%, −${usd(-deltaUsd)}); per million votes ` +
+        `${usd(c.base.bill.usdPerMillionVotes!)} → ${usd(c.head.bill.usdPerMillionVotes!)}`,
+    );
+    // A bill line is AWS's, in dollars.
+    expect(text.find((line) => line.startsWith('[~] API Gateway HTTP API requests:'))).toMatch(/\$[\d.,]+ → \$/);
+    const markdown = renderCompareMarkdown(c);
+    expect(markdown).toContain(`### Cost of this change, seed profile: −${eur(-deltaUsd)} (`);
+    expect(markdown).toContain(`**${eur(old)} (${usd(old)}) → ${eur(now)} (${usd(now)})** a month`);
+    const json = compareJson(c);
+    expect(json.total).toEqual({ old, new: now, delta: deltaUsd });
+    expect(json.inCurrency).toMatchObject({ currency: 'EUR', rates: { date: EXCHANGE_RATES.date } });
+    expect(json.inCurrency!.total.delta).toBeCloseTo(fromUsd(deltaUsd, 'EUR'), 9);
+    expect(gateFailure(c, { ...OPTIONS, 'fail-below': '-10' })).toMatch(/^The monthly bill moves -\$835.50 /);
+    // In dollars, nothing added.
+    expect(compareJson(compare(committedTemplate('function-url'))).inCurrency).toBeUndefined();
+    expect(() => compareInput({ ...OPTIONS, 'compare-to': templatePath('default'), currency: 'XYZ' })).toThrow(
+      UnknownCurrency,
+    );
   });
 
   it('fails a gate past it, in either direction, in dollars or percent; is quiet when nothing changed', () => {

@@ -3,7 +3,9 @@
  * currency) put their box beside AWS's design in the verdict and the break-even, in their currency with the
  * dollars beside, at a dated, sourced ECB rate; a mistake in either is one line naming the part.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../config/errors';
 import { pricesLine } from '../../../pricing/book-words';
@@ -17,20 +19,23 @@ import {
 } from '../../../pricing/exchange-rates';
 import { boxCapacity } from '../../../cost/estimate/vps';
 import { usd } from '../../../cost/estimate/format';
-import { VPS_TIERS } from '../../../cost/estimate/vps-tiers';
-import { answerLines } from '../../../cost/report/answer';
+import { BASELINE_VPS, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
+import { buildReport } from '../../../cost/estimate/build-report';
+import { renderMarkdown } from '../../../cost/report/render-markdown';
+import { answerLines, rateLines } from '../../../cost/report/answer';
 import { asShown, checkProfile, fromQuery, profileTitle, toQuery } from '../../../cost/report/explorer/fields';
 import { explorerHtml } from '../../../cost/report/explorer';
 import { reportInput } from '../../../cost/report-files';
 import { renderDetail } from '../../../cost/report/render-text';
 import { BadBox, boxOptions, boxText, parseBox } from '../../../cost/usage/own-box';
 import { PROFILES, ProfileError, validateProfile } from '../../../cost/usage/profiles';
-import { costReport, unwrapped } from '../../support/cost';
+import { costReport, httpTemplateFile, unwrapped } from '../../support/cost';
 
 const CX23 = 'Hetzner CX23,5.49 EUR,2,shared,Falkenstein';
 const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 const euros = (usdAmount: number) => `€${(usdAmount / EXCHANGE_RATES.rates.USD).toLocaleString('en-US', cents)}`;
 const shown = (usdAmount: number) => `${euros(usdAmount)} (${usd(usdAmount)})`;
+const DAY = 86_400_000;
 
 describe('your box, in your currency', () => {
   const report = costReport({ vps: CX23, currency: 'EUR' });
@@ -61,14 +66,26 @@ describe('your box, in your currency', () => {
   });
 
   it("says the rate's day in the answer, and its source in the working", () => {
-    expect(lines).toContain(
+    const fresh = Date.parse(EXCHANGE_RATES.date) + 365 * DAY;
+    expect(rateLines(report, { now: fresh })).toEqual([
       `Converted at the ECB's reference rate of ${EXCHANGE_RATES.date}: EUR 1 = USD ${EXCHANGE_RATES.rates.USD} ` +
         '(--detail gives the source).',
-    );
+    ]);
+    expect(lines.join('\n')).toContain(rateLines(report)[0].replace(/\s+/g, ' '));
     const detail = unwrapped(renderDetail(report));
     expect(detail).toContain(
       `Currencies converted at EUR 1 = USD ${EXCHANGE_RATES.rates.USD}: ${EXCHANGE_RATES.source}`,
     );
+  });
+
+  it('says the rates are old past a year at answer time, and how to put newer ones in', () => {
+    const yearAndADay = Date.parse(EXCHANGE_RATES.date) + 366 * DAY;
+    expect(rateLines(report, { now: yearAndADay })[0]).toMatch(
+      /\(--detail gives the source\); the rates are 366 days old: put a newer day's in pricing\/exchange-rates\.json /,
+    );
+    expect(rateLines(report, { full: true, now: yearAndADay })[0]).toContain('the rates are 366 days old');
+    // In dollars there is no rate to state, old or not.
+    expect(rateLines(costReport(), { now: yearAndADay })).toEqual([]);
   });
 
   it('says a box of yours that does not carry the peak, by how much, and the listed one that does', () => {
@@ -105,6 +122,85 @@ describe('your box, in your currency', () => {
     expect(profile.currency).toBe('GBP');
     // As --vps's text too (the explorer's and a URL's), read back from boxText.
     expect(validateProfile({ vps: boxText(profile.vps!) }).vps).toEqual(profile.vps);
+  });
+});
+
+describe('your box, in euros, priced for Frankfurt: the offers of Europe weighed', () => {
+  // A book for eu-central-1 (us-east-1's figures: which offers are weighed follows the Region, not its prices).
+  const books = mkdtempSync(join(tmpdir(), 'books-'));
+  const book = JSON.parse(readFileSync('pricing/books/us-east-1.json', 'utf8'));
+  writeFileSync(join(books, 'eu-central-1.json'), JSON.stringify({ ...book, region: 'eu-central-1' }));
+  const report = buildReport(
+    reportInput({
+      profile: 'seed',
+      template: httpTemplateFile(),
+      'new-account': false,
+      vps: CX23,
+      currency: 'EUR',
+      region: 'eu-central-1',
+      books,
+    }),
+  );
+  const lines = answerLines(report, []).map((line) => line.replace(/\s+/g, ' '));
+  const { answer, recommended, offers } = report;
+
+  it(`npm run cost -- --profile seed --vps "${CX23}" --currency EUR --region eu-central-1`, () => {
+    expect(lines[0]).toMatch(/^Priced for eu-central-1 in USD, at AWS's list prices of /);
+    expect(lines[1]).toBe(`seed, 15.0 M votes a month: your box is cheaper, by ${shown(answer.savingUsd!)} a month.`);
+    expect(lines[2]).toContain(`AWS ${shown(recommended.bill.totalUsd)} a month`);
+    expect(lines[4]).toMatch(
+      /^ VPS €5\.49 \(\$6\.37\) a month: your Hetzner CX23 \(2 shared vCPUs, Falkenstein\); it carries/,
+    );
+    // The cheaper box on the list is one sold in Europe.
+    expect(answer.listed!.tier.markets).toContain('Europe');
+    expect(lines).toContain(
+      ` Cheaper on the list: ${answer.listed!.name}, ${shown(answer.listed!.totalUsd)} a month, 6% loaded at the peak.`,
+    );
+    expect(lines.some((line) => line.startsWith("Converted at the ECB's reference rate of "))).toBe(true);
+  });
+
+  it("weighs the boxes sold in Europe and the seed's $15 box, and names those left out", () => {
+    expect(offers.market).toBe('Europe');
+    const names = offers.tiers.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['Hetzner CX23 (2 vCPU)', 'Hetzner AX52 (16 threads)', BASELINE_VPS.name]),
+    );
+    expect(names.filter((name) => / US \(/.test(name))).toEqual([]);
+    expect(offers.elsewhere.map((t) => t.name)).toEqual([
+      'Hetzner CCX33 US (8 dedicated)',
+      'Hetzner CCX43 US (16 dedicated)',
+    ]);
+    expect(report.vps.filter((v) => !v.tier.yours).every((v) => offers.tiers.includes(v.tier))).toBe(true);
+    const detail = unwrapped(renderDetail(report));
+    expect(detail).toContain(
+      "The boxes weighed are those sold in eu-central-1's market, Europe, at their prices and allowances",
+    );
+    expect(detail).toContain(
+      'Sold only elsewhere, left out: Hetzner CCX33 US (8 dedicated), Hetzner CCX43 US (16 dedicated).',
+    );
+    // The rate's day and source in the working.
+    expect(detail).toContain(
+      `Currencies converted at EUR 1 = USD ${EXCHANGE_RATES.rates.USD}: ${EXCHANGE_RATES.source}`,
+    );
+  });
+
+  it('shows each design and each box a month in euros with the dollars beside, in the working and report.md', () => {
+    const markdown = renderMarkdown(report, 'chart.svg');
+    for (const d of report.designs) expect(markdown).toContain(`| ${shown(d.bill.totalUsd)} |`);
+    for (const v of report.vps) expect(markdown).toContain(`| ${shown(v.totalUsd)} |`);
+    expect(markdown).toContain(`| €5.49 (${usd(answer.vps.totalUsd)}) |`);
+    expect(unwrapped(renderDetail(report))).toContain(
+      `On a VPS: €5.49 (${usd(answer.vps.totalUsd)}) a month on your Hetzner CX23`,
+    );
+  });
+
+  it('keeps the dollars in report.json and adds the answer in euros, with the rate', () => {
+    const json = JSON.parse(JSON.stringify(report));
+    expect(json.answer.vps.totalUsd).toBeCloseTo(5.49 * EXCHANGE_RATES.rates.USD, 9);
+    expect(json.inCurrency).toMatchObject({ currency: 'EUR', rates: { date: EXCHANGE_RATES.date } });
+    expect(json.inCurrency.answer.vpsMonthly).toBeCloseTo(5.49, 9);
+    expect(json.inCurrency.answer.awsMonthly).toBeCloseTo(fromUsd(recommended.bill.totalUsd, 'EUR'), 9);
+    expect(costReport().inCurrency).toBeUndefined();
   });
 });
 
