@@ -3,11 +3,16 @@
  * prices the box (cost/estimate/vps.ts) and by bench:vps alike, so that the model prices what runs.
  */
 
-/** Up to this many vCPUs, auto runs one process. */
-export const ONE_PROCESS_UP_TO_VCPUS = 1;
+/**
+ * Up to this many vCPUs, auto runs one process: on two, two workers and the writer that owns the log reached 1.3x
+ * one process's votes, counted as the box's cores ÷ µs a vote (one process on its one core), in few runs, and
+ * served fewer votes a second in every one, each vote crossing three processes on two cores (byWorkers in
+ * cost/estimate/vps-capacity.json; docs/vps.md "Two vCPUs: one process").
+ */
+export const ONE_PROCESS_UP_TO_VCPUS = 2;
 
 /** The processes serving HTTP that auto runs on `vcpus`: 1 is one process (no cluster), more are workers. */
 export const autoWorkers = (vcpus: number): number => (vcpus <= ONE_PROCESS_UP_TO_VCPUS ? 1 : vcpus);
 
 /** The rule in words, for a command's help and the estimator's working. */
-export const AUTO_WORKERS_RULE = 'one process on 1 vCPU, an HTTP worker per vCPU on more';
+export const AUTO_WORKERS_RULE = `one process up to ${ONE_PROCESS_UP_TO_VCPUS} vCPUs, an HTTP worker per vCPU on more`;

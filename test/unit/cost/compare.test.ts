@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../config/caching';
+import { autoWorkers } from '../../../config/vps-workers';
 import { CDN_PLANS } from '../../../cost/estimate/cdn';
 import {
   breakEven,
@@ -24,6 +25,7 @@ import {
   DEPLOYED_TLS,
   pricedTls,
   VPS_MAX_UTILISATION,
+  workerGrowth,
   type SetupMicros,
   type VpsCapacity,
   type VpsMeasurement,
@@ -198,10 +200,15 @@ describe('the same month on a VPS', () => {
     expect(one.needs).toBeCloseTo(needs, 9);
     expect(one.why).toBe(`needs ${needs.toFixed(1)}x the box's 1 shared vCPU`);
     expect(one.totalUsd).toBe(BASELINE_VPS.monthlyUsd + one.overageUsd);
-    // Two dedicated vCPUs of workers at 50 µs a read: short on both, each named.
+    // Two dedicated vCPUs run one process (--workers auto), on one of them at 40 µs a read: no writer apart.
     const two = vpsCost(box(2), tv, bill, capacity);
-    const twoNeeds = tvPeak.requestsPerSecond / ((2e6 / microsOf(tvPeak.routes, 50)) * VPS_MAX_UTILISATION);
-    expect(two.why).toBe(`needs ${twoNeeds.toFixed(1)}x the box's 2 dedicated vCPUs; and ${editions}`);
+    const twoNeeds = tvPeak.requestsPerSecond / ((1e6 / microsOf(tvPeak.routes, 40)) * VPS_MAX_UTILISATION);
+    expect(two.box).toMatchObject({ workers: 0, binds: 'cores' });
+    expect(two.why).toBe(`needs ${twoNeeds.toFixed(1)}x what one process serves of the box's 2 dedicated vCPUs`);
+    // Three dedicated vCPUs of workers at 50 µs a read: short on both, each named.
+    const three = vpsCost(box(3), tv, bill, capacity);
+    const threeNeeds = tvPeak.requestsPerSecond / ((3e6 / microsOf(tvPeak.routes, 50)) * VPS_MAX_UTILISATION);
+    expect(three.why).toBe(`needs ${threeNeeds.toFixed(1)}x the box's 3 dedicated vCPUs; and ${editions}`);
     // Enough dedicated vCPUs for the whole peak: the box carries it on its cores, the edition's writer does not.
     const vcpus = Math.ceil(tvPeak.requestsPerSecond / ((1e6 / microsOf(tvPeak.routes, 50)) * VPS_MAX_UTILISATION));
     const big = vpsCost(box(vcpus), tv, bill, capacity);
@@ -303,7 +310,7 @@ describe('which VPS rows carry the presets, at the committed measurement', () =>
       if (v.carries) expect(v.tier.vcpu).toBeGreaterThanOrEqual(8);
       else
         expect(v.why).toMatch(
-          /^(needs \d+\.\dx the box's \d+ (shared|dedicated) vCPUs?|its \d+ dedicated vCPUs would)/,
+          /^(needs \d+\.\dx (what one process serves of )?the box's \d+ \w+ vCPUs?|its \d+ dedicated vCPUs would)/,
         );
     }
     const origin = originAtPeak(PROFILES['tv-show']);
@@ -313,13 +320,17 @@ describe('which VPS rows carry the presets, at the committed measurement', () =>
       expect(v.loadRps).toBeCloseTo(origin.pages + origin.pollReads + origin.votes + origin.results, 6);
       // By hand, from the votes alone at the measured µs a vote (the cached routes are under 1% of the load).
       const priced = pricedTls(committed.measurement);
-      const perVote = v.tier.vcpu === 1 ? priced.oneProcess.vote : priced.workers.vote;
-      const votesServed = Math.min(
-        (v.tier.vcpu * v.tier.vcpuShare.factor * 1e6) / perVote,
-        v.tier.vcpu === 1
-          ? Number.POSITIVE_INFINITY
-          : (v.tier.vcpuShare.factor * 1e6) / cpu.primaryMicrosPerRequest.vote,
-      );
+      // One process (what --workers auto runs on a few vCPUs) on one of them, or workers on all (a vote's µs
+      // grown by the curve to their count) and the writer.
+      const workers = autoWorkers(v.tier.vcpu);
+      const votesServed =
+        workers === 1
+          ? (v.tier.vcpuShare.factor * 1e6) / priced.oneProcess.vote
+          : Math.min(
+              (v.tier.vcpu * v.tier.vcpuShare.factor * 1e6) /
+                (priced.workers.vote * workerGrowth(committed.measurement.workerCurve, workers).factor.vote),
+              (v.tier.vcpuShare.factor * 1e6) / cpu.primaryMicrosPerRequest.vote,
+            );
       expect(v.box.requestsPerSecond / votesServed).toBeCloseTo(1, 1);
       expect(v.carries).toBe(peak.routes.votes <= votesServed * VPS_MAX_UTILISATION);
     }
