@@ -7,12 +7,11 @@ import { BUDGET_ALERT_PERCENTAGES, budgetFlagsFor } from '../../config/budget';
 import { beforeThePeak, raisesText } from './answer';
 import { MAX_RAMP_SECONDS } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
-import { quantity, usd, usdSmall } from '../estimate/format';
 import { planFee } from '../estimate/flat-rate';
 import { MANAGED_INSTANCES, type ManagedInstancesWhatIf } from '../estimate/managed-instances';
 import { CLOUDFRONT_FLAT_RATE_PLANS, CLOUDFRONT_FLAT_RATE_RULES } from '../../pricing/plans-and-credits';
 import type { CostReport, DesignRow } from '../estimate/build-report';
-import { signedUsd } from '../estimate/format';
+import { money, quantity, signedUsd, usd, usdSmall } from '../estimate/format';
 import { perMillionVotes } from './bill-lines';
 
 export const DESIGNS_INTRO =
@@ -81,12 +80,14 @@ export function recommendation(report: CostReport): string[] {
     return [
       `No AWS design carries this profile's busiest second${account}, even with the stack's flags and quota ` +
         `raises, in time (within ${MAX_RAMP_SECONDS} s). The cheapest you can deploy: ${r.name}, ` +
-        `${usd(r.bill.totalUsd)} a month, for a month it cannot serve at its peak. Deploy it: ${r.deploy}`,
+        `${money(r.bill.totalUsd, report.profile.currency)} a month, for a month it cannot serve at its peak. ` +
+        `Deploy it: ${r.deploy}`,
       ...budgetLine(r.deploy, r.bill.totalUsd),
     ];
   }
   return [
-    `Cheapest AWS design that carries this profile${account}: ${r.name}, ${usd(r.bill.totalUsd)} a month ` +
+    `Cheapest AWS design that carries this profile${account}: ${r.name}, ` +
+      `${money(r.bill.totalUsd, report.profile.currency)} a month ` +
       `(${perMillionVotes(r.bill)}). Deploy it: ${r.deploy}`,
     ...budgetLine(r.deploy, r.bill.totalUsd),
     ...beforeThePeak(report),
@@ -95,11 +96,12 @@ export function recommendation(report: CostReport): string[] {
 }
 
 /** The design cheaper than the recommendation after quota raises, when there is one: what it saves, what it needs. */
-function cheaperLine({ cheaperWithQuotaRaises: c, designs }: CostReport): string[] {
+function cheaperLine({ cheaperWithQuotaRaises: c, designs, profile }: CostReport): string[] {
   if (!c) return [];
   const name = designs.find((d) => d.id === c.id)?.name ?? c.id;
+  const [month, saving] = [money(c.monthlyUsd, profile.currency), money(c.savingUsd, profile.currency)];
   return [
-    `Cheaper after quota raises: ${name}, ${usd(c.monthlyUsd)} a month (${usd(c.savingUsd)} less), once AWS ` +
+    `Cheaper after quota raises: ${name}, ${month} a month (${saving} less), once AWS ` +
       `grants ${raisesText(c.quotaRaises)}: a support request that can take days, and may be refused.`,
   ];
 }
