@@ -7,7 +7,7 @@ import { VOTE_QUEUE } from '../config/vote-queue';
 import { TARGETS, type Target } from '../config/targets';
 import { formatInspection, queuesOf, verdictLines } from '../dlq/cli';
 import { DEFAULT_LIMIT, discard, DISCARDABLE, inspect, redrive, refusedDiscard } from '../dlq/dead-letters';
-import type { JudgedLetter, Verdict } from '../lambdas/domain/dead-letter';
+import type { JudgedLetter, Verdict } from '../domain/dead-letter';
 const SPEC = {
   command: 'npm run dlq --',
   positionals: 'inspect|redrive|discard',

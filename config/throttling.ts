@@ -10,7 +10,7 @@ export const API_THROTTLE = {
 } as const;
 
 /**
- * Per source address, per function container (lambdas/domain/rate-limit.ts): generous
+ * Per source address, per function container (domain/rate-limit.ts): generous
  * enough for a class voting behind one NAT, tight enough that one script cannot run
  * up the bill from one address. `-c rateLimits=off` turns them off (e.g. to load-test a deployment).
  */

@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { CommandFailure } from '../cli/command-line';
 import { relative } from 'node:path';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES, stackOutputs, type Target } from '../config/targets';
-import { VERDICTS, type JudgedLetter, type Verdict } from '../lambdas/domain/dead-letter';
+import { VERDICTS, type JudgedLetter, type Verdict } from '../domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
 import type { Queues } from './dead-letters';

@@ -1,7 +1,7 @@
 /**
  * The vote dead-letter queue over the SQS API: read it, redrive what may be redriven,
  * discard what a person gave up on. What may be redriven is decided by
- * lambdas/domain/dead-letter.ts; this file only moves messages.
+ * domain/dead-letter.ts; this file only moves messages.
  */
 import {
   ChangeMessageVisibilityBatchCommand,
@@ -19,8 +19,8 @@ import {
   type JudgedLetter,
   type Letter,
   type Verdict,
-} from '../lambdas/domain/dead-letter';
-import { messageGroupId } from '../lambdas/domain/vote';
+} from '../domain/dead-letter';
+import { messageGroupId } from '../domain/vote';
 
 export interface Queues {
   sqs: SQSClient;

@@ -31,7 +31,7 @@ const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && 
 if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/functions.ts`);
 
 export interface AppFunctionProps {
-  /** Source file under lambdas/, e.g. `create-poll.ts`. */
+  /** Source file under lambdas/entries/, e.g. `create-poll-function.ts`. */
   entry: string;
   /** What the stack tells it (config/function-env.ts), by the table's keys; its service name is added here. */
   environment: FunctionSettings;
@@ -53,7 +53,7 @@ export function retainedLogGroup(scope: Construct, id: string): LogGroup {
 
 /** One of the app's functions, named as its construct and the template's metadata name it (`CreatePoll`). */
 export function appFunction(scope: Construct, name: AppFunctionId, props: AppFunctionProps): NodejsFunction {
-  const entry = `lambdas/${props.entry}`;
+  const entry = `lambdas/entries/${props.entry}`;
   const logGroup = retainedLogGroup(scope, `${name}Logs`);
   const fn = new NodejsFunction(scope, name, {
     entry,

@@ -120,12 +120,12 @@ export class PollStack extends Stack {
       props.rateLimits === false ? 'off' : `${limit.perMinute}/${limit.burst}`;
     const functions: Record<ApiFunctionName, ReturnType<typeof appFunction>> = {
       createPoll: appFunction(this, 'CreatePoll', {
-        entry: 'create-poll.ts',
+        entry: 'create-poll-function.ts',
         environment: { ...env, ...captchaEnv, ...sizeEnv, rateLimit: rateLimit(RATE_LIMITS.createPoll) },
       }),
-      getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll.ts', environment: env }),
+      getPoll: appFunction(this, 'GetPoll', { entry: 'get-poll-function.ts', environment: env }),
       castVote: appFunction(this, 'CastVote', {
-        entry: 'cast-vote.ts',
+        entry: 'cast-vote-function.ts',
         environment: {
           ...env,
           ...captchaEnv,
@@ -134,7 +134,7 @@ export class PollStack extends Stack {
         },
       }),
       getResults: appFunction(this, 'GetResults', {
-        entry: 'get-results.ts',
+        entry: 'get-results-function.ts',
         environment: { ...env, ...(props.results === 'cloudfront' ? { resultsKeepCounts: 'false' } : {}) },
         // Behind its own public URL nothing throttles it but this.
         reservedConcurrency: props.results === 'function-url' ? props.resultsConcurrency : undefined,

@@ -1,6 +1,6 @@
 /**
  * The vote path after the API: the FIFO vote queue, its dead-letter queue, the
- * consumer that counts (lambdas/count-votes.ts), and two alarms: anything in the
+ * consumer that counts (lambdas/entries/count-votes-function.ts), and two alarms: anything in the
  * DLQ, and a consumer failing minute after minute.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -31,7 +31,7 @@ export class VotePipeline extends Construct {
     });
 
     this.queue = new Queue(this, 'VoteQueue', {
-      // FIFO: in-order delivery per message group is what makes counting exact (lambdas/domain/tally.ts).
+      // FIFO: in-order delivery per message group is what makes counting exact (domain/tally.ts).
       fifo: true,
       // High-throughput FIFO: quotas apply per message group, not per queue.
       fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
@@ -44,13 +44,13 @@ export class VotePipeline extends Construct {
     });
 
     this.consumer = appFunction(this, 'CountVotes', {
-      entry: 'count-votes.ts',
+      entry: 'count-votes-function.ts',
       timeoutSeconds: VOTE_QUEUE.consumerTimeoutSeconds,
       environment: { tableName: props.table.tableName, deadLetterQueueUrl: this.deadLetterQueue.queueUrl },
       customMetrics: CONSUMER_METRICS.always,
     });
     // Only what counting needs: the conditional update of a counter item, its read on a redelivery, and
-    // dead-lettering a record it judged on its last delivery (lambdas/domain/dead-letter.ts).
+    // dead-lettering a record it judged on its last delivery (domain/dead-letter.ts).
     props.table.grant(this.consumer, 'dynamodb:UpdateItem', 'dynamodb:GetItem');
     this.deadLetterQueue.grant(this.consumer, 'sqs:SendMessage');
     this.consumer.addEventSource(

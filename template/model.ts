@@ -39,7 +39,7 @@ export interface FunctionModel {
   logicalId: string;
   /** Its name in the app (`CastVote`), where its metadata has one (lib/functions.ts appFunction() writes it). */
   name?: string;
-  /** Source file, e.g. `lambdas/cast-vote.ts`, where its metadata has one. */
+  /** Source file, e.g. `lambdas/entries/cast-vote-function.ts`, where its metadata has one. */
   entry?: string;
   /** The export Lambda calls: Handler's part after the dot. */
   handler: string;

@@ -1,15 +1,15 @@
 /**
  * The VPS edition's storage: polls, their counts and voter claims in memory, every change
  * made durable in the journal before it is applied and acknowledged. It is the PollStore and
- * the VoteSink the handlers use (lambdas/domain/ports.ts), as DynamoDB and SQS are on AWS.
+ * the VoteSink the handlers use (domain/ports.ts), as DynamoDB and SQS are on AWS.
  * A vote is counted when its record is on disk: no queue, no consumer, no carpool needed.
  */
 import { IDEMPOTENCY } from '../config/api-contract';
-import { PollError } from '../lambdas/domain/errors';
-import { isExpired, type Poll } from '../lambdas/domain/poll';
-import type { PollStore, VoterClaim, VoteSink } from '../lambdas/domain/ports';
-import type { PollCounts } from '../lambdas/domain/results';
-import type { VoteMessage } from '../lambdas/domain/vote';
+import { PollError } from '../domain/errors';
+import { isExpired, type Poll } from '../domain/poll';
+import type { PollStore, VoterClaim, VoteSink } from '../domain/ports';
+import type { PollCounts } from '../domain/results';
+import type { VoteMessage } from '../domain/vote';
 import { lineOf } from './journal';
 
 /** What the log holds. Short keys: there is one `vote` line per vote. */

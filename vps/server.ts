@@ -24,8 +24,8 @@ import {
 } from '../http/request-reader';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';
-import { noCaptcha } from '../lambdas/domain/captcha';
-import { bodyTooLarge, internalError, PollError } from '../lambdas/domain/errors';
+import { noCaptcha } from '../domain/captcha';
+import { bodyTooLarge, internalError, PollError } from '../domain/errors';
 import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';
 import { getPollHandler } from '../lambdas/handlers/get-poll';
@@ -38,8 +38,8 @@ import {
   type ApiResponse,
   type ApiRoute,
 } from '../lambdas/handlers/http';
-import type { Log, PollStore, VoteSink } from '../lambdas/domain/ports';
-import { RateLimiter, type RateTaker } from '../lambdas/domain/rate-limit';
+import type { Log, PollStore, VoteSink } from '../domain/ports';
+import { RateLimiter, type RateTaker } from '../domain/rate-limit';
 import type { FlushMode } from './journal';
 import { openStore, type Store } from './store';
 

@@ -15,7 +15,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
-import { PollError } from '../lambdas/domain/errors';
+import { PollError } from '../domain/errors';
 import { recordOf } from './journal';
 import { isStateRecord, voteLine, voteRecord, type PollState, type VoteRecord } from './poll-state';
 import type { RateLimitedRoute, VpsPorts } from './server';

@@ -43,7 +43,7 @@ export interface UnitCosts extends MeasuredVoteRates {
   readUnitsPerRead: number;
   /**
    * What one results request reads, with the results function keeping each poll's counts in memory
-   * for the results max-age (lambdas/domain/results-cache.ts): measured by a load test; unset, it
+   * for the results max-age (domain/results-cache.ts): measured by a load test; unset, it
    * follows from the traffic (cost/estimate/rates.ts resultsReadsPerRequest).
    */
   readUnitsPerResultsRequest?: number;

@@ -1,6 +1,6 @@
 /** The poll API as the page sees it: every failure becomes one of a few kinds the page can explain. */
-import type { PublicPoll } from '../../lambdas/domain/poll';
-import type { PublicResults } from '../../lambdas/domain/results';
+import type { PublicPoll } from '../../domain/poll';
+import type { PublicResults } from '../../domain/results';
 import { IDEMPOTENCY } from '../../config/api-contract';
 import type { SiteConfig } from '../../config/site';
 

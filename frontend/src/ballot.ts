@@ -6,7 +6,7 @@
  */
 import { IDEMPOTENCY } from '../../config/api-contract';
 import { VOTE_RETRY } from '../../config/site';
-import { newId } from '../../lambdas/domain/ids';
+import { newId } from '../../domain/ids';
 import type { Outcome } from './api';
 
 export interface Ballot {

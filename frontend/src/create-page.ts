@@ -3,8 +3,8 @@
  * own domain code before sending, so the form and the API can never disagree.
  */
 import { POLL_LIMITS } from '../../config/api-contract';
-import { PollError } from '../../lambdas/domain/errors';
-import { createPoll as validatePoll } from '../../lambdas/domain/poll';
+import { PollError } from '../../domain/errors';
+import { createPoll as validatePoll } from '../../domain/poll';
 import type { Api, PublicPoll } from './api';
 import { h, render, say } from './dom';
 import { duration, inUnits, LIFETIME_RULE, PRESETS, toMinutes, UNITS } from './lifetime';

@@ -4,7 +4,7 @@
  * The page modules only declare; the work starts here, when the bundle runs.
  */
 import { SITE_PAGES } from '../../config/site';
-import { decodeSegment } from '../../lambdas/domain/ids';
+import { decodeSegment } from '../../domain/ids';
 import { createApi, loadConfig } from './api';
 import { captchaTokens } from './captcha';
 import { createPage } from './create-page';

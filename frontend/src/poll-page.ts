@@ -2,7 +2,7 @@
  * `/poll/{id}`: loads the poll and shows its vote form, or its results where the reader has voted from
  * this browser or the poll is closed; sends a ballot until the API answers it, then shows the outcome.
  */
-import { isPollId } from '../../lambdas/domain/ids';
+import { isPollId } from '../../domain/ids';
 import type { Api, PublicPoll } from './api';
 import { canResend, forgetPending, keepPending, newBallot, pendingBallot, sendBallot, type Ballot } from './ballot';
 import { h, render, say } from './dom';

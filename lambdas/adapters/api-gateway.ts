@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { API_CORS, type RouteSpec } from '../../config/api-contract';
-import { PollError } from '../domain/errors';
+import { PollError } from '../../domain/errors';
 import {
   answer,
   errorResponse,

@@ -5,9 +5,9 @@
  * (only fetch), so the VPS edition uses it too.
  */
 import { CAPTCHA, CAPTCHA_PROVIDERS, isCaptchaProvider, type CaptchaProvider } from '../../config/captcha';
-import { checkVerdict, requireToken, takeCaptchaToken, type SiteVerifyAnswer } from '../domain/captcha';
-import { PollError } from '../domain/errors';
-import type { CaptchaCheck, Log } from '../domain/ports';
+import { checkVerdict, requireToken, takeCaptchaToken, type SiteVerifyAnswer } from '../../domain/captcha';
+import { PollError } from '../../domain/errors';
+import type { CaptchaCheck, Log } from '../../domain/ports';
 
 export interface CaptchaVerifierOptions {
   provider: CaptchaProvider;

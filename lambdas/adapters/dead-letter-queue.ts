@@ -1,9 +1,9 @@
 /** The consumer's own dead-lettering: a record judged on its last delivery, sent with its verdict. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { sqsClient } from './sqs-client';
-import { LETTER_ATTRIBUTES, type Verdict } from '../domain/dead-letter';
-import type { DeadLetterSink } from '../domain/ports';
-import type { QueuedRecord } from '../domain/tally';
+import { LETTER_ATTRIBUTES, type Verdict } from '../../domain/dead-letter';
+import type { DeadLetterSink } from '../../domain/ports';
+import type { QueuedRecord } from '../../domain/tally';
 
 const text = (value: string) => ({ DataType: 'String', StringValue: value });
 

@@ -6,10 +6,10 @@ import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { CAPTCHA, type CaptchaProvider } from '../../config/captcha';
 import { ROUTES, type ApiFunctionName } from '../../config/api-contract';
 import { FUNCTION_ENV, type FunctionEnvKey } from '../../config/function-env';
-import { noCaptcha } from '../domain/captcha';
-import type { PollSize } from '../domain/poll';
-import type { CaptchaCheck } from '../domain/ports';
-import { parseRateLimit, type RateLimit } from '../domain/rate-limit';
+import { noCaptcha } from '../../domain/captcha';
+import type { PollSize } from '../../domain/poll';
+import type { CaptchaCheck } from '../../domain/ports';
+import { parseRateLimit, type RateLimit } from '../../domain/rate-limit';
 import { captchaVerifier } from './captcha-verifier';
 import { logger } from './logger';
 

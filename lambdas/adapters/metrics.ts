@@ -5,7 +5,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONSUMER_METRICS } from '../../config/vote-queue';
-import type { ConsumerMetrics } from '../domain/ports';
+import type { ConsumerMetrics } from '../../domain/ports';
 
 /** The ConsumerMetrics port over Powertools Metrics. Throws nothing of ours. */
 export function powertoolsMetrics(

@@ -16,13 +16,13 @@ import {
 import { POLL_LIMITS } from '../../config/api-contract';
 import { TABLE } from '../../config/table';
 import { FUNCTION_ENV } from '../../config/function-env';
-import type { CountGuards } from '../domain/dead-letter';
-import type { Poll } from '../domain/poll';
-import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../domain/ports';
-import { sumCounts, zeroCounts, type PollCounts } from '../domain/results';
-import type { PollTally, RedrivenVote } from '../domain/tally';
-import { TimedCache } from '../domain/timed-cache';
-import { counterRef, sizeOfPoll, type CounterRef } from '../domain/vote';
+import type { CountGuards } from '../../domain/dead-letter';
+import type { Poll } from '../../domain/poll';
+import type { ApplyOutcome, CountStore, PollStore, VoterClaim } from '../../domain/ports';
+import { sumCounts, zeroCounts, type PollCounts } from '../../domain/results';
+import type { PollTally, RedrivenVote } from '../../domain/tally';
+import { TimedCache } from '../../domain/timed-cache';
+import { counterRef, sizeOfPoll, type CounterRef } from '../../domain/vote';
 
 const { keys } = TABLE;
 const pollPk = (id: string) => `${keys.pollPrefix}${id}`;

@@ -1,8 +1,8 @@
 /** Puts accepted votes on the FIFO vote queue. */
 import { type SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from './sqs-client';
-import type { VoteSink } from '../domain/ports';
-import { messageGroupId, type VoteLayout, type VoteMessage, voteRoute } from '../domain/vote';
+import type { VoteSink } from '../../domain/ports';
+import { messageGroupId, type VoteLayout, type VoteMessage, voteRoute } from '../../domain/vote';
 
 /**
  * The VoteSink port over the FIFO vote queue. A send that fails throws the SDK's error, which

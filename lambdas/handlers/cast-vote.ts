@@ -1,14 +1,21 @@
 /** POST /api/poll/{id}/vote — validate a vote and hand it to the vote sink (the queue; the consumer counts it). */
-import { noCaptcha } from '../domain/captcha';
-import { PollError, pollNotFound } from '../domain/errors';
+import { noCaptcha } from '../../domain/captcha';
+import { PollError, pollNotFound } from '../../domain/errors';
 import { IDEMPOTENCY } from '../../config/api-contract';
-import { isPollId } from '../domain/ids';
-import { cachedPollStore } from '../domain/poll-cache';
-import { isExpired } from '../domain/poll';
-import { isoTime } from '../domain/time';
-import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../domain/ports';
-import type { RateLimit, RateTaker } from '../domain/rate-limit';
-import { chooseOption, idempotencyKey, voteIdFor, voterKey, type VoteLayout, type VoteMessage } from '../domain/vote';
+import { isPollId } from '../../domain/ids';
+import { cachedPollStore } from '../../domain/poll-cache';
+import { isExpired } from '../../domain/poll';
+import { isoTime } from '../../domain/time';
+import type { CaptchaCheck, Clock, Log, PollStore, VoteSink } from '../../domain/ports';
+import type { RateLimit, RateTaker } from '../../domain/rate-limit';
+import {
+  chooseOption,
+  idempotencyKey,
+  voteIdFor,
+  voterKey,
+  type VoteLayout,
+  type VoteMessage,
+} from '../../domain/vote';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CastVotePorts {

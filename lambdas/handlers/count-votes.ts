@@ -7,11 +7,11 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { VOTE_QUEUE } from '../../config/vote-queue';
 import { NamedError } from '../../config/errors';
-import { applyExactlyOnce } from '../domain/apply-exactly-once';
-import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../domain/dead-letter';
-import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../domain/ports';
-import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../domain/tally';
-import { counterId, counterOfVote, type CounterRef } from '../domain/vote';
+import { applyExactlyOnce } from '../../domain/apply-exactly-once';
+import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../../domain/dead-letter';
+import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../../domain/ports';
+import { planBatch, readRecord, type PollTally, type QueuedRecord, type RedrivenVote } from '../../domain/tally';
+import { counterId, counterOfVote, type CounterRef } from '../../domain/vote';
 
 export interface CountVotesPorts {
   counts: CountStore;

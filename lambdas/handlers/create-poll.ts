@@ -1,8 +1,8 @@
 /** POST /api/poll — validate and store a new poll. */
-import { noCaptcha } from '../domain/captcha';
-import { createPoll, toPublicPoll, type PollSize } from '../domain/poll';
-import type { CaptchaCheck, Clock, PollStore } from '../domain/ports';
-import type { RateLimit, RateTaker } from '../domain/rate-limit';
+import { noCaptcha } from '../../domain/captcha';
+import { createPoll, toPublicPoll, type PollSize } from '../../domain/poll';
+import type { CaptchaCheck, Clock, PollStore } from '../../domain/ports';
+import type { RateLimit, RateTaker } from '../../domain/rate-limit';
 import { jsonBody, rateLimitBySource, type ApiRoute } from './http';
 
 export interface CreatePollPorts {

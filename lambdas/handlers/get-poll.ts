@@ -1,10 +1,10 @@
 /** GET /api/poll/{id} and GET /api/poll/{id}/options — a poll, or just its options. */
 import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
-import { pollNotFound } from '../domain/errors';
-import { isPollId } from '../domain/ids';
-import { isClosed, isExpired, toPublicPoll, type Poll } from '../domain/poll';
-import type { Clock, PollStore } from '../domain/ports';
-import { cachedPollStore } from '../domain/poll-cache';
+import { pollNotFound } from '../../domain/errors';
+import { isPollId } from '../../domain/ids';
+import { isClosed, isExpired, toPublicPoll, type Poll } from '../../domain/poll';
+import type { Clock, PollStore } from '../../domain/ports';
+import { cachedPollStore } from '../../domain/poll-cache';
 import type { ApiResponse, ApiRoute } from './http';
 
 /**

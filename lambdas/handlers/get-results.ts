@@ -1,11 +1,11 @@
 /** GET /api/poll/{id}/results — counts per option, cheap to poll often. */
 import { RESULTS_CACHE_SECONDS } from '../../config/caching';
-import { pollNotFound } from '../domain/errors';
-import { isPollId } from '../domain/ids';
-import { isClosed, isExpired } from '../domain/poll';
-import type { Clock, PollStore } from '../domain/ports';
-import { ResultsCache } from '../domain/results-cache';
-import { toPublicResults, type PollCounts } from '../domain/results';
+import { pollNotFound } from '../../domain/errors';
+import { isPollId } from '../../domain/ids';
+import { isClosed, isExpired } from '../../domain/poll';
+import type { Clock, PollStore } from '../../domain/ports';
+import { ResultsCache } from '../../domain/results-cache';
+import { toPublicResults, type PollCounts } from '../../domain/results';
 import type { ApiResponse, ApiRoute } from './http';
 
 /**

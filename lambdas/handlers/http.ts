@@ -4,10 +4,10 @@
  * the VPS edition (vps/server.ts) are adapters around it.
  */
 import { POLL_LIMITS } from '../../config/api-contract';
-import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../domain/errors';
-import { decodeSegment } from '../domain/ids';
-import type { Log } from '../domain/ports';
-import { RateLimiter, type RateLimit, type RateTaker } from '../domain/rate-limit';
+import { bodyTooLarge, internalError, invalid, PollError, rateLimited, type ErrorCode } from '../../domain/errors';
+import { decodeSegment } from '../../domain/ids';
+import type { Log } from '../../domain/ports';
+import { RateLimiter, type RateLimit, type RateTaker } from '../../domain/rate-limit';
 
 export interface ApiRequest {
   method: string;

@@ -1,9 +1,9 @@
 /**
- * Which folder may import what. The domain stays free of AWS and HTTP (so the browser and the
- * VPS edition reuse it), the handlers free of AWS (so they are tested with fakes), the cost
- * model free of the stack, the runtime and the page at run time (so it loads in a blink), the
- * stack free of the Lambda adapters (so a synth does not load an SDK client) and of the command
- * line (the CDK app is not a command of ours), the template's model free of both its readers.
+ * Which folder may import what. The domain stays free of AWS, HTTP and Lambda's code (so the browser
+ * and the VPS edition reuse it, and do: each imports it), the handlers free of AWS (so they are tested
+ * with fakes), the cost model free of the stack, the runtime and the page at run time (so it loads in
+ * a blink), the stack free of the Lambda adapters (so a synth does not load an SDK client) and of the
+ * command line (the CDK app is not a command of ours), the template's model free of both its readers.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -25,18 +25,16 @@ interface Rule {
 
 export const RULES: Rule[] = [
   {
-    from: 'lambdas/domain/',
-    forbidden: [
-      'lambdas/adapters/',
-      'lambdas/handlers/',
-      '@aws-sdk/',
-      '@aws-lambda-powertools/',
-      'aws-lambda',
-      'node:http',
-      'node:fs',
-    ],
+    from: 'domain/',
+    forbidden: ['@aws-sdk/', '@aws-lambda-powertools/', 'aws-lambda', 'node:http', 'node:fs'],
     evenTypes: true,
     why: 'the domain is plain TypeScript: no AWS, no HTTP, no files',
+  },
+  {
+    from: 'domain/',
+    forbidden: ['lambdas/'],
+    evenTypes: true,
+    why: "the page and the VPS edition import the domain: it leans on nothing of Lambda's",
   },
   {
     from: 'lambdas/handlers/',
@@ -79,13 +77,37 @@ export const RULES: Rule[] = [
   },
   {
     from: 'config/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/', 'template/'],
+    forbidden: [
+      'lib/',
+      'lambdas/',
+      'domain/',
+      'local/',
+      'cost/',
+      'frontend/',
+      'vps/',
+      'bin/',
+      'cli/',
+      'http/',
+      'template/',
+    ],
     evenTypes: true,
     why: 'config is read by everything, so it reads nothing of ours',
   },
   {
     from: 'template/',
-    forbidden: ['lib/', 'lambdas/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/', 'aws-cdk-lib'],
+    forbidden: [
+      'lib/',
+      'lambdas/',
+      'domain/',
+      'local/',
+      'cost/',
+      'frontend/',
+      'vps/',
+      'bin/',
+      'cli/',
+      'http/',
+      'aws-cdk-lib',
+    ],
     evenTypes: true,
     why: "the template's one model is read by the local runtime and the estimator alike: it reads the JSON, not them",
   },
@@ -118,7 +140,7 @@ export function violations(files: Array<{ path: string; source: string }>, rules
 
 describe('import boundaries', () => {
   it('hold across the project', () => {
-    const folders = ['lambdas', 'cost', 'lib', 'frontend', 'config', 'vps', 'template'].filter((dir) => {
+    const folders = ['domain', 'lambdas', 'cost', 'lib', 'frontend', 'config', 'vps', 'template'].filter((dir) => {
       try {
         return readdirSync(join(ROOT, dir)).length > 0;
       } catch {
@@ -133,10 +155,19 @@ describe('import boundaries', () => {
     expect(violations(files)).toEqual([]);
   });
 
+  it('leave domain/ where all three runtimes reach it: lambdas/, frontend/ and vps/ each import it', () => {
+    const importsDomain = (path: string) =>
+      importsOf(readFileSync(join(ROOT, path), 'utf8')).some(({ specifier }) =>
+        `${target(path, specifier)}/`.startsWith('domain/'),
+      );
+    const apart = ['lambdas', 'frontend', 'vps'].filter((dir) => !sourceFiles(dir).some(importsDomain));
+    expect(apart).toEqual([]);
+  });
+
   it('catch a forbidden import of each kind, and let through a type-only one where allowed and an exception', () => {
     const found = violations([
-      { path: 'lambdas/domain/poll.ts', source: "import { PollTable } from '../adapters/poll-table';" },
-      { path: 'lambdas/domain/vote.ts', source: "import type { SQSEvent } from 'aws-lambda';" },
+      { path: 'domain/poll.ts', source: "import type { PollTable } from '../lambdas/adapters/poll-table';" },
+      { path: 'domain/vote.ts', source: "import type { SQSEvent } from 'aws-lambda';" },
       { path: 'lambdas/handlers/cast-vote.ts', source: "import { SQSClient } from '@aws-sdk/client-sqs';" },
       { path: 'cost/estimate/model.ts', source: "const { synthesizeTemplate } = await import('../../lib/app');" },
       { path: 'cost/usage/measured.ts', source: "import type { Usage } from '../../local/metering';" },
@@ -144,13 +175,13 @@ describe('import boundaries', () => {
       { path: 'lib/app.ts', source: "import { UsageError } from '../cli/command-line';" },
       { path: 'vps/server.ts', source: "import { PollTable } from '../lambdas/adapters/poll-table';" },
       { path: 'vps/server.ts', source: "import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';" },
-      { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../lambdas/domain/poll';" },
+      { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../domain/poll';" },
       { path: 'template/model.ts', source: "import type { FunctionRole } from '../cost/usage/unit-costs';" },
     ]);
     expect(found).toEqual([
-      'lambdas/domain/poll.ts imports ../adapters/poll-table ' +
-        '(the domain is plain TypeScript: no AWS, no HTTP, no files)',
-      'lambdas/domain/vote.ts imports aws-lambda (the domain is plain TypeScript: no AWS, no HTTP, no files)',
+      'domain/poll.ts imports ../lambdas/adapters/poll-table ' +
+        "(the page and the VPS edition import the domain: it leans on nothing of Lambda's)",
+      'domain/vote.ts imports aws-lambda (the domain is plain TypeScript: no AWS, no HTTP, no files)',
       'lambdas/handlers/cast-vote.ts imports @aws-sdk/client-sqs (handlers get AWS through their ports)',
       'cost/estimate/model.ts imports ../../lib/app ' +
         '(the cost model reads data, not the stack, the runtime or the page)',

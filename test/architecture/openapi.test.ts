@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY, POLL_LIMITS, ROUTES } from '../../config/api-contract';
-import type { ErrorCode } from '../../lambdas/domain/errors';
+import type { ErrorCode } from '../../domain/errors';
 import { ERROR_STATUS } from '../../lambdas/handlers/http';
 import { loadOpenApi } from '../support/openapi';
 

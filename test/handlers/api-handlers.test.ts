@@ -5,8 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { POLL_CACHE, POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
-import { PollError } from '../../lambdas/domain/errors';
-import type { CaptchaCheck } from '../../lambdas/domain/ports';
+import { PollError } from '../../domain/errors';
+import type { CaptchaCheck } from '../../domain/ports';
 import { castVoteHandler } from '../../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../../lambdas/handlers/create-poll';
 import { getPollHandler } from '../../lambdas/handlers/get-poll';

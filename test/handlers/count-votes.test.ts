@@ -5,8 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/vote-queue';
-import { padSequence } from '../../lambdas/domain/tally';
-import { counterRef } from '../../lambdas/domain/vote';
+import { padSequence } from '../../domain/tally';
+import { counterRef } from '../../domain/vote';
 import { BatchFailedError, countVotesHandler } from '../../lambdas/handlers/count-votes';
 import { sqsRecord, voteBody, voteRecord } from '../support/factories';
 import { FakeDeadLetters, FakeMetrics, MemoryLog, ScriptedCountStore } from '../support/fakes';

@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { PollTable } from '../../lambdas/adapters/poll-table';
-import { createPoll } from '../../lambdas/domain/poll';
+import { createPoll } from '../../domain/poll';
 
 type Item = Record<string, any>;
 interface Call {

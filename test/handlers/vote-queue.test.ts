@@ -6,7 +6,7 @@
 import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { VoteQueue } from '../../lambdas/adapters/vote-queue';
-import type { VoteLayout, VoteMessage } from '../../lambdas/domain/vote';
+import type { VoteLayout, VoteMessage } from '../../domain/vote';
 
 /** A queue over a client that keeps each SendMessage's input. */
 function queue() {

@@ -10,7 +10,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/vote-queue';
 import type { SQSRecord } from 'aws-lambda';
-import type { VoteMessage } from '../../lambdas/domain/vote';
+import type { VoteMessage } from '../../domain/vote';
 import { discard, inspect, redrive, type Queues } from '../../dlq/dead-letters';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { PROJECT_ROOT } from '../../cli/folders';

@@ -10,7 +10,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../config/table';
 import { votePathFor } from '../../config/vote-path';
-import { newId } from '../../lambdas/domain/ids';
+import { newId } from '../../domain/ids';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME, campaign } from '../support/campaign';
 import { sqsRecord, voteBody } from '../support/factories';

@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY } from '../../config/api-contract';
-import { voteIdFor } from '../../lambdas/domain/vote';
+import { voteIdFor } from '../../domain/vote';
 import { EDITIONS, startEdition, type Edition } from '../support/editions';
 import { api, pool, voteUntilAnswered } from '../support/local';
 

@@ -1,7 +1,7 @@
 /** Per-address rate limits on create and vote, as the deployed stack sets them (RATE_LIMITS). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../config/throttling';
-import { parseRateLimit, RateLimiter } from '../../lambdas/domain/rate-limit';
+import { parseRateLimit, RateLimiter } from '../../domain/rate-limit';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';
 

@@ -44,7 +44,7 @@ describe('the LocalStack variant', () => {
       ErrorDocument: 'index.html',
     });
     const castVote = Object.values<any>(localstackTemplate.Resources).find(
-      (r) => r.Metadata?.['poll:entry'] === 'lambdas/cast-vote.ts',
+      (r) => r.Metadata?.['poll:entry'] === 'lambdas/entries/cast-vote-function.ts',
     );
     expect(castVote.Properties.Environment.Variables.SITE_ORIGIN).toEqual({ 'Fn::GetAtt': [bucket[0], 'WebsiteURL'] });
     expect(Object.keys(localstackTemplate.Outputs ?? {})).toEqual(

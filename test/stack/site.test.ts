@@ -110,7 +110,9 @@ describe('the site', () => {
         ],
       });
     }
-    const apiFunctions = appFunctions().filter(([, fn]) => fn.Metadata!['poll:entry'] !== 'lambdas/count-votes.ts');
+    const apiFunctions = appFunctions().filter(
+      ([, fn]) => fn.Metadata!['poll:entry'] !== 'lambdas/entries/count-votes-function.ts',
+    );
     expect(apiFunctions).toHaveLength(4);
     for (const [, fn] of apiFunctions)
       expect(fn.Properties.Environment.Variables[FUNCTION_ENV.siteOrigin.name]).toEqual(siteOrigin());

@@ -64,7 +64,7 @@ describe('the vote queue', () => {
 
   it('keeps the visibility timeout at least 6x the consumer timeout', () => {
     const [, consumer] = resources('AWS::Lambda::Function').find(
-      ([, r]) => r.Metadata?.['poll:entry'] === 'lambdas/count-votes.ts',
+      ([, r]) => r.Metadata?.['poll:entry'] === 'lambdas/entries/count-votes-function.ts',
     )!;
     expect(VOTE_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * consumer.Properties.Timeout);
   });
@@ -125,16 +125,16 @@ describe('functions', () => {
 
 describe('least privilege', () => {
   it('gives each function only the actions it calls', () => {
-    expect(actionsOf('create-poll.ts').actions).toEqual(['dynamodb:BatchWriteItem']);
-    expect(actionsOf('get-poll.ts').actions).toEqual(['dynamodb:GetItem']);
-    expect(actionsOf('get-results.ts').actions).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
-    expect(actionsOf('cast-vote.ts').actions).toEqual([
+    expect(actionsOf('create-poll-function.ts').actions).toEqual(['dynamodb:BatchWriteItem']);
+    expect(actionsOf('get-poll-function.ts').actions).toEqual(['dynamodb:GetItem']);
+    expect(actionsOf('get-results-function.ts').actions).toEqual(['dynamodb:BatchGetItem', 'dynamodb:Query']);
+    expect(actionsOf('cast-vote-function.ts').actions).toEqual([
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
       'sqs:SendMessage',
     ]);
-    expect(actionsOf('count-votes.ts').actions).toEqual(
+    expect(actionsOf('count-votes-function.ts').actions).toEqual(
       [
         'dynamodb:GetItem',
         'dynamodb:UpdateItem',
@@ -152,7 +152,7 @@ describe('least privilege', () => {
     const queues = resources('AWS::SQS::Queue');
     const [voteQueueId] = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
     const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
-    const { statements } = actionsOf('count-votes.ts');
+    const { statements } = actionsOf('count-votes-function.ts');
     const onQueue = (action: string) =>
       statements.filter((s) => [s.Action].flat().includes(action)).map((s) => s.Resource);
     expect(onQueue('sqs:SendMessage')).toEqual([{ 'Fn::GetAtt': [dlqId, 'Arn'] }]);
@@ -160,13 +160,13 @@ describe('least privilege', () => {
   });
 
   it('lets the vote function write voter claims only, never counts', () => {
-    const { statements } = actionsOf('cast-vote.ts');
+    const { statements } = actionsOf('cast-vote-function.ts');
     const writes = statements.filter((s) =>
       [s.Action].flat().some((a: string) => /Put|Delete|Update|Write/.test(a) && a.startsWith('dynamodb:')),
     );
     expect(writes).toHaveLength(1);
     expect(writes[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['VOTER#*'] } });
-    expect(actionsOf('cast-vote.ts').actions).not.toContain('dynamodb:UpdateItem');
+    expect(actionsOf('cast-vote-function.ts').actions).not.toContain('dynamodb:UpdateItem');
   });
 
   it('never grants the app functions wildcard actions', () => {
@@ -234,7 +234,7 @@ describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
   const hot = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiRateLimit: '66000' });
   const hotRest = synthesizeTemplate({ hotPollVotesPerSecond: '50000', apiRateLimit: '66000', apiKind: 'rest' });
   const envOf = (template: { Resources: Record<string, Resource> }, entry: string) =>
-    Object.values(template.Resources).find((r) => r.Metadata?.[FUNCTION_METADATA.entry] === `lambdas/${entry}`)!
+    Object.values(template.Resources).find((r) => r.Metadata?.[FUNCTION_METADATA.entry] === `lambdas/entries/${entry}`)!
       .Properties.Environment.Variables;
   const sized = withApiRateLimit(votePathFor(50_000), 66_000);
 
@@ -252,14 +252,19 @@ describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
       [FUNCTION_ENV.counterShards.name]: String(sized.counterShards),
     };
     // A poll takes its size at creation (its META item): only the create function is told it.
-    expect(envOf(hot, 'create-poll.ts')).toMatchObject(size);
-    for (const entry of ['cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
+    expect(envOf(hot, 'create-poll-function.ts')).toMatchObject(size);
+    for (const entry of ['cast-vote-function.ts', 'count-votes-function.ts', 'get-results-function.ts'])
       expect(Object.keys(envOf(hot, entry))).not.toContain(FUNCTION_ENV.groupsPerPoll.name);
   });
 
   it('without the flag: no size in any function, the default throttle', () => {
     const plain = http.toJSON() as { Resources: Record<string, Resource> };
-    for (const entry of ['create-poll.ts', 'cast-vote.ts', 'count-votes.ts', 'get-results.ts'])
+    for (const entry of [
+      'create-poll-function.ts',
+      'cast-vote-function.ts',
+      'count-votes-function.ts',
+      'get-results-function.ts',
+    ])
       expect(Object.keys(envOf(plain, entry))).not.toContain(FUNCTION_ENV.counterShards.name);
     expect(readStackConfig(plain).votePath).toEqual({
       groupsPerPoll: VOTE_QUEUE.groupsPerPoll,
@@ -290,19 +295,21 @@ describe('a hot poll (-c hotPollVotesPerSecond=, -c apiRateLimit=)', () => {
 describe('rate limits', () => {
   const envOf = (entry: string, context: Record<string, unknown> = {}) => {
     const template = Object.keys(context).length ? synthesizeTemplate(context) : templateFor('http').toJSON();
-    const fn = Object.values<any>(template.Resources).find((r) => r.Metadata?.['poll:entry'] === `lambdas/${entry}`);
+    const fn = Object.values<any>(template.Resources).find(
+      (r) => r.Metadata?.['poll:entry'] === `lambdas/entries/${entry}`,
+    );
     return fn.Properties.Environment.Variables;
   };
 
   it('sets each limited function’s limit from RATE_LIMITS, and -c rateLimits=off turns them off', () => {
-    expect(envOf('create-poll.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
+    expect(envOf('create-poll-function.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
       `${RATE_LIMITS.createPoll.perMinute}/${RATE_LIMITS.createPoll.burst}`,
     );
-    expect(envOf('cast-vote.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
+    expect(envOf('cast-vote-function.ts')[FUNCTION_ENV.rateLimit.name]).toBe(
       `${RATE_LIMITS.castVote.perMinute}/${RATE_LIMITS.castVote.burst}`,
     );
-    expect(envOf('get-results.ts')[FUNCTION_ENV.rateLimit.name]).toBeUndefined();
-    expect(envOf('cast-vote.ts', { rateLimits: 'off' })[FUNCTION_ENV.rateLimit.name]).toBe('off');
+    expect(envOf('get-results-function.ts')[FUNCTION_ENV.rateLimit.name]).toBeUndefined();
+    expect(envOf('cast-vote-function.ts', { rateLimits: 'off' })[FUNCTION_ENV.rateLimit.name]).toBe('off');
   });
 });
 
@@ -325,7 +332,10 @@ describe('CAPTCHA (optional)', () => {
     const withCaptcha = fns
       .filter((fn) => fn.Properties.Environment.Variables[FUNCTION_ENV.captchaProvider.name] === 'recaptcha')
       .map((fn) => fn.Metadata['poll:entry']);
-    expect(withCaptcha.sort()).toEqual(['lambdas/cast-vote.ts', 'lambdas/create-poll.ts']);
+    expect(withCaptcha.sort()).toEqual([
+      'lambdas/entries/cast-vote-function.ts',
+      'lambdas/entries/create-poll-function.ts',
+    ]);
     const ssmStatements = Object.values<any>(template.Resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .flatMap((p) => p.Properties.PolicyDocument.Statement)

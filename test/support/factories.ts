@@ -4,9 +4,9 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, LambdaFunctionURLEvent, SQSRecord } from 'aws-lambda';
 import { EMULATED_ACCOUNT, EMULATED_REGION } from '../../config/emulated-aws';
-import { createPoll, type Poll } from '../../lambdas/domain/poll';
-import type { QueuedRecord } from '../../lambdas/domain/tally';
-import type { VoteMessage } from '../../lambdas/domain/vote';
+import { createPoll, type Poll } from '../../domain/poll';
+import type { QueuedRecord } from '../../domain/tally';
+import type { VoteMessage } from '../../domain/vote';
 import { toQueuedRecord } from '../../lambdas/handlers/count-votes';
 import type { ApiRequest } from '../../lambdas/handlers/http';
 import {

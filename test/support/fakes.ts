@@ -1,9 +1,9 @@
 /**
- * In-memory fakes of the handlers' ports (lambdas/domain/ports.ts), for handler tests that run
+ * In-memory fakes of the handlers' ports (domain/ports.ts), for handler tests that run
  * in milliseconds. Each records what it was asked and can be told to fail.
  */
-import type { Verdict } from '../../lambdas/domain/dead-letter';
-import type { Poll } from '../../lambdas/domain/poll';
+import type { Verdict } from '../../domain/dead-letter';
+import type { Poll } from '../../domain/poll';
 import type {
   ApplyOutcome,
   ConsumerMetrics,
@@ -13,10 +13,10 @@ import type {
   PollStore,
   VoterClaim,
   VoteSink,
-} from '../../lambdas/domain/ports';
-import { zeroCounts, type PollCounts } from '../../lambdas/domain/results';
-import type { PollTally, QueuedRecord, RedrivenVote } from '../../lambdas/domain/tally';
-import { counterId, type CounterRef, type VoteLayout, type VoteMessage } from '../../lambdas/domain/vote';
+} from '../../domain/ports';
+import { zeroCounts, type PollCounts } from '../../domain/results';
+import type { PollTally, QueuedRecord, RedrivenVote } from '../../domain/tally';
+import { counterId, type CounterRef, type VoteLayout, type VoteMessage } from '../../domain/vote';
 
 export class FakePollStore implements PollStore {
   readonly polls = new Map<string, Poll>();

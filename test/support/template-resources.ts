@@ -7,7 +7,9 @@ export const resources = (type: string, kind: 'http' | 'rest' = 'http') =>
 
 /** The IAM actions granted to the function whose source is `entry`. */
 export function actionsOf(entry: string): { actions: string[]; statements: any[] } {
-  const [, fn] = resources('AWS::Lambda::Function').find(([, r]) => r.Metadata?.['poll:entry'] === `lambdas/${entry}`)!;
+  const [, fn] = resources('AWS::Lambda::Function').find(
+    ([, r]) => r.Metadata?.['poll:entry'] === `lambdas/entries/${entry}`,
+  )!;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
   const statements = resources('AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { PollError } from '../../lambdas/domain/errors';
+import { PollError } from '../../domain/errors';
 import { PollState } from '../../vps/poll-state';
 import { localLimits } from '../../vps/server';
 import { answerCalls, linkTo, remotePorts, WORKER_STDIO, type Link, type WriterPorts } from '../../vps/state-channel';

@@ -15,7 +15,7 @@ import { IDEMPOTENCY } from '../../config/api-contract';
 import { RATE_LIMITS } from '../../config/throttling';
 import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { buildSite } from '../../frontend/build';
-import { voteIdFor } from '../../lambdas/domain/vote';
+import { voteIdFor } from '../../domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandFailure, NamedError, UsageError } from '../../../config/errors';
 import { ProfileError } from '../../../cost/usage/profiles';
 import { MeasuredRunError } from '../../../cost/usage/measured';
-import { PollError } from '../../../lambdas/domain/errors';
+import { PollError } from '../../../domain/errors';
 import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
 import { TemplateError } from '../../../cost/estimate/stack-config';
@@ -75,7 +75,7 @@ describe('every error of ours', () => {
     const bundled = await build({
       stdin: {
         contents:
-          "import { UsageError } from './config/errors'; import { PollError } from './lambdas/domain/errors';" +
+          "import { UsageError } from './config/errors'; import { PollError } from './domain/errors';" +
           'export const names = [new UsageError("x").name, new PollError("not_found", "x").name];',
         resolveDir: process.cwd(),
         loader: 'ts',

@@ -4,8 +4,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../../config/vote-queue';
-import { applyExactlyOnce } from '../../../lambdas/domain/apply-exactly-once';
-import { padSequence, planBatch, type PollTally } from '../../../lambdas/domain/tally';
+import { applyExactlyOnce } from '../../../domain/apply-exactly-once';
+import { padSequence, planBatch, type PollTally } from '../../../domain/tally';
 import { NOW, queuedVote } from '../../support/factories';
 import { ScriptedCountStore } from '../../support/fakes';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serverCaptchaFrom } from '../../../cli/server-options';
-import { checkVerdict, requireToken, takeCaptchaToken } from '../../../lambdas/domain/captcha';
+import { checkVerdict, requireToken, takeCaptchaToken } from '../../../domain/captcha';
 import { type CaptchaProvider, captchaSettingsFrom } from '../../../config/captcha';
 import { UsageError } from '../../../config/errors';
 import { captchaVerifier } from '../../../lambdas/adapters/captcha-verifier';

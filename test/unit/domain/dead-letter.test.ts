@@ -8,9 +8,9 @@ import {
   planRedrive,
   redrivenVote,
   type CountGuards,
-} from '../../../lambdas/domain/dead-letter';
-import { padSequence } from '../../../lambdas/domain/tally';
-import { parseVoteMessage, type VoteMessage } from '../../../lambdas/domain/vote';
+} from '../../../domain/dead-letter';
+import { padSequence } from '../../../domain/tally';
+import { parseVoteMessage, type VoteMessage } from '../../../domain/vote';
 
 const POLL = 'p'.repeat(21);
 const vote = (voteId: string, extra: Partial<VoteMessage> = {}): VoteMessage => ({

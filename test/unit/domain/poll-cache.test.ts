@@ -1,7 +1,7 @@
 /** The vote function's memory of polls: bounded in time and entries, by a clock the test holds. */
 import { describe, expect, it } from 'vitest';
-import { cachedPolls } from '../../../lambdas/domain/poll-cache';
-import { TimedCache } from '../../../lambdas/domain/timed-cache';
+import { cachedPolls } from '../../../domain/poll-cache';
+import { TimedCache } from '../../../domain/timed-cache';
 import { NOW, testPoll } from '../../support/factories';
 import { FakePollStore } from '../../support/fakes';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { POLL_LIMITS } from '../../../config/api-contract';
 import { TABLE } from '../../../config/table';
-import { isPollId, newId } from '../../../lambdas/domain/ids';
-import type { PollError } from '../../../lambdas/domain/errors';
-import { createPoll, isClosed, isExpired, toPublicPoll } from '../../../lambdas/domain/poll';
+import { isPollId, newId } from '../../../domain/ids';
+import type { PollError } from '../../../domain/errors';
+import { createPoll, isClosed, isExpired, toPublicPoll } from '../../../domain/poll';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const valid = { title: 'Lunch?', options: ['Pizza', 'Sushi'] };

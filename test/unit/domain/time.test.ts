@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../../lambdas/domain/time';
+import { isoTime } from '../../../domain/time';
 
 /** The range a Date holds: ±8.64e15 ms around 1970. */
 const MAX = 8.64e15;

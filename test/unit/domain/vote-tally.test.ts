@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../../config/vote-queue';
-import { createPoll } from '../../../lambdas/domain/poll';
-import { padSequence, planBatch, withoutApplied } from '../../../lambdas/domain/tally';
+import { createPoll } from '../../../domain/poll';
+import { padSequence, planBatch, withoutApplied } from '../../../domain/tally';
 import {
   chooseOption,
   counterId,
@@ -15,7 +15,7 @@ import {
   sizeOfPoll,
   voteIdFor,
   voteRoute,
-} from '../../../lambdas/domain/vote';
+} from '../../../domain/vote';
 import { queuedVote, voteBody } from '../../support/factories';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

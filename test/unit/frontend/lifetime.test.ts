@@ -1,8 +1,8 @@
 /** The create form's lifetime: minutes, hours or days, as the API's whole minutes (frontend/src/lifetime.ts). */
 import { describe, expect, it } from 'vitest';
 import { POLL_LIMITS } from '../../../config/api-contract';
-import { PollError } from '../../../lambdas/domain/errors';
-import { createPoll } from '../../../lambdas/domain/poll';
+import { PollError } from '../../../domain/errors';
+import { createPoll } from '../../../domain/poll';
 import { duration, inUnits, LIFETIME_RULE, PRESETS, toMinutes, UNITS } from '../../../frontend/src/lifetime';
 
 const [minute, hour, day] = UNITS.map((u) => u.minutes);

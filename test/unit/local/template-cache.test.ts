@@ -20,7 +20,8 @@ const synth = async () => ({ Resources: { Made: { n: ++synths } } });
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'template-cache-'));
-  for (const folder of ['lib', 'config', 'frontend/src', 'lambdas']) mkdirSync(join(root, folder), { recursive: true });
+  for (const folder of ['lib', 'config', 'frontend/src', 'lambdas', 'domain'])
+    mkdirSync(join(root, folder), { recursive: true });
   writeFileSync(join(root, 'lib', 'stack.ts'), 'export const a = 1;');
   writeFileSync(join(root, 'frontend', 'src', 'page.ts'), 'export const b = 1;');
   writeFileSync(join(root, 'cdk.json'), '{}');

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { IDEMPOTENCY } from '../../config/api-contract';
-import { VOTE_QUEUE } from '../../config/vote-queue';
+import { IDEMPOTENCY } from '../config/api-contract';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import { invalid, invalidField, PollError } from './errors';
 import { idOf, newId } from './ids';
 import { COUNTER_LAYOUTS, isClosed, type CounterLayout, type Poll, type PollSize } from './poll';
@@ -25,7 +25,7 @@ export interface VoteMessage {
   /**
    * Set by `npm run dlq -- redrive` on a vote it puts back on the queue. Such a vote is
    * counted with a guard of its own (its id), because its new sequence number says
-   * nothing about whether it was counted before (lambdas/domain/dead-letter.ts).
+   * nothing about whether it was counted before (domain/dead-letter.ts).
    */
   redriven?: true;
 }

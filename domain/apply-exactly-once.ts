@@ -3,7 +3,7 @@
  * exact): the write carries the groups' marks; a conflict says which votes an earlier delivery
  * applied, and the rest is written again without them, a bounded number of times.
  */
-import { VOTE_QUEUE } from '../../config/vote-queue';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import type { CountStore } from './ports';
 import { withoutApplied, type PollTally } from './tally';
 

@@ -3,8 +3,8 @@
  * the status each code answers with is decided once, in lambdas/handlers/http.ts, for the
  * serverless edition and the VPS edition alike.
  */
-import { POLL_LIMITS } from '../../config/api-contract';
-import { NamedError } from '../../config/errors';
+import { POLL_LIMITS } from '../config/api-contract';
+import { NamedError } from '../config/errors';
 
 export type ErrorCode =
   // The request itself

@@ -5,7 +5,7 @@
  * ago is read again). Whether the poll is still open is for the caller to check on every vote,
  * against the clock: a closed poll refuses votes at once, cached or not.
  */
-import { POLL_CACHE } from '../../config/caching';
+import { POLL_CACHE } from '../config/caching';
 import type { Poll } from './poll';
 import type { Clock, PollStore } from './ports';
 import { TimedCache } from './timed-cache';

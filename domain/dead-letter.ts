@@ -9,7 +9,7 @@
  * verdict. `npm run dlq -- redrive` puts back only `unapplied` letters, and a redriven vote is
  * counted by its id (PollTable.applyRedrivenVote), so redriving it twice counts it once.
  */
-import { VOTE_QUEUE } from '../../config/vote-queue';
+import { VOTE_QUEUE } from '../config/vote-queue';
 import { readRecord, type QueuedRecord } from './tally';
 import { counterOfVote, parseVoteMessage, type CounterRef, type VoteMessage } from './vote';
 

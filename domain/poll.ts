@@ -1,5 +1,5 @@
-import { POLL_LIMITS } from '../../config/api-contract';
-import { TABLE } from '../../config/table';
+import { POLL_LIMITS } from '../config/api-contract';
+import { TABLE } from '../config/table';
 import { invalid, invalidField } from './errors';
 import { newId } from './ids';
 

@@ -1,5 +1,5 @@
 /** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
-import { CAPTCHA, type CaptchaProvider } from '../../config/captcha';
+import { CAPTCHA, type CaptchaProvider } from '../config/captcha';
 import { invalid, PollError } from './errors';
 import type { CaptchaCheck } from './ports';
 

@@ -1,4 +1,4 @@
-import { POLL_LIMITS } from '../../config/api-contract';
+import { POLL_LIMITS } from '../config/api-contract';
 
 /** nanoid's url-safe alphabet: 64 symbols, so `byte & 63` picks one without bias. */
 const ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';

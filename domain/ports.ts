@@ -3,7 +3,7 @@
  * AWS they are DynamoDB, SQS, SSM and Powertools (lambdas/adapters/); in the VPS edition memory
  * and a log on disk (vps/); in handler tests, in-memory fakes (test/support/fakes.ts).
  */
-import type { ConsumerMetricName } from '../../config/vote-queue';
+import type { ConsumerMetricName } from '../config/vote-queue';
 import type { CaptchaAction } from './captcha';
 import type { Verdict, CountGuards } from './dead-letter';
 import type { Poll } from './poll';
@@ -47,7 +47,7 @@ export type ApplyOutcome =
   | { kind: 'conflict'; applied: Record<string, string> }
   | { kind: 'poll-missing' };
 
-/** The counts as the vote consumer writes them (lambdas/domain/tally.ts says why this is exact). */
+/** The counts as the vote consumer writes them (domain/tally.ts says why this is exact). */
 export interface CountStore {
   /** Adds a tally to its counter item in one conditional write, unless a vote of it was applied before. */
   applyTally(tally: PollTally, nowIso: string): Promise<ApplyOutcome>;

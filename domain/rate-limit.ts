@@ -3,7 +3,7 @@
  * request, and each Lambda container keeps its own buckets, so a client spread over
  * many containers gets a few bursts more (stage throttling caps the total).
  */
-import { FUNCTION_ENV } from '../../config/function-env';
+import { FUNCTION_ENV } from '../config/function-env';
 
 export interface RateLimit {
   /** Tokens added per minute; 0 turns limiting off. */
