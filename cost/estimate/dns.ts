@@ -5,6 +5,7 @@
  */
 import type { PriceBook } from '../../pricing/price-book';
 import { listRate, tieredCost } from '../../pricing/tiers';
+import { money } from './format';
 
 /** The VPS side's DNS: the box's provider's name servers, or the CDN's where one fronts the box. */
 export const VPS_DNS = {
@@ -17,16 +18,19 @@ export const VPS_DNS = {
     '(the research notes do not cover them)',
 } as const;
 
-/** A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. */
-export function domainDns(book: PriceBook): { awsUsd: number; vpsUsd: number; text: string } {
+/**
+ * A domain's DNS a month on each side: one hosted zone and free alias queries on AWS; the provider's DNS. The
+ * months in `currency`, dollars beside; AWS's per-query price in dollars, as AWS bills it.
+ */
+export function domainDns(book: PriceBook, currency = 'USD'): { awsUsd: number; vpsUsd: number; text: string } {
   const zone = tieredCost(1, book.prices.route53HostedZone);
   const queries = listRate(book.prices.route53Queries) * 1e6;
   return {
     awsUsd: zone,
     vpsUsd: VPS_DNS.monthlyUsd,
     text:
-      `AWS $${zone.toFixed(2)} a month (a Route 53 hosted zone; alias queries to CloudFront free, others ` +
-      `$${queries.toFixed(2)} a million), the VPS $${VPS_DNS.monthlyUsd.toFixed(2)} ` +
+      `AWS ${money(zone, currency)} a month (a Route 53 hosted zone; alias queries to CloudFront free, others ` +
+      `$${queries.toFixed(2)} a million), the VPS ${money(VPS_DNS.monthlyUsd, currency)} ` +
       `(${VPS_DNS.name})`,
   };
 }

@@ -408,7 +408,7 @@ function measuredLines({ cloudWatch: cw, measured }: CostReport): string[] {
  * report files), the verdict again.
  */
 export function answerLines(report: CostReport, where: string[]): string[] {
-  const dns = domainDns(report.options.book);
+  const dns = domainDns(report.options.book, report.profile.currency);
   const credits = report.recommended.bill.creditsUsd;
   return [
     pricesLine(report.options.book),

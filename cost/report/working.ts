@@ -159,7 +159,7 @@ function stackBlocks(report: CostReport): Block[] {
 /** Every block, in reading order; `where` (the terminal's: the report files) before the verdict again. */
 export function blocks(report: CostReport, where: string[] = []): Block[] {
   const { recommended: r, cloudWatch: cw, measured } = report;
-  const dns = domainDns(report.options.book);
+  const dns = domainDns(report.options.book, report.profile.currency);
   const cur = report.profile.currency;
   const designMonths = report.designs.map((d) => d.bill.totalUsd);
   const capacityQuestion = `Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`;

@@ -1,7 +1,7 @@
 /**
  * npm run cost (bin/cost.ts, cost/cli.ts and the files it reads, cost/report-files.ts): what it reads and how it
- * answers a mistake, called in this process, and one run of the command itself (the only process the fast tier starts for it): it prints
- * the bill and writes the reports.
+ * answers a mistake, called in this process, and one run of the command itself (its process puts this file in
+ * the slow tier: vitest.config.ts SPAWNS): it prints the bill and writes the reports.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
