@@ -3,6 +3,7 @@
  * not carry, how the rows are worked out from the CPU a request costs, the seed documents' figures beside
  * them, the VPS answer, and this app's measured capacity and the CDN in front.
  */
+import { AUTO_WORKERS_RULE } from '../../config/vps-workers';
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { RAISE_HEADROOM } from '../estimate/capacity';
 import { CDN_PLANS } from '../estimate/cdn';
@@ -65,8 +66,7 @@ export function vpsWorking(report: CostReport): string[] {
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     offersLine(report),
-    'A box runs one process on 1 vCPU (npm run vps -- --workers auto), and on more an HTTP worker per vCPU ' +
-      'and the primary that owns the log.',
+    `A box runs what npm run vps -- --workers auto does: ${AUTO_WORKERS_RULE} (and the primary that owns the log).`,
     `What reaches the box at the peak, alone: ${routesText(alone.origin)}` +
       (fronted
         ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +
