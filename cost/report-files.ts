@@ -235,8 +235,8 @@ export function billOptions(
   return { newAccount: values['new-account'], book: viewers ? withViewersIn(book, viewers, values.books) : book };
 }
 
-/** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
-export function reportInput(values: {
+/** The options a report is read as (npm run cost's: cost/cli.ts COST_COMMAND). */
+export interface ReportOptions {
   profile: string;
   from?: string;
   template?: string;
@@ -246,7 +246,10 @@ export function reportInput(values: {
   books?: string;
   currency?: string;
   vps?: string;
-}): ReportInput {
+}
+
+/** Everything the report needs, read as the options say; a UsageError for any input it cannot use. */
+export function reportInput(values: ReportOptions): ReportInput {
   const yours = boxOptions(values);
   const designStacks = loadDesigns();
   const run = values.from ? loadMeasured(values.from) : undefined;
@@ -260,22 +263,13 @@ export function reportInput(values: {
   return { ...input, measured: run?.measured };
 }
 
-/** The options --from-cloudwatch reads. */
-export interface CloudWatchOptions {
+/** The options --from-cloudwatch reads: a report's, and the window and stack it measures. */
+export interface CloudWatchOptions extends ReportOptions {
   'from-cloudwatch': boolean;
   target: string;
   stack?: string;
   since?: string;
   hours?: string;
-  template?: string;
-  'vps-from'?: string;
-  'new-account': boolean;
-  region?: string;
-  books?: string;
-  currency?: string;
-  vps?: string;
-  profile: string;
-  from?: string;
   out: string;
 }
 
