@@ -3,7 +3,7 @@
  * local runtime's metering, at a sparse poll, the seed's busiest minute and a hot poll. A benchmark, not a
  * test: batches fill with the time a consumer cycle takes and with when votes arrive, both of which a busy
  * machine stretches, so it prints the comparison (and whether it is within 15%) and asserts nothing. The
- * tests check the curve on a clock they control (test/unit/cost/votes-per-batch.test.ts) and the metering's
+ * tests check the curve on a clock they control (test/unit/cost/estimate/votes-per-batch.test.ts) and the metering's
  * accounting exactly (test/local/batching.test.ts).
  */
 import { parseCommandLine } from '../../cli/command-line';

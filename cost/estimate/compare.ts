@@ -243,7 +243,7 @@ export interface BreakEven {
 
 /** Monthly volumes the break-even search spans, as powers of ten. */
 const SEARCH_DECADES = { from: 3, to: 11 };
-/** Its scan's step, in decades (a test in test/unit/cost/compare.test.ts puts an edge within one). */
+/** Its scan's step, in decades (a test in test/unit/cost/estimate/compare.test.ts puts an edge within one). */
 const SCAN_STEP = 0.25;
 /** Where a search stops: the two volumes bracketing its answer this close (the report shows 3 to 6 digits). */
 const PRECISION = 1e-7;

@@ -104,7 +104,7 @@ interface Volumes {
 /**
  * Whether a design carries the peak at each of `count` volumes. Each route of a derived peak grows with
  * volume, and so does every stage's load: a design that stops carrying does not carry again, and halving
- * finds where it stops in about log2(count) verdicts (test/unit/cost/chart.test.ts checks it at every
+ * finds where it stops in about log2(count) verdicts (test/unit/cost/report/chart.test.ts checks it at every
  * volume). A peak pinned by peakRequestsPerSecond shifts between routes as volume grows: each is asked.
  */
 function carriesAlong(carriesAt: (i: number) => boolean, count: number, pinned: boolean): boolean[] {

@@ -2,8 +2,9 @@
  * The vote path's accounting against the local runtime's metering, exactly: what the cost model charges a
  * batch and a vote (cost/estimate/rates.ts: a SendMessage a vote, a receive and a batch delete a batch, one
  * counter write a poll a batch) is what the runtime metered, whatever the batches held. How full batches get
- * depends on timing, so it is checked on a clock the test controls (test/unit/cost/votes-per-batch.test.ts) and
- * measured against this runtime by a benchmark (npm run bench:batching), never asserted here.
+ * depends on timing, so it is checked on a clock the test controls
+ * (test/unit/cost/estimate/votes-per-batch.test.ts) and measured against this runtime by a benchmark
+ * (npm run bench:batching), never asserted here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/vote-queue';

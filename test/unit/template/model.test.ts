@@ -2,7 +2,7 @@
  * The template's one model (template/model.ts), which the local runtime and the estimator both read: the
  * committed templates of this app, and a copy changed as a pull request may change it, read without throwing, the
  * change in both readers' views, and each resource of a type the model does not read listed by type and id (a
- * template stripped of a resource's properties: test/unit/cost/stack-config.test.ts).
+ * template stripped of a resource's properties: test/unit/cost/estimate/stack-config.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_METADATA } from '../../../config/functions';

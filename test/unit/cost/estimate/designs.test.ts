@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../../cost/estimate/designs';
-import { estimate } from '../../../cost/estimate/model';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { designStack } from '../../support/cost';
-import { US_EAST_1, BILL } from '../../support/prices';
+import { awsFloor, DEPLOYABLE_DESIGNS, floodCeiling, priceDesigns } from '../../../../cost/estimate/designs';
+import { estimate } from '../../../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { designStack } from '../../../support/cost';
+import { US_EAST_1, BILL } from '../../../support/prices';
 
 const stacks = Object.fromEntries(DEPLOYABLE_DESIGNS.map((d) => [d.id, designStack(d.context)]));
 

@@ -11,30 +11,30 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommandFailure, UsageError } from '../../../config/errors';
-import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../../cost/report-files';
+import { CommandFailure, UsageError } from '../../../../config/errors';
+import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../../../cost/report-files';
 import {
   type MetricsClient,
   metricQueries,
   periodFor,
   type StackResourcesClient,
-} from '../../../cost/estimate/cloudwatch';
-import { cloudWatchFailure, parseWindow } from '../../../cost/cloudwatch-command';
-import type { MeasuredLine } from '../../../cost/estimate/cloudwatch-bill';
-import { estimate } from '../../../cost/estimate/model';
-import { tieredCost } from '../../../pricing/tiers';
-import { SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
+} from '../../../../cost/estimate/cloudwatch';
+import { cloudWatchFailure, parseWindow } from '../../../../cost/cloudwatch-command';
+import type { MeasuredLine } from '../../../../cost/estimate/cloudwatch-bill';
+import { estimate } from '../../../../cost/estimate/model';
+import { tieredCost } from '../../../../pricing/tiers';
+import { SECONDS_PER_MONTH } from '../../../../cost/usage/traffic-profile';
 
-import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
-import { renderMarkdown } from '../../../cost/report/render-markdown';
-import { verdictLines } from '../../../cost/report/answer';
-import { usd } from '../../../cost/estimate/format';
-import { unwrapped } from '../../support/cost';
-import { buildReport } from '../../../cost/estimate/build-report';
-import { US_EAST_1, BILL } from '../../support/prices';
-import { bookFile } from '../../../pricing/price-book';
+import { renderAnswer, renderDetail } from '../../../../cost/report/render-text';
+import { renderMarkdown } from '../../../../cost/report/render-markdown';
+import { verdictLines } from '../../../../cost/report/answer';
+import { usd } from '../../../../cost/estimate/format';
+import { unwrapped } from '../../../support/cost';
+import { buildReport } from '../../../../cost/estimate/build-report';
+import { US_EAST_1, BILL } from '../../../support/prices';
+import { bookFile } from '../../../../pricing/price-book';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'cloudwatch');
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'cloudwatch');
 /** A recorded answer, its times as the SDK gives them (Dates). */
 const recorded = <T>(file: string): T =>
   JSON.parse(readFileSync(join(FIXTURES, file), 'utf8'), (key, value) =>

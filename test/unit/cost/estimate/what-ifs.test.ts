@@ -3,13 +3,13 @@
  * against the bill it changes.
  */
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../../../cost/estimate/model';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { PROFILES } from '../../../cost/usage/profiles';
-import type { StackConfig } from '../../../cost/estimate/stack-config';
-import { whatIfs } from '../../../cost/estimate/what-ifs';
-import { designStack } from '../../support/cost';
-import { BILL } from '../../support/prices';
+import { estimate } from '../../../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import type { StackConfig } from '../../../../cost/estimate/stack-config';
+import { whatIfs } from '../../../../cost/estimate/what-ifs';
+import { designStack } from '../../../support/cost';
+import { BILL } from '../../../support/prices';
 
 const stack = designStack();
 const priced = (s: StackConfig = stack) => {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { derivePeak, peakWorking } from '../../../cost/usage/peaks';
+import { derivePeak, peakWorking } from '../../../../cost/usage/peaks';
 import {
   OTHER_PROFILE_FIELDS,
   PROFILE_FIELDS,
@@ -15,9 +15,9 @@ import {
   PROFILES,
   ProfileError,
   validateProfile,
-} from '../../../cost/usage/profiles';
-import { buildSite } from '../../../frontend/build';
-import { pageWithConfig } from '../../../frontend/page';
+} from '../../../../cost/usage/profiles';
+import { buildSite } from '../../../../frontend/build';
+import { pageWithConfig } from '../../../../frontend/page';
 
 /** A number as a description writes it: 5000, or 2 M and 29.88 M from a million up (commas dropped). */
 const asWritten = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : String(n));

@@ -3,13 +3,13 @@
  * function's settings, the consumer's batching and how results are delivered.
  */
 import { describe, expect, it } from 'vitest';
-import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
-import { DEPLOYABLE_DESIGNS } from '../../../cost/estimate/designs';
-import { readStack, readStackConfig, TemplateError } from '../../../cost/estimate/stack-config';
-import { synthesizeTemplate } from '../../../lib/app';
-import { committedTemplate } from '../../support/templates';
-import { designStack } from '../../support/cost';
-import { templateFor } from '../../support/synth';
+import { POLL_READ_CACHE_SECONDS } from '../../../../config/caching';
+import { DEPLOYABLE_DESIGNS } from '../../../../cost/estimate/designs';
+import { readStack, readStackConfig, TemplateError } from '../../../../cost/estimate/stack-config';
+import { synthesizeTemplate } from '../../../../lib/app';
+import { committedTemplate } from '../../../support/templates';
+import { designStack } from '../../../support/cost';
+import { templateFor } from '../../../support/synth';
 
 describe('the stack as the model reads it', () => {
   it.each(['http', 'rest'] as const)('reads the %s template', (kind) => {

@@ -3,27 +3,27 @@
  * first and last, in at most ~30 lines at 100 columns, its figures the tables'), with --detail the full working
  * in an order that never refers forward, and the same report as Markdown and HTML.
  */
-import { pricesLine } from '../../../pricing/book-words';
+import { pricesLine } from '../../../../pricing/book-words';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POLL_READ_CACHE_SECONDS } from '../../../config/caching';
-import { reportInput } from '../../../cost/report-files';
-import { renderChart } from '../../../cost/report/chart';
-import { closingSentence, verdictLines, withoutFree } from '../../../cost/report/answer';
-import { designRps } from '../../../cost/estimate/compare';
-import { quantity, usd, votesLabel } from '../../../cost/estimate/format';
-import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/shares';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { designRows } from '../../../cost/report/design-lines';
-import { vpsRows } from '../../../cost/report/vps-lines';
-import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
-import { renderMarkdown } from '../../../cost/report/render-markdown';
-import { reportBodyHtml } from '../../../cost/report/render-html';
-import { buildReport, type CostReport } from '../../../cost/estimate/build-report';
-import { costReport, designStack, unwrapped } from '../../support/cost';
-import type { VpsMeasurement } from '../../../cost/estimate/vps';
+import { POLL_READ_CACHE_SECONDS } from '../../../../config/caching';
+import { reportInput } from '../../../../cost/report-files';
+import { renderChart } from '../../../../cost/report/chart';
+import { closingSentence, verdictLines, withoutFree } from '../../../../cost/report/answer';
+import { designRps } from '../../../../cost/estimate/compare';
+import { quantity, usd, votesLabel } from '../../../../cost/estimate/format';
+import { CACHE_ORIGINS_PER_POLL } from '../../../../cost/estimate/shares';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { designRows } from '../../../../cost/report/design-lines';
+import { vpsRows } from '../../../../cost/report/vps-lines';
+import { renderAnswer, renderDetail } from '../../../../cost/report/render-text';
+import { renderMarkdown } from '../../../../cost/report/render-markdown';
+import { reportBodyHtml } from '../../../../cost/report/render-html';
+import { buildReport, type CostReport } from '../../../../cost/estimate/build-report';
+import { costReport, designStack, unwrapped } from '../../../support/cost';
+import type { VpsMeasurement } from '../../../../cost/estimate/vps';
 
 /** The committed bench:vps figures changed by `change`, in a file of their own for --vps-from. */
 function writeMeasurement(change: (m: VpsMeasurement) => VpsMeasurement): string {

@@ -4,25 +4,25 @@
  * would change them, priced for the seed profile line by line, with why each line moved and what changed.
  */
 import { describe, expect, it } from 'vitest';
-import { loadVpsCapacity, reportInput } from '../../../cost/report-files';
-import { type CompareOptions, compareInput, compareOutput, gateFailure } from '../../../cost/compare-command';
-import { usd } from '../../../cost/estimate/format';
-import { EXCHANGE_RATES, fromUsd, UnknownCurrency } from '../../../pricing/exchange-rates';
-import { buildReport } from '../../../cost/estimate/build-report';
-import { compareStacks, type StackComparison } from '../../../cost/estimate/compare-stacks';
-import { readStack } from '../../../cost/estimate/stack-config';
-import { iamBroadening } from '../../../cost/estimate/stack-diff';
+import { loadVpsCapacity, reportInput } from '../../../../cost/report-files';
+import { type CompareOptions, compareInput, compareOutput, gateFailure } from '../../../../cost/compare-command';
+import { usd } from '../../../../cost/estimate/format';
+import { EXCHANGE_RATES, fromUsd, UnknownCurrency } from '../../../../pricing/exchange-rates';
+import { buildReport } from '../../../../cost/estimate/build-report';
+import { compareStacks, type StackComparison } from '../../../../cost/estimate/compare-stacks';
+import { readStack } from '../../../../cost/estimate/stack-config';
+import { iamBroadening } from '../../../../cost/estimate/stack-diff';
 import {
   COMMENT_MARKER,
   compareJson,
   renderCompareMarkdown,
   renderCompareText,
-} from '../../../cost/report/compare-lines';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { readPriceBook } from '../../../pricing/price-book';
-import { pricesLine } from '../../../pricing/book-words';
-import { committedTemplate, templatePath } from '../../support/templates';
+} from '../../../../cost/report/compare-lines';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { readPriceBook } from '../../../../pricing/price-book';
+import { pricesLine } from '../../../../pricing/book-words';
+import { committedTemplate, templatePath } from '../../../support/templates';
 
 type Json = any;
 

@@ -4,17 +4,17 @@
  * CPU a request costs, at least AWS's 3 instances.
  */
 import { describe, expect, it } from 'vitest';
-import { managedInstancesWhatIfs, MANAGED_INSTANCES } from '../../../cost/estimate/managed-instances';
-import { usd } from '../../../cost/estimate/format';
-import { estimate } from '../../../cost/estimate/model';
+import { managedInstancesWhatIfs, MANAGED_INSTANCES } from '../../../../cost/estimate/managed-instances';
+import { usd } from '../../../../cost/estimate/format';
+import { estimate } from '../../../../cost/estimate/model';
 
-import { VPS_MAX_UTILISATION } from '../../../cost/estimate/vps';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
-import { billLine as line, costReport, designStack, unwrapped } from '../../support/cost';
-import { US_EAST_1, BILL } from '../../support/prices';
+import { VPS_MAX_UTILISATION } from '../../../../cost/estimate/vps';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { renderAnswer, renderDetail } from '../../../../cost/report/render-text';
+import { billLine as line, costReport, designStack, unwrapped } from '../../../support/cost';
+import { US_EAST_1, BILL } from '../../../support/prices';
 
 const stack = designStack({ results: 'function-url' });
 const micros = { options: 20, page: 24, vote: 37, results: 18 };

@@ -2,16 +2,16 @@
  * The report's chart (cost/report/chart.ts): monthly cost against monthly votes, drawn for a screen of any width.
  */
 import { describe, expect, it } from 'vitest';
-import { carriesInTime } from '../../../cost/estimate/capacity';
-import { reportInput } from '../../../cost/report-files';
-import { chartData, drawChart, renderChart } from '../../../cost/report/chart';
-import { scaleProfile } from '../../../cost/estimate/compare';
-import { DEPLOYABLE_DESIGNS, designCapacity } from '../../../cost/estimate/designs';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
-import { buildReport } from '../../../cost/estimate/build-report';
-import { costReport, httpTemplateFile } from '../../support/cost';
-import { US_EAST_1 } from '../../support/prices';
+import { carriesInTime } from '../../../../cost/estimate/capacity';
+import { reportInput } from '../../../../cost/report-files';
+import { chartData, drawChart, renderChart } from '../../../../cost/report/chart';
+import { scaleProfile } from '../../../../cost/estimate/compare';
+import { DEPLOYABLE_DESIGNS, designCapacity } from '../../../../cost/estimate/designs';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { PROFILES, validateProfile } from '../../../../cost/usage/profiles';
+import { buildReport } from '../../../../cost/estimate/build-report';
+import { costReport, httpTemplateFile } from '../../../support/cost';
+import { US_EAST_1 } from '../../../support/prices';
 
 interface Text {
   x: number;

@@ -1,16 +1,16 @@
 /** The vote path's size from the flag: bounds, the default, and what each size carries. */
 import { describe, expect, it } from 'vitest';
-import { API_THROTTLE } from '../../../config/throttling';
-import { VOTE_QUEUE } from '../../../config/vote-queue';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { quota } from '../../../config/aws-quotas';
-import { voteRates } from '../../../config/vote-rates';
+import { API_THROTTLE } from '../../../../config/throttling';
+import { VOTE_QUEUE } from '../../../../config/vote-queue';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { quota } from '../../../../config/aws-quotas';
+import { voteRates } from '../../../../config/vote-rates';
 import {
   DEFAULT_VOTE_PATH,
   MAX_HOT_POLL_VOTES_PER_SECOND,
   votePathFor,
   withApiRateLimit,
-} from '../../../config/vote-path';
+} from '../../../../config/vote-path';
 
 describe('votePathFor', () => {
   it('is today’s size without the flag', () => {

@@ -2,7 +2,7 @@
  * Figures as the report prints them (cost/estimate/format.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../../../cost/estimate/format';
+import { escapeHtml, percent, quantity, usd, usdSmall, votesLabel } from '../../../../cost/estimate/format';
 
 describe('figures in the report', () => {
   it('prints dollars with cents, and an amount too small for a cent as under one', () => {

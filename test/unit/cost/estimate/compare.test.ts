@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../config/caching';
-import { autoWorkers } from '../../../config/vps-workers';
-import { CDN_PLANS } from '../../../cost/estimate/cdn';
+import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../../config/caching';
+import { autoWorkers } from '../../../../config/vps-workers';
+import { CDN_PLANS } from '../../../../cost/estimate/cdn';
 import {
   breakEven,
   cdnFrontedTiers,
@@ -15,11 +15,11 @@ import {
   vpsCost,
   vpsMix,
   vpsOptions,
-} from '../../../cost/estimate/compare';
-import { CACHE_ORIGINS_PER_POLL } from '../../../cost/estimate/shares';
-import { estimate } from '../../../cost/estimate/model';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { PROFILES, validateProfile } from '../../../cost/usage/profiles';
+} from '../../../../cost/estimate/compare';
+import { CACHE_ORIGINS_PER_POLL } from '../../../../cost/estimate/shares';
+import { estimate } from '../../../../cost/estimate/model';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { PROFILES, validateProfile } from '../../../../cost/usage/profiles';
 import {
   boxCapacity,
   DEPLOYED_TLS,
@@ -29,11 +29,17 @@ import {
   type SetupMicros,
   type VpsCapacity,
   type VpsMeasurement,
-} from '../../../cost/estimate/vps';
-import { BASELINE_VPS, DEDICATED_VCPU, SHARED_VCPU, VPS_TIERS, type VpsTier } from '../../../cost/estimate/vps-tiers';
-import { designStack } from '../../support/cost';
-import { BILL } from '../../support/prices';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
+} from '../../../../cost/estimate/vps';
+import {
+  BASELINE_VPS,
+  DEDICATED_VCPU,
+  SHARED_VCPU,
+  VPS_TIERS,
+  type VpsTier,
+} from '../../../../cost/estimate/vps-tiers';
+import { designStack } from '../../../support/cost';
+import { BILL } from '../../../support/prices';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
 
 const stack = designStack();
 

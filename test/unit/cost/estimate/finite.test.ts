@@ -6,17 +6,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChart } from '../../../cost/report/chart';
-import { loadDesigns, loadVpsCapacity } from '../../../cost/report-files';
-import { DAYS_PER_MONTH, type TrafficProfile } from '../../../cost/usage/traffic-profile';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, validateProfile } from '../../../cost/usage/profiles';
-import { renderAnswer, renderDetail } from '../../../cost/report/render-text';
-import { renderMarkdown } from '../../../cost/report/render-markdown';
-import { reportBodyHtml } from '../../../cost/report/render-html';
-import { buildReport } from '../../../cost/estimate/build-report';
-import { US_EAST_1 } from '../../support/prices';
+import { renderChart } from '../../../../cost/report/chart';
+import { loadDesigns, loadVpsCapacity } from '../../../../cost/report-files';
+import { DAYS_PER_MONTH, type TrafficProfile } from '../../../../cost/usage/traffic-profile';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { MONTHLY_LIMIT, PROFILE_FIELDS, PROFILES, validateProfile } from '../../../../cost/usage/profiles';
+import { renderAnswer, renderDetail } from '../../../../cost/report/render-text';
+import { renderMarkdown } from '../../../../cost/report/render-markdown';
+import { reportBodyHtml } from '../../../../cost/report/render-html';
+import { buildReport } from '../../../../cost/estimate/build-report';
+import { US_EAST_1 } from '../../../support/prices';
 
 type NumberField = keyof typeof PROFILE_FIELDS;
 

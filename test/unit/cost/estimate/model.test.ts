@@ -3,19 +3,19 @@
  * at a time, and its bill, checked against arithmetic done by hand (shown in comments).
  */
 import { describe, expect, it } from 'vitest';
-import { bytesToUnits } from '../../../pricing/price-lines';
-import { NEW_ACCOUNT_CREDITS } from '../../../pricing/plans-and-credits';
-import { appShare, monthVolumes } from '../../../cost/estimate/shares';
-import { estimate } from '../../../cost/estimate/model';
-import { monthlyUsage, type MonthlyUsage } from '../../../cost/estimate/monthly-usage';
-import { priceUsage } from '../../../cost/estimate/bill';
-import { tieredCost } from '../../../pricing/tiers';
-import { RESULTS_SHARES } from '../../../cost/estimate/results-shares';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { PROFILES } from '../../../cost/usage/profiles';
-import type { StackConfig } from '../../../cost/estimate/stack-config';
-import { billLine as line, designStack } from '../../support/cost';
-import { US_EAST_1, BILL, NEW_ACCOUNT } from '../../support/prices';
+import { bytesToUnits } from '../../../../pricing/price-lines';
+import { NEW_ACCOUNT_CREDITS } from '../../../../pricing/plans-and-credits';
+import { appShare, monthVolumes } from '../../../../cost/estimate/shares';
+import { estimate } from '../../../../cost/estimate/model';
+import { monthlyUsage, type MonthlyUsage } from '../../../../cost/estimate/monthly-usage';
+import { priceUsage } from '../../../../cost/estimate/bill';
+import { tieredCost } from '../../../../pricing/tiers';
+import { RESULTS_SHARES } from '../../../../cost/estimate/results-shares';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import type { StackConfig } from '../../../../cost/estimate/stack-config';
+import { billLine as line, designStack } from '../../../support/cost';
+import { US_EAST_1, BILL, NEW_ACCOUNT } from '../../../support/prices';
 
 const stack = designStack();
 

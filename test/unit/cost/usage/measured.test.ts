@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MeasuredRunError, unitCostsFromUsage } from '../../../cost/usage/measured';
-import { estimate } from '../../../cost/estimate/model';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { billLine as line, designStack } from '../../support/cost';
-import { BILL } from '../../support/prices';
+import { MeasuredRunError, unitCostsFromUsage } from '../../../../cost/usage/measured';
+import { estimate } from '../../../../cost/estimate/model';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { billLine as line, designStack } from '../../../support/cost';
+import { BILL } from '../../../support/prices';
 
 describe('measured mode', () => {
   const usage = JSON.parse(readFileSync('test/fixtures/load-run/usage.json', 'utf8'));

@@ -8,14 +8,14 @@ import {
   coldStartShare,
   coldStartShareOfAll,
   ENVIRONMENT_IDLE_LIFETIME,
-} from '../../../cost/estimate/cold-starts';
-import { estimate } from '../../../cost/estimate/model';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { DAYS_PER_MONTH, SECONDS_PER_MONTH } from '../../../cost/usage/traffic-profile';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { costReport, designStack, unwrapped } from '../../support/cost';
-import { renderAnswer } from '../../../cost/report/render-text';
-import { BILL } from '../../support/prices';
+} from '../../../../cost/estimate/cold-starts';
+import { estimate } from '../../../../cost/estimate/model';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { DAYS_PER_MONTH, SECONDS_PER_MONTH } from '../../../../cost/usage/traffic-profile';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { costReport, designStack, unwrapped } from '../../../support/cost';
+import { renderAnswer } from '../../../../cost/report/render-text';
+import { BILL } from '../../../support/prices';
 
 const month = (pollsPerDay: number) => ({
   pollsPerMonth: pollsPerDay * DAYS_PER_MONTH,

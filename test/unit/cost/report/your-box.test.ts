@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../config/errors';
-import { pricesLine } from '../../../pricing/book-words';
+import { UsageError } from '../../../../config/errors';
+import { pricesLine } from '../../../../pricing/book-words';
 import {
   BadExchangeRates,
   EXCHANGE_RATES,
@@ -16,20 +16,20 @@ import {
   parseExchangeRates,
   toUsd,
   UnknownCurrency,
-} from '../../../pricing/exchange-rates';
-import { boxCapacity } from '../../../cost/estimate/vps';
-import { usd } from '../../../cost/estimate/format';
-import { BASELINE_VPS, VPS_TIERS } from '../../../cost/estimate/vps-tiers';
-import { buildReport } from '../../../cost/estimate/build-report';
-import { renderMarkdown } from '../../../cost/report/render-markdown';
-import { answerLines, rateLines } from '../../../cost/report/answer';
-import { asShown, checkProfile, fromQuery, profileTitle, toQuery } from '../../../cost/report/explorer/fields';
-import { explorerHtml } from '../../../cost/report/explorer';
-import { reportInput } from '../../../cost/report-files';
-import { renderDetail } from '../../../cost/report/render-text';
-import { BadBox, boxOptions, boxText, parseBox } from '../../../cost/usage/own-box';
-import { PROFILES, ProfileError, validateProfile } from '../../../cost/usage/profiles';
-import { costReport, httpTemplateFile, unwrapped } from '../../support/cost';
+} from '../../../../pricing/exchange-rates';
+import { boxCapacity } from '../../../../cost/estimate/vps';
+import { usd } from '../../../../cost/estimate/format';
+import { BASELINE_VPS, VPS_TIERS } from '../../../../cost/estimate/vps-tiers';
+import { buildReport } from '../../../../cost/estimate/build-report';
+import { renderMarkdown } from '../../../../cost/report/render-markdown';
+import { answerLines, rateLines } from '../../../../cost/report/answer';
+import { asShown, checkProfile, fromQuery, profileTitle, toQuery } from '../../../../cost/report/explorer/fields';
+import { explorerHtml } from '../../../../cost/report/explorer';
+import { reportInput } from '../../../../cost/report-files';
+import { renderDetail } from '../../../../cost/report/render-text';
+import { BadBox, boxOptions, boxText, parseBox } from '../../../../cost/usage/own-box';
+import { PROFILES, ProfileError, validateProfile } from '../../../../cost/usage/profiles';
+import { costReport, httpTemplateFile, unwrapped } from '../../../support/cost';
 
 const CX23 = 'Hetzner CX23,5.49 EUR,2,shared,Falkenstein';
 const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };

@@ -7,13 +7,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../../../config/errors';
-import { loadVpsCapacity } from '../../../cost/report-files';
-import { vpsRows } from '../../../cost/report/vps-lines';
-import { costReport } from '../../support/cost';
-import type { CostReport } from '../../../cost/estimate/build-report';
+import { UsageError } from '../../../../config/errors';
+import { loadVpsCapacity } from '../../../../cost/report-files';
+import { vpsRows } from '../../../../cost/report/vps-lines';
+import { costReport } from '../../../support/cost';
+import type { CostReport } from '../../../../cost/estimate/build-report';
 import { describe, expect, it } from 'vitest';
-import { originAtPeak } from '../../../cost/estimate/compare';
+import { originAtPeak } from '../../../../cost/estimate/compare';
 import {
   BadWorkerCurve,
   boxCapacity,
@@ -25,7 +25,7 @@ import {
   VPS_MAX_UTILISATION,
   type VpsCapacity,
   workerGrowth,
-} from '../../../cost/estimate/vps';
+} from '../../../../cost/estimate/vps';
 import {
   BASELINE_VPS,
   DEDICATED_VCPU,
@@ -34,8 +34,8 @@ import {
   SHARED_VCPU,
   VPS_TIERS,
   type VpsTier,
-} from '../../../cost/estimate/vps-tiers';
-import { PROFILES } from '../../../cost/usage/profiles';
+} from '../../../../cost/estimate/vps-tiers';
+import { PROFILES } from '../../../../cost/usage/profiles';
 
 const committed: VpsCapacity = {
   measurement: JSON.parse(readFileSync('cost/estimate/vps-capacity.json', 'utf8')),

@@ -3,15 +3,15 @@
  * that covers the month, never on a new account, and no CloudFront request quota where the plan is priced.
  */
 import { describe, expect, it } from 'vitest';
-import { designCapacity, priceDesigns } from '../../../cost/estimate/designs';
-import { priceCloudFront } from '../../../cost/estimate/flat-rate';
-import { estimate } from '../../../cost/estimate/model';
-import { CLOUDFRONT_FLAT_RATE_PLANS } from '../../../pricing/plans-and-credits';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { billLine as line, designStack } from '../../support/cost';
-import { US_EAST_1, BILL, NEW_ACCOUNT } from '../../support/prices';
+import { designCapacity, priceDesigns } from '../../../../cost/estimate/designs';
+import { priceCloudFront } from '../../../../cost/estimate/flat-rate';
+import { estimate } from '../../../../cost/estimate/model';
+import { CLOUDFRONT_FLAT_RATE_PLANS } from '../../../../pricing/plans-and-credits';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { billLine as line, designStack } from '../../../support/cost';
+import { US_EAST_1, BILL, NEW_ACCOUNT } from '../../../support/prices';
 
 const plan = (name: string) => CLOUDFRONT_FLAT_RATE_PLANS.find((p) => p.name === name)!;
 

@@ -10,13 +10,13 @@ import {
   pollersFor,
   provisionedMode,
   rampFromIdle,
-} from '../../../cost/estimate/consumer-ramp';
-import { derivePeak } from '../../../cost/usage/peaks';
-import { PROFILES } from '../../../cost/usage/profiles';
-import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { costReport, designStack, unwrapped } from '../../support/cost';
-import { renderDetail } from '../../../cost/report/render-text';
-import { US_EAST_1 } from '../../support/prices';
+} from '../../../../cost/estimate/consumer-ramp';
+import { derivePeak } from '../../../../cost/usage/peaks';
+import { PROFILES } from '../../../../cost/usage/profiles';
+import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { costReport, designStack, unwrapped } from '../../../support/cost';
+import { renderDetail } from '../../../../cost/report/render-text';
+import { US_EAST_1 } from '../../../support/prices';
 
 // 10,000 votes/s, full batches of 10 every 40 ms: 250 votes/s a batch in flight, so 40 at once keep up.
 const peak = { votesPerSecond: 10_000, neededConcurrency: 40, groupsOpen: 67, batchSize: 10, cycleMs: 40 };
