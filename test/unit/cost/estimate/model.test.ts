@@ -124,7 +124,7 @@ describe('the seed profile, line by line', () => {
     // Lambda requests: 3,000 + 15 M + 15 M + 900 M + 14.994 M batches, 1 M free, x $0.20
     expect(line(bill, 'lambdaRequests').usd).toBeCloseTo(((930.003e6 + batches - 1e6) / 1e6) * 0.2, 4);
     // GB-s = count x (billed ms + its cold-start share x 250 ms INIT) / 1000 x 0.25 GB, summed (results: 2 ms, mostly
-    // from the function's cache); 400k free; x $0.0000133334. The shares follow the traffic (cost-cold-starts.test.ts).
+    // from the function's cache); 400k free; x $0.0000133334. The shares follow the traffic (cold-starts.test.ts).
     const cold = u.coldStartShares;
     const gbs =
       ([
