@@ -34,6 +34,11 @@ export interface LocalRuntimeOptions {
   apiRateLimit?: number;
   /** Enforce AWS's limits that bind a hot poll at this fraction of their value (local/aws-limits.ts). */
   awsLimits?: number;
+  /**
+   * Test-only: the clock (ms) the limits' buckets refill by, so that what a burst finds refused depends on the
+   * test, not on the machine's pace.
+   */
+  awsLimitsClock?: () => number;
   /** Test-only: override queue visibility timeouts (seconds) so redeliveries happen quickly. */
   visibilityTimeoutSeconds?: number;
   /**

@@ -83,7 +83,8 @@ async function assemble(
   const { model, template } = await appModel(options);
   const faults: Faults = options.faults ?? {};
   const meter = new Meter(model.apiKind);
-  const limits = options.awsLimits === undefined ? undefined : limitsOf(template, options.awsLimits, meter);
+  const limits =
+    options.awsLimits === undefined ? undefined : limitsOf(template, options.awsLimits, meter, options.awsLimitsClock);
   const emulators = await startEmulators(model, {
     projectRoot: PROJECT_ROOT,
     meter,
@@ -238,9 +239,9 @@ async function appModel(options: LocalRuntimeOptions): Promise<{ model: AppModel
 }
 
 /** AWS's limits at `scale`, read from the template as the cost model reads it; the meter reports their refusals. */
-function limitsOf(template: Template, scale: number, meter: Meter): AwsLimits {
+function limitsOf(template: Template, scale: number, meter: Meter, clock?: () => number): AwsLimits {
   const stack = readStackConfig(template);
-  const limits = awsLimits(stack, scale);
+  const limits = awsLimits(stack, scale, clock);
   meter.awsLimits = { scale, stack, refused: limits.refused };
   return limits;
 }
