@@ -54,6 +54,7 @@ describe('the local runtime with --aws-limits', () => {
     let poll: { id: string } | undefined;
     for (let tries = 0; !poll && tries < 10; tries++, clock += 1000)
       poll = await client.createPoll().catch(() => undefined);
+    if (!poll) throw new Error('No poll was created in 10 tries, a second apart on the limits’ clock');
     const accepted = [0, 0, 0];
     const statuses: Record<number, number> = {};
     // Waves of 8, a second apart on the limits' clock: within the account's concurrency and the stage's refill,
