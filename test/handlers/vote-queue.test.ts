@@ -1,7 +1,8 @@
 /**
  * The vote queue (lambdas/adapters/vote-queue.ts) spreads a poll's votes as its layout says: a hot poll's over
- * its message groups, each vote naming its group's counter item; a plain poll's in one group with no counter
- * fields (as votes were always queued). The vote id is the deduplication id, so a retry lands where it did.
+ * its message groups, each vote naming its group's counter item; a plain poll's over its 4 groups with no
+ * counter fields (as votes were always queued). Where a vote goes is a hash of its id, pinned here: a change of
+ * it would move a retried vote to another group, past SQS's deduplication. The vote id is the deduplication id.
  */
 import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
@@ -39,13 +40,30 @@ describe('the vote queue', () => {
     expect(sent.map((input) => input.MessageDeduplicationId)).toEqual(bodies.map((body) => body.voteId));
   });
 
-  it("queues a plain poll's votes in one group, as they always were, and a retry where it went", async () => {
+  it("queues a plain poll's votes over its groups with no counter fields, and a retry where it went", async () => {
     const { votes, sent } = queue();
-    await votes.send(vote(1), { keyed: true, poll: {} });
-    await votes.send(vote(1), { keyed: true, poll: {} });
-    expect(sent).toEqual(
-      [0, 1].map(() => expect.objectContaining({ MessageGroupId: 'poll1.0', MessageDeduplicationId: 'vote-1' })),
-    );
-    expect(JSON.parse(sent[0].MessageBody!)).toEqual(vote(1));
+    for (const i of [0, 1, 2, 1]) await votes.send(vote(i), { keyed: true, poll: {} });
+    expect(sent.map((input) => [input.MessageGroupId, input.MessageDeduplicationId])).toEqual([
+      ['poll1.1', 'vote-0'],
+      ['poll1.0', 'vote-1'],
+      ['poll1.2', 'vote-2'],
+      ['poll1.0', 'vote-1'],
+    ]);
+    expect(JSON.parse(sent[1].MessageBody!)).toEqual(vote(1));
+  });
+
+  it("routes a hot poll's vote to the same group and counter item, vote id by vote id", async () => {
+    const { votes, sent } = queue();
+    for (const i of [0, 1, 2]) await votes.send(vote(i), { keyed: false, poll: HOT });
+    expect(sent.map((input) => input.MessageGroupId)).toEqual(['poll1.62', 'poll1.33', 'poll1.47']);
+    const items = sent.map((input) => {
+      const { counter, counterLayout } = JSON.parse(input.MessageBody!);
+      return { counter, counterLayout };
+    });
+    expect(items).toEqual([
+      { counter: undefined, counterLayout: undefined },
+      { counter: 1, counterLayout: 'partition-keys' },
+      { counter: 1, counterLayout: 'partition-keys' },
+    ]);
   });
 });

@@ -59,6 +59,39 @@ describe('the usage map', () => {
     }
   });
 
+  it('prices each quantity at the lines AWS bills it at (a table written apart from the map)', () => {
+    const billedAt = Object.fromEntries(
+      [...new Set(BILLED_USAGE.map((row) => row.usage))].map((q) => [
+        q,
+        BILLED_USAGE.filter((row) => row.usage === q).flatMap((row) => pricesOf(row.price)),
+      ]),
+    );
+    expect(billedAt).toEqual({
+      apiRequests: ['httpApiRequests', 'restApiRequests'],
+      invocations: ['lambdaRequests'],
+      gbSeconds: ['lambdaArmGbSeconds', 'lambdaX86GbSeconds'],
+      sqsRequests: ['sqsFifoRequests'],
+      writeUnits: ['dynamoWriteUnits'],
+      readUnits: ['dynamoReadUnits'],
+      storageGb: ['dynamoStorage'],
+      logsGb: ['logsIngestion'],
+      logsStoredGb: ['logsStorage'],
+      alarms: ['alarms'],
+      dashboards: ['dashboards'],
+      customMetrics: ['customMetrics'],
+      xrayTraces: ['xrayTraces'],
+      webSocketMessages: ['webSocketMessages'],
+      webSocketConnectionMinutes: ['webSocketConnectionMinutes'],
+      cloudFrontRequests: ['cloudFrontRequests'],
+      cloudFrontFunctionInvocations: ['cloudFrontFunctions'],
+      cloudFrontGb: ['cloudFrontTransfer'],
+      cloudFrontOriginGb: ['cloudFrontOriginTransfer'],
+      s3Gets: ['s3Gets'],
+      managedInstanceHours: ['managedInstanceHours', 'managedInstanceFee'],
+      apiTransferGb: ['dataTransferOut'],
+    });
+  });
+
   it("bills a quantity kept whole at the stack's variant: the API's kind", () => {
     const month = monthOf({ apiRequests: 1e6 });
     expect(priceUsage(month, designStack(), BILL).lines.map((l) => l.priceId)).toEqual(['httpApiRequests']);

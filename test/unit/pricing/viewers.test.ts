@@ -14,6 +14,7 @@ import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { pricesLine } from '../../../pricing/book-words';
 import { bookFile, NoViewersBook, readPriceBook } from '../../../pricing/price-book';
 import { viewerLines } from '../../../pricing/price-list-selectors';
+import type { EdgeLocation } from '../../../pricing/regions';
 import { designStack } from '../../support/cost';
 
 /** A folder with us-east-1's book and, if asked, a (synthetic) eu-central-1 book whose every price is doubled. */
@@ -30,7 +31,7 @@ function books(withFrankfurt: boolean): string {
   return folder;
 }
 
-const options = (folder: string, viewersIn?: 'Europe') =>
+const options = (folder: string, viewersIn?: EdgeLocation) =>
   billOptions({ 'new-account': false, region: 'us-east-1', books: folder }, designStack(), {
     ...PROFILES.seed,
     viewersIn,
@@ -65,6 +66,7 @@ describe('CloudFront where the viewers are', () => {
   it("keeps the region's own viewers where the profile names none or theirs", () => {
     const folder = books(false);
     expect(options(folder).book.viewers).toEqual({ in: 'United States', region: 'us-east-1' });
+    expect(options(folder, 'United States').book).toEqual(options(folder).book);
     expect(readPriceBook('us-east-1', folder).viewers.in).toBe('United States');
   });
 
