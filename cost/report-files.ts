@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../cli/command-line';
+import { UsageError } from '../config/errors';
 import { callerPath, makeFolder, shownPath } from '../cli/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import {
@@ -78,7 +78,7 @@ export function loadProfile(value: string): TrafficProfile {
 export const loadDesigns = (): Record<string, StackConfig> => JSON.parse(readFileSync(DESIGNS_FILE, 'utf8'));
 
 /** The stack to bill: --template, else cdk.out/, else the default design; a UsageError if it is not this stack. */
-export function loadStack(
+function loadStack(
   template: string | undefined,
   designs: Record<string, StackConfig>,
 ): { stack: StackConfig; source: string; notPriced?: NotPriced[] } {

@@ -102,7 +102,6 @@ export const voteLine = ({ p, o, at, id }: VoteRecord): string => {
 
 export class PollState implements PollStore, VoteSink {
   private readonly polls = new Map<string, Entry>();
-  /** A vote is a line of the log: no message group, no counter item. */
   /** Claims on their way to disk: a second claim for the same voter waits for the first. */
   private readonly claiming = new Map<string, Promise<void>>();
   /** Keyed votes by vote id, for the idempotency window. */

@@ -41,7 +41,7 @@ import {
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
 
 /** Each bill line the metrics price, and the service whose metrics give it: the table's lines. */
-export const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = Object.fromEntries(
+const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = Object.fromEntries(
   PRICED_USAGE.flatMap((line) => pricesOf(line.price).map((id) => [id, line.service])),
 );
 
@@ -135,7 +135,7 @@ function measuredQuantity(row: BilledUsage, priced: (id: PriceId) => number, api
 }
 
 /** The window's usage projected to a month, with zeros where nothing was measured, and the factor. */
-export function measuredMonth(m: Measurement, stack: StackConfig): { usage: MonthlyUsage; factor: number } {
+function measuredMonth(m: Measurement, stack: StackConfig): { usage: MonthlyUsage; factor: number } {
   const factor = SECONDS_PER_MONTH / (windowHours(m.window) * 3600);
   const metered = meteredUsage(m, stack, factor);
   const apiKind = m.api?.kind ?? stack.apiKind;
@@ -176,7 +176,9 @@ function termMeasured(term: UsageTerm, m: Measurement): boolean {
   const metrics = [term.metric, ...(term.orElse?.metrics ?? [])];
   return metrics.some((metric) =>
     FUNCTION_FIGURES[metric] && (term.of === 'eachFunction' || term.of === 'consumer')
-      ? m.functions.some((f) => FUNCTION_FIGURES[metric]!(f) !== undefined)
+      ? m.functions
+          .filter((f) => term.of === 'eachFunction' || f.role === 'countVotes')
+          .some((f) => FUNCTION_FIGURES[metric]!(f) !== undefined)
       : figure(metric, m) !== undefined,
   );
 }

@@ -339,7 +339,7 @@ function awsSince2025(report: CostReport): string[] {
 /** When -c apiRateLimit is capped at the account's throttle (AWS caps a stage there), how full that leaves it. */
 function stageCapLine(capacity: Capacity, region: string): string[] {
   const account = quota('apiAccountRequestsPerSecond', region);
-  const stage = capacity.sizedStages.find((s) => s.name === 'API stage throttle');
+  const stage = capacity.sizedStages.find((s) => s.id === 'apiStageThrottle');
   if (capacity.carriesWith?.flags.apiRateLimit !== String(account) || !stage) return [];
   if (stage.load * RAISE_HEADROOM <= account) return [];
   return [

@@ -39,7 +39,7 @@ export const vpsHead = [
 export const vpsTextColumns = (report: CostReport) =>
   report.vps.some((v) => v.overageUsd > 0) ? [0, 2, 3, 4, 5, 6] : [0, 2, 3, 4, 6];
 
-/** A row's processes: one on a 1-vCPU box; on more, an HTTP worker per vCPU and the primary that owns the log. */
+/** A row's processes, as --workers auto runs them (config/vps-workers.ts): one, or workers and their primary. */
 const processesOf = (v: VpsCost) => (v.box.workers ? `${v.box.workers} workers + primary` : 'one process');
 
 /** Where a row has more workers than the curve measured: its µs a request taken as at the largest count. */
@@ -66,7 +66,7 @@ export function vpsWorking(report: CostReport): string[] {
     `${quantity(microsOfMix(cpu.primaryMicrosPerRequest, mix))} of it in the primary`;
   return [
     offersLine(report),
-    `A box runs what npm run vps -- --workers auto does: ${AUTO_WORKERS_RULE} (and the primary that owns the log).`,
+    `A box runs what npm run vps -- --workers auto does: ${AUTO_WORKERS_RULE}, with a primary that owns the log.`,
     `What reaches the box at the peak, alone: ${routesText(alone.origin)}` +
       (fronted
         ? `; behind a CDN (each of a poll's caches asks for the page once, the poll once per ` +

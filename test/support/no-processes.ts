@@ -20,7 +20,7 @@ if (!(globalThis as Record<symbol, unknown>)[GUARDED]) {
   for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
     const original = cp[name];
     cp[name] = (...args: unknown[]) => {
-      if (/esbuild/.test(String(args[0]))) return original(...args);
+      if (/[\\/]esbuild(\.exe)?$/.test(String(args[0]))) return original(...args);
       return refuse(`child_process.${name} ${String(args[0])}`);
     };
   }
