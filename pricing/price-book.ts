@@ -201,7 +201,8 @@ export const readPriceBooks = (folder = BOOKS_FOLDER): PriceBook[] =>
  */
 export function withViewersIn(book: PriceBook, viewers: EdgeLocation, folder = BOOKS_FOLDER): PriceBook {
   if (viewers === book.viewers.in) return book;
-  const region = regionsWithViewersIn(viewers).find((code) => booksOnDisk(folder).includes(code));
+  const onDisk = booksOnDisk(folder);
+  const region = regionsWithViewersIn(viewers).find((code) => onDisk.includes(code));
   if (region === undefined) throw new NoViewersBook(viewers);
   return withViewersFrom(book, readPriceBook(region, folder));
 }
