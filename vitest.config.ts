@@ -43,9 +43,9 @@ const SPAWNS = [
   'test/architecture/entry-points.test.ts',
   'test/architecture/line-width.test.ts',
   'test/architecture/test-tiers.test.ts',
-  'test/unit/cli/aws-credentials.test.ts',
+  'test/unit/node/aws-credentials.test.ts',
   'test/unit/cost/cli.test.ts',
-  'test/unit/http/server-shell.test.ts',
+  'test/unit/node/server-shell.test.ts',
   'test/localstack/localstack.test.ts',
 ];
 /** Files of the slow tier's folders that only compute: fast. */

@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { shownPath } from '../cli/folders';
+import { shownPath } from '../node/folders';
 import autocannon, { type Result } from 'autocannon';
 import {
   TLS_SETUPS,

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { CommandFailure } from '../cli/command-line';
+import { CommandFailure } from '../node/command-line';
 import { TLS_SETUPS, type TlsSetup } from '../cost/estimate/vps';
 
 export interface CertFiles {

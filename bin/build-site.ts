@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { parseCommandLine } from '../cli/command-line';
+import { parseCommandLine } from '../node/command-line';
 import { buildSite, FRONTEND_DIR } from '../frontend/build';
 import { pageWithConfig } from '../frontend/page';
 

@@ -2,7 +2,7 @@
  * `npm run build:vps`: the VPS edition as one file, dist/vps/poll-vps.mjs, with the page built in:
  * what the Dockerfile ships, and what a droplet runs with nothing but Node (no npm install).
  */
-import { parseCommandLine } from '../cli/command-line';
+import { parseCommandLine } from '../node/command-line';
 import { bundleVps } from '../vps/bundle';
 
 const { values } = parseCommandLine({

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEPLOYABLE_DESIGNS } from '../cost/estimate/designs';
 import { readStackConfig } from '../cost/estimate/stack-config';
-import { parseCommandLine } from '../cli/command-line';
+import { parseCommandLine } from '../node/command-line';
 
 parseCommandLine({
   command: 'npm run cost:snapshot --',

@@ -1,7 +1,7 @@
 /** `npm run cost`: what the app costs on AWS and on a VPS for a traffic profile (cost/cli.ts; docs/cost.md). */
 import { join } from 'node:path';
-import { CommandFailure, parseCommandLine, runCommand } from '../cli/command-line';
-import { makeFolder } from '../cli/folders';
+import { CommandFailure, parseCommandLine, runCommand } from '../node/command-line';
+import { makeFolder } from '../node/folders';
 import { checkCloudWatchOptions, COST_COMMAND } from '../cost/cli';
 import { cloudWatchInput, reportInput, writeReports } from '../cost/report-files';
 import { checkCompareOptions, compareInput, compareOutput } from '../cost/compare-command';

@@ -1,11 +1,11 @@
 /**
  * `npm run deploy`: `cdk deploy --outputs-file cdk-outputs.json` with the -c flags given. First, in one line
  * each and before any synth: a wrong flag (exit 2), then a machine with no AWS credentials configured (exit 1,
- * what to run, no request sent: cli/aws-credentials.ts). What it shares with npm run destroy: cli/cdk.ts.
+ * what to run, no request sent: node/aws-credentials.ts). What it shares with npm run destroy: node/cdk.ts.
  */
-import { requireCredentials } from '../cli/aws-credentials';
-import { checkStackFlags, envForRegion, runCdk } from '../cli/cdk';
-import { contextOption, parseCommandLine, runCommand } from '../cli/command-line';
+import { requireCredentials } from '../node/aws-credentials';
+import { checkStackFlags, envForRegion, runCdk } from '../node/cdk';
+import { contextOption, parseCommandLine, runCommand } from '../node/command-line';
 
 const DEPLOY_COMMAND = {
   command: 'npm run deploy --',

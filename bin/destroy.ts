@@ -2,12 +2,12 @@
  * `npm run destroy`: `cdk destroy` of the stack, after naming it and its region and asking (--force: without
  * asking). Without AWS credentials configured it says what to run in one line and exits 1, as npm run deploy
  * does; with no terminal to ask on and no --force it refuses in one line rather than wait for an answer. cdk
- * synthesizes into a folder of its own, so cdk.out/ stays the design npm run deploy made (cli/cdk.ts).
+ * synthesizes into a folder of its own, so cdk.out/ stays the design npm run deploy made (node/cdk.ts).
  */
 import { DEFAULT_REGION, isRegion } from '../pricing/regions';
-import { defaultPlaces, regionInWords, requireCredentials } from '../cli/aws-credentials';
-import { askYesNo, envForRegion, runCdkElsewhere } from '../cli/cdk';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { defaultPlaces, regionInWords, requireCredentials } from '../node/aws-credentials';
+import { askYesNo, envForRegion, runCdkElsewhere } from '../node/cdk';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../node/command-line';
 import { STACK_NAME } from '../config/stack';
 
 const DESTROY_COMMAND = {

@@ -2,7 +2,7 @@
  * `npm run dlq -- inspect|redrive|discard`: what is in the vote dead-letter queue, and a redrive
  * that cannot count a vote twice (dlq/; docs/exactly-once.md). `--help` for the options.
  */
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../node/command-line';
 import { VOTE_QUEUE } from '../config/vote-queue';
 import { TARGETS, type Target } from '../config/targets';
 import { formatInspection, queuesOf, verdictLines } from '../dlq/cli';

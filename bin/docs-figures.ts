@@ -1,7 +1,7 @@
 /** `npm run docs:figures`: rewrites the figures README.md and docs/ quote, or `--check`s them (figures/). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CommandFailure, parseCommandLine, runCommand } from '../cli/command-line';
+import { CommandFailure, parseCommandLine, runCommand } from '../node/command-line';
 import { ROOT, rewrittenDocuments } from '../figures/docs-figures';
 
 const DOCS_FIGURES_COMMAND = {

@@ -2,7 +2,7 @@
  * `npm run load`: an artillery scenario against a target, then a check that every vote that got a 202
  * was counted once (load-tests/run.ts; docs/load-tests.md).
  */
-import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
+import { parseCommandLine, runCommand, UsageError } from '../node/command-line';
 import { LOAD_TARGETS, type LoadTarget } from '../config/targets';
 import { formatSummary, runLoadTest, scenarioNames } from '../load-tests/run';
 

@@ -16,14 +16,15 @@ import {
   exitWithUsageError,
   parseCommandLine,
   runCommand,
-} from '../cli/command-line';
+} from '../node/command-line';
 import { stackPropsFrom, synthesizeTemplate } from '../lib/app';
-import { OUTPUTS_FILES, stackOutputs } from '../config/targets';
+import { OUTPUTS_FILES } from '../config/targets';
 import { freePlanViolations } from '../localstack/free-plan';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION, LOCALSTACK } from '../config/emulated-aws';
 import { probe, problems, readDotEnv, type Step } from '../localstack/preflight';
 import { localstackApiUrl } from '../localstack/urls';
 import { cdklocalEnv, emptyBucket, uploadSite } from '../localstack/deploy';
+import { stackOutputs } from '../node/cdk';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STEPS = {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** CDK entry point: `npx cdk synth` / `npx cdk deploy` (add `-c apiKind=rest` for a REST API). */
-import { UsageError } from '../config/errors';
+import { UsageError } from '../domain/errors';
 import { buildApp } from '../lib/app';
 
 try {

@@ -4,8 +4,8 @@
  * before anything is read; a Price List that cannot be read or does not say what the bill needs is one line and
  * exit 1, with the book on disk as it was (docs/cost.md "Prices for your region").
  */
-import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import { callerPath, shownPath } from '../cli/folders';
+import { parseCommandLine, runCommand, UsageError } from '../node/command-line';
+import { callerPath, shownPath } from '../node/folders';
 import { bookChanges } from '../pricing/book-changes';
 import { bookOnDisk, composeBook, keptLines, writeBook } from '../pricing/book-update';
 import { BOOKS_FOLDER } from '../pricing/price-book';

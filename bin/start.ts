@@ -3,20 +3,21 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import { makeFolder, PROJECT_ROOT } from '../cli/folders';
+import { parseCommandLine, runCommand, UsageError } from '../node/command-line';
+import { makeFolder, PROJECT_ROOT } from '../node/folders';
 import {
   CAPTCHA_OPTIONS,
+  fromOption,
   portFrom,
   RATE_LIMITS_OPTIONS,
   rateLimitsFrom,
   rateLimitsText,
   serverCaptchaFrom,
-} from '../cli/server-options';
-import { startOrExit, stopOnSignals } from '../http/server-shell';
+} from '../node/server-options';
+import { startOrExit, stopOnSignals } from '../node/server-shell';
 import { RESULTS_DELIVERIES } from '../config/results-delivery';
 import { COST_PATH } from '../frontend/serve';
-import { FLAGS, fromOption } from '../config/flags';
+import { FLAGS } from '../config/flags';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
 import { parseAwsLimitsScale } from '../local/aws-limits';
 import { USAGE_PATH } from '../local/endpoints';

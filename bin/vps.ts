@@ -7,9 +7,9 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseCommandLine, runCommand, UsageError } from '../cli/command-line';
-import { AUTO_WORKERS_RULE, autoWorkers } from '../config/vps-workers';
-import { makeFolder } from '../cli/folders';
+import { parseCommandLine, runCommand, UsageError } from '../node/command-line';
+import { AUTO_WORKERS_RULE } from '../config/vps-workers';
+import { makeFolder } from '../node/folders';
 import {
   CAPTCHA_OPTIONS,
   portFrom,
@@ -17,13 +17,14 @@ import {
   rateLimitsFrom,
   rateLimitsText,
   serverCaptchaFrom,
-} from '../cli/server-options';
-import { startOrExit, stopOnSignals } from '../http/server-shell';
+} from '../node/server-options';
+import { startOrExit, stopOnSignals } from '../node/server-shell';
 import { COST_PATH } from '../frontend/serve';
 import { runVpsWorker, startVpsCluster } from '../vps/cluster';
 import { LOG_FILE } from '../vps/store';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../vps/server';
 import { BUNDLED, loadSite } from '../vps/site';
+import { autoWorkers } from '../sizing/vps-workers';
 
 /** The seed platform's port. */
 export const VPS_PORT = 3081;
@@ -34,7 +35,7 @@ const AUTO_HERE = autoWorkers(availableParallelism());
 /** More workers than this is a typo on any droplet sold today. */
 const MAX_WORKERS = 64;
 
-/** --workers: a whole number from 1 to MAX_WORKERS, or auto (config/vps-workers.ts: what this box's cores run). */
+/** --workers: a whole number from 1 to MAX_WORKERS, or auto (sizing/vps-workers.ts: what this box's cores run). */
 function workersFrom(value: string): number {
   if (value === 'auto') return AUTO_HERE;
   const n = Number(value);

@@ -312,19 +312,3 @@ export const QUOTAS = {
 } as const satisfies Record<string, Quota>;
 
 export type QuotaId = keyof typeof QUOTAS;
-
-/** A quota's value in a Region (us-east-1's when none is named). */
-export function quota(id: QuotaId, region = 'us-east-1'): number {
-  const q: Quota = QUOTAS[id];
-  if (region === 'us-east-1') return q.value;
-  return q.inRegions?.find((r) => r.regions.includes(region))?.value ?? q.elsewhere ?? q.value;
-}
-
-/** How to ask for more of a quota, in a line: the Service Quotas name and code, or why it cannot be asked for. */
-export function raiseText(id: QuotaId): string {
-  const raise: QuotaRaise = QUOTAS[id].raise;
-  if (raise.how === 'service-quotas')
-    return `Service Quotas: "${raise.quotaName}"${raise.code ? ` (${raise.code})` : ''}`;
-  if (raise.how === 'setting') return raise.setting;
-  return raise.how === 'automatic' ? raise.note : 'fixed by AWS';
-}

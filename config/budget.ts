@@ -14,6 +14,3 @@ export const COST_ALLOCATION_TAG = { key: 'app', value: 'serverless-poll' } as c
 export const BUDGET_ALERT_PERCENTAGES = [80, 100] as const;
 /** The two flags, by what they set. */
 export const BUDGET_FLAGS = { amount: 'monthlyBudgetUsd', email: 'budgetEmail' } as const;
-/** The flags of a budget of `usd` a month, a whole number of dollars (at least 1), as a command line shows them. */
-export const budgetFlagsFor = (usd: number, email = '<you@example.com>'): string =>
-  `-c ${BUDGET_FLAGS.amount}=${Math.max(1, Math.ceil(usd))} -c ${BUDGET_FLAGS.email}=${email}`;

@@ -1,9 +1,7 @@
 /**
- * The optional CAPTCHA: its providers, the settings that turn it on, and how a command line asks for one
- * (`-c captcha=` for the stack: lib/app.ts; `--captcha` for the servers: cli/server-options.ts), checked once
- * here, in the words of the flags used.
+ * The optional CAPTCHA: its providers and the settings that turn it on (`-c captcha=` for the stack: lib/app.ts;
+ * `--captcha` for the servers: node/server-options.ts; both checked by domain/captcha.ts).
  */
-import { UsageError } from './errors';
 
 /**
  * Optional CAPTCHA on create and vote, as on the VPS platform: off unless the stack is
@@ -33,8 +31,6 @@ export const CAPTCHA = {
 export type CaptchaProvider = keyof typeof CAPTCHA.providers;
 /** The providers by name: what `--captcha` and `-c captcha=` accept. */
 export const CAPTCHA_PROVIDERS = Object.keys(CAPTCHA.providers) as CaptchaProvider[];
-export const isCaptchaProvider = (value: unknown): value is CaptchaProvider =>
-  typeof value === 'string' && Object.hasOwn(CAPTCHA.providers, value);
 
 /** A CAPTCHA on create and vote: the provider, and the public site key the page shows it with. */
 export interface CaptchaSettings {
@@ -47,33 +43,4 @@ export interface ServerCaptchaSettings extends CaptchaSettings {
   secret: string;
   /** Replaces the provider's siteverify (tests answer on 127.0.0.1). */
   verifyUrl?: string;
-}
-
-/** What the page may know of a CAPTCHA: the provider and site key, never more of the settings. */
-export const pageCaptcha = (captcha: CaptchaSettings | undefined): CaptchaSettings | undefined =>
-  captcha && { provider: captcha.provider, siteKey: captcha.siteKey };
-
-/** How a command line spells the two settings, e.g. `--captcha` and `--captcha-site-key <key>`. */
-export interface CaptchaFlagNames {
-  provider: string;
-  siteKey: string;
-}
-
-/** The provider and site key as given; undefined for none (absent or `off`); a UsageError names what is wrong. */
-export function captchaSettingsFrom(
-  provider: unknown,
-  siteKey: unknown,
-  names: CaptchaFlagNames,
-): CaptchaSettings | undefined {
-  if (provider === undefined || provider === 'off') return undefined;
-  if (!isCaptchaProvider(provider))
-    throw new UsageError(
-      `${names.provider} must be one of ${CAPTCHA_PROVIDERS.join(', ')} or off (got ${String(provider)}).`,
-    );
-  // It is written into the page.
-  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey))
-    throw new UsageError(
-      `${names.provider} needs ${names.siteKey}: the public site key the page uses (letters, digits, - and _).`,
-    );
-  return { provider, siteKey };
 }

@@ -4,10 +4,9 @@
  * read, and what a wrong value is told. The checks that join two flags (a budget's amount and its
  * e-mail, what LocalStack cannot deploy) stay with the stack's settings in lib/app.ts.
  */
-import { budgetFlagsFor, BUDGET_FLAGS } from './budget';
+import { BUDGET_FLAGS } from './budget';
 import { DEFAULT_RESULTS_DELIVERY, RESULTS_DELIVERIES, RESULTS_URL, type ResultsDelivery } from './results-delivery';
 import { DEFAULT_API_KIND, type ApiKind, type DeployTarget } from './stack';
-import { UsageError } from './errors';
 import { API_RATE_FLAG, HOT_POLL_FLAG, MAX_API_RATE_LIMIT, MAX_HOT_POLL_VOTES_PER_SECOND } from './vote-path';
 
 /** What a flag's parse returns for a value it does not take. */
@@ -52,7 +51,7 @@ const onOff =
     return INVALID;
   };
 
-const BUDGET_EXAMPLE = budgetFlagsFor(320, 'you@example.com');
+const BUDGET_EXAMPLE = `-c ${BUDGET_FLAGS.amount}=320 -c ${BUDGET_FLAGS.email}=you@example.com`;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 /** An AWS Region code: us-east-1, ap-southeast-4. */
 const REGION_CODE = /^[a-z]{2}(-[a-z]+)+-\d+$/;
@@ -150,18 +149,3 @@ export const FLAGS = {
       value === undefined ? undefined : typeof value === 'string' && REGION_CODE.test(value) ? value : INVALID,
   },
 } as const satisfies Record<string, Flag<unknown>>;
-
-/** `-c name=value`: the value read, or a UsageError in cdk's words (with an example to run). */
-export function fromContext<T>(flag: Flag<T>, value: unknown): T {
-  const read = flag.parse(value);
-  if (read !== INVALID) return read;
-  const example = flag.example ? `; e.g. npx cdk synth ${flag.example}` : '';
-  throw new UsageError(`${flag.name} ${flag.mustBe} (got ${JSON.stringify(value)})${example}`);
-}
-
-/** `--option value`: the value read, or a UsageError naming the option. */
-export function fromOption<T>(flag: Flag<T>, value: string | undefined): T {
-  const read = flag.parse(value);
-  if (read !== INVALID) return read;
-  throw new UsageError(`--${flag.option} ${flag.mustBe} (got ${JSON.stringify(value)}).`);
-}

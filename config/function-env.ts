@@ -12,7 +12,7 @@ const ALL: readonly AppFunctionName[] = [...API, 'countVotes'];
 /** The functions a client can run up a bill with: rate-limited, and behind the CAPTCHA when there is one. */
 const GUARDED: readonly AppFunctionName[] = ['createPoll', 'castVote'];
 
-interface FunctionVariable {
+export interface FunctionVariable {
   name: string;
   /** The functions that read it: the stack sets it on no other. */
   functions: readonly AppFunctionName[];
@@ -57,18 +57,3 @@ export const FUNCTION_ENV = {
 export type FunctionEnvKey = keyof typeof FUNCTION_ENV;
 /** What the stack tells a function, by the table's keys. */
 export type FunctionSettings = Partial<Record<FunctionEnvKey, string>>;
-
-/**
- * A function's environment as Lambda takes it, in the order given. A setting for a function that does not
- * read it, or one only the local runtime sets, is a bug of the stack's: an Error at synth.
- */
-export function functionEnvironment(fn: AppFunctionName, settings: FunctionSettings): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(settings).map(([key, value]) => {
-      const variable: FunctionVariable = FUNCTION_ENV[key as FunctionEnvKey];
-      if (!variable.functions.includes(fn) || variable.localOnly)
-        throw new Error(`The stack does not set ${variable.name} on ${fn} (config/function-env.ts)`);
-      return [variable.name, value];
-    }),
-  );
-}

@@ -5,8 +5,6 @@ import type { ApiFunctionName } from './api-contract';
 export type AppFunctionName = ApiFunctionName | 'countVotes';
 /** How its construct and the template's metadata name it: createPoll is `CreatePoll`. */
 export type AppFunctionId = Capitalize<AppFunctionName>;
-export const appFunctionName = (id: AppFunctionId): AppFunctionName =>
-  `${id[0].toLowerCase()}${id.slice(1)}` as AppFunctionName;
 
 /**
  * Template metadata on each app function: its source file and its name. The local runtime

@@ -6,7 +6,7 @@
  * month). All are made from it, so that they count alike (they drifted once: the reader's SQS requests were not
  * the dashboard's). A leaf: it reads only the bill's lines (no prices) and the vote path's rates.
  */
-import { PRICE_LINES, type PriceId, type PriceLine } from '../pricing/price-lines';
+import type { PriceId } from '../pricing/price-lines';
 import { SQS_REQUESTS_PER_BATCH } from './vote-rates';
 
 /** The services whose metrics are read, by their key in the dashboard's math, as a bill names them. */
@@ -265,7 +265,7 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
   },
   {
     // A send per vote (and per dead letter), a receive and a batch delete per consumer batch, and the poller's
-    // empty receives: as the cost model counts them (config/vote-rates.ts).
+    // empty receives: as the cost model counts them (sizing/vote-rates.ts).
     usage: 'sqsRequests',
     service: 'SQS',
     price: 'sqsFifoRequests',
@@ -329,25 +329,3 @@ export const BILLED_USAGE: readonly (BilledUsage | PricedUsage)[] = [
 
 /** The rows CloudWatch measures: what the dashboard prices in dollars an hour and the reader in a month. */
 export const PRICED_USAGE: readonly PricedUsage[] = BILLED_USAGE.filter((row): row is PricedUsage => 'terms' in row);
-
-/** Every price a line may be billed at (both kinds', both architectures'). */
-export const pricesOf = (price: PricedBy): PriceId[] => (typeof price === 'string' ? [price] : Object.values(price));
-
-/** A price's variants, each with its price (none for a line with one price). */
-export const variantsOf = (price: PricedBy): [string, PriceId][] =>
-  typeof price === 'string' ? [] : (Object.entries(price) as [string, PriceId][]);
-
-/** The price of a line for an API kind or an architecture (ignored where the line has one price). */
-export function priceFor(price: PricedBy, variant: string): PriceId {
-  if (typeof price === 'string') return price;
-  const id = (price as Record<string, PriceId>)[variant];
-  if (!id) throw new Error(`No price for ${variant} among ${Object.keys(price).join(', ')}`);
-  return id;
-}
-
-/** The bytes in one of a price's units (its GB), for a term counted in bytes. */
-export function bytesPerUnit(id: PriceId): number {
-  const { bytes }: PriceLine = PRICE_LINES[id];
-  if (!bytes) throw new Error(`The price ${id} is not a price per GB.`);
-  return bytes.perUnit;
-}

@@ -18,7 +18,6 @@ export interface SiteConfig {
  * VPS edition). Both are one HTML page; the page itself tells them apart.
  */
 export const SITE_PAGES = { create: /^\/$/, poll: /^\/poll\/([^/]+)\/?$/ } as const;
-export const isSitePage = (path: string): boolean => SITE_PAGES.create.test(path) || SITE_PAGES.poll.test(path);
 
 /**
  * How the page retries a vote whose answer it did not get (a network error, a 5xx, a 429), with

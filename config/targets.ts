@@ -2,10 +2,9 @@
  * The three places the app runs, and where a deployed one's outputs are: what the
  * tools that act on a running app (npm run load, npm run dlq, npm run localstack:*) read.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STACK_NAME, type DeployTarget } from './stack';
+import type { DeployTarget } from './stack';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,9 +33,3 @@ export const DEPLOY_COMMANDS: Record<DeployTarget, string> = {
   aws: 'npm run deploy (docs/deploy.md)',
   localstack: 'npm run localstack:deploy (docs/localstack.md)',
 };
-
-/** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
-export function stackOutputs(file: string): Record<string, string> {
-  if (!existsSync(file)) return {};
-  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[STACK_NAME] ?? {};
-}

@@ -8,8 +8,7 @@
  */
 import { API_THROTTLE } from './throttling';
 import { VOTE_QUEUE } from './vote-queue';
-import { quota } from './aws-quotas';
-import { voteRates } from './vote-rates';
+import { QUOTAS } from './aws-quotas';
 
 /**
  * The consumer's time a batch the sizing assumes: also the estimator's default (cost/usage/unit-costs.ts
@@ -29,7 +28,7 @@ export const API_RATE_FLAG = 'apiRateLimit';
 export const VOTE_PATH_HEADROOM = 0.5;
 
 /** The most the flag may ask for: the SQS FIFO queue's sends a second (config/aws-quotas.ts). */
-export const MAX_HOT_POLL_VOTES_PER_SECOND = quota('sqsFifoSendsPerQueue');
+export const MAX_HOT_POLL_VOTES_PER_SECOND = QUOTAS.sqsFifoSendsPerQueue.value;
 
 export interface VotePath {
   /** The votes a second one poll is sized for; undefined for the default size. */
@@ -50,44 +49,6 @@ export const DEFAULT_VOTE_PATH: VotePath = {
   stageRateLimit: API_THROTTLE.rateLimit,
   stageBurstLimit: API_THROTTLE.burstLimit,
 };
-
-/**
- * The vote path sized for `votesPerSecond` on one poll: never smaller than the default. Groups so
- * each sends at most VOTE_PATH_HEADROOM of its quota; counter shards so each partition key takes at
- * most that share of its write units, at the writes a vote that rate brings and the units a write
- * of an item that size takes (config/vote-rates.ts, with the consumer's assumed time a batch). The stage
- * throttle is the API's own flag (withApiRateLimit).
- */
-export function votePathFor(votesPerSecond: number | undefined): VotePath {
-  if (votesPerSecond === undefined) return DEFAULT_VOTE_PATH;
-  const perGroup = quota('sqsFifoSendsPerGroup') * VOTE_PATH_HEADROOM;
-  const groupsPerPoll = Math.max(DEFAULT_VOTE_PATH.groupsPerPoll, Math.ceil(votesPerSecond / perGroup));
-  const perKey = quota('dynamoItemWriteUnits') * VOTE_PATH_HEADROOM;
-  const unitsPerKey = (counterShards: number) =>
-    (votesPerSecond / counterShards) *
-    voteRates(
-      votesPerSecond,
-      { consumer: { batchSize: VOTE_QUEUE.batchSize }, votePath: { groupsPerPoll, counterShards } },
-      CONSUMER_BATCH_MS,
-    ).counterWriteUnitsPerVote;
-  // Fewer groups an item make a smaller item, and a write of fewer units: the count is found, not solved for.
-  let counterShards = 1;
-  while (unitsPerKey(counterShards) > perKey && counterShards < groupsPerPoll) counterShards++;
-  return { ...DEFAULT_VOTE_PATH, hotPollVotesPerSecond: votesPerSecond, groupsPerPoll, counterShards };
-}
-
-/**
- * The path with the API stage's throttle at `requestsPerSecond` (every route together), its burst
- * a second's worth within the account's (which cannot be raised); the default throttle when undefined.
- */
-export function withApiRateLimit(path: VotePath, requestsPerSecond: number | undefined): VotePath {
-  if (requestsPerSecond === undefined) return path;
-  return {
-    ...path,
-    stageRateLimit: requestsPerSecond,
-    stageBurstLimit: Math.min(quota('apiAccountBurst'), Math.max(API_THROTTLE.burstLimit, requestsPerSecond)),
-  };
-}
 
 /** The most `-c apiRateLimit` takes: far above any account throttle AWS grants on request. */
 export const MAX_API_RATE_LIMIT = 1_000_000;

@@ -11,8 +11,5 @@
  */
 export const ONE_PROCESS_UP_TO_VCPUS = 2;
 
-/** The processes serving HTTP that auto runs on `vcpus`: 1 is one process (no cluster), more are workers. */
-export const autoWorkers = (vcpus: number): number => (vcpus <= ONE_PROCESS_UP_TO_VCPUS ? 1 : vcpus);
-
 /** The rule in words, for a command's help and the estimator's working. */
 export const AUTO_WORKERS_RULE = `one process up to ${ONE_PROCESS_UP_TO_VCPUS} vCPUs, an HTTP worker per vCPU on more`;

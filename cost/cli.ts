@@ -3,7 +3,7 @@
  * beside the VPS baseline. `npm run cost -- --help` for the options. The command line only: the files it reads
  * and writes are cost/report-files.ts's.
  */
-import { UsageError } from '../cli/command-line';
+import { UsageError } from '../node/command-line';
 import { STACK_NAME } from '../config/stack';
 import { LOCALSTACK } from '../config/emulated-aws';
 import { CLOUDWATCH_PERMISSIONS } from './estimate/cloudwatch';

@@ -1,10 +1,10 @@
 /**
  * What `npm run cost -- --from-cloudwatch` needs from its command line and from AWS: the window, the
- * stack's name, how soon its clients give up (cli/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
+ * stack's name, how soon its clients give up (node/cloudwatch-sdk.ts makes them: cost/ loads no SDK),
  * and each way a call can fail as one line that says which and what to do.
  */
 import { STACK_NAME } from '../config/stack';
-import { CommandFailure, UsageError } from '../config/errors';
+import { CommandFailure, UsageError } from '../domain/errors';
 import { LOCALSTACK } from '../config/emulated-aws';
 import { DEPLOY_COMMANDS, OUTPUTS_FILES } from '../config/targets';
 import { existsSync, readFileSync } from 'node:fs';

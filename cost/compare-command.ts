@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../cli/command-line';
-import { shownPath } from '../cli/folders';
+import { UsageError } from '../node/command-line';
+import { shownPath } from '../node/folders';
 import { STACK_NAME } from '../config/stack';
 import { billOptions, CDK_OUT_TEMPLATE, loadMeasured, loadProfile, loadVpsCapacity } from './report-files';
 import { compareStacks, type SideInput, type StackComparison } from './estimate/compare-stacks';

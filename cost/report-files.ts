@@ -7,8 +7,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../config/errors';
-import { callerPath, makeFolder, shownPath } from '../cli/folders';
+import { UsageError } from '../domain/errors';
+import { callerPath, makeFolder, shownPath } from '../node/folders';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import {
   measureStack,
@@ -302,7 +302,7 @@ export async function cloudWatchInput(
   let readIn: string | undefined;
   try {
     // The SDK only when it is asked for: cost/ loads none.
-    const sdk = clients ? undefined : await import('../cli/cloudwatch-sdk');
+    const sdk = clients ? undefined : await import('../node/cloudwatch-sdk');
     const used = clients ?? sdk!.cloudWatchClients(target);
     measurement = await measureStack(used, stackName, window);
     // LocalStack's region is an emulator's: the stack's own says where it would run.

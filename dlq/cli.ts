@@ -3,13 +3,14 @@
  * as it prints them (docs/exactly-once.md).
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CommandFailure } from '../cli/command-line';
+import { CommandFailure } from '../node/command-line';
 import { relative } from 'node:path';
-import { DEPLOY_COMMANDS, OUTPUTS_FILES, stackOutputs, type Target } from '../config/targets';
+import { DEPLOY_COMMANDS, OUTPUTS_FILES, type Target } from '../config/targets';
 import { VERDICTS, type JudgedLetter, type Verdict } from '../domain/dead-letter';
 import { emulatorClientConfig, RESOURCES_PATH, type LocalResources } from '../local/endpoints';
 import { EMULATED_REGION, LOCALSTACK } from '../config/emulated-aws';
 import type { Queues } from './dead-letters';
+import { stackOutputs } from '../node/cdk';
 
 export async function queuesOf(target: Target, localUrl: string, outputsFile?: string): Promise<Queues> {
   if (target === 'local') {

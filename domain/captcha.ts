@@ -1,6 +1,9 @@
-/** What a CAPTCHA provider's siteverify answer means for a request. Pure. */
-import { CAPTCHA, type CaptchaProvider } from '../config/captcha';
-import { invalid, PollError } from './errors';
+/**
+ * The CAPTCHA's rules: the settings a command line asks for, checked once in the words of the flags used; what
+ * the page may know of them; what a provider's siteverify answer means for a request. Pure.
+ */
+import { CAPTCHA, CAPTCHA_PROVIDERS, type CaptchaProvider, type CaptchaSettings } from '../config/captcha';
+import { invalid, PollError, UsageError } from './errors';
 import type { CaptchaCheck } from './ports';
 
 /** The fields both providers' siteverify answers share (reCAPTCHA v3 adds score and action). */
@@ -10,6 +13,37 @@ export interface SiteVerifyAnswer {
   action?: string;
   'error-codes'?: string[];
 }
+
+/** How a command line spells the two settings, e.g. `--captcha` and `--captcha-site-key <key>`. */
+export interface CaptchaFlagNames {
+  provider: string;
+  siteKey: string;
+}
+
+export const isCaptchaProvider = (value: unknown): value is CaptchaProvider =>
+  typeof value === 'string' && Object.hasOwn(CAPTCHA.providers, value);
+/** The provider and site key as given; undefined for none (absent or `off`); a UsageError names what is wrong. */
+export function captchaSettingsFrom(
+  provider: unknown,
+  siteKey: unknown,
+  names: CaptchaFlagNames,
+): CaptchaSettings | undefined {
+  if (provider === undefined || provider === 'off') return undefined;
+  if (!isCaptchaProvider(provider))
+    throw new UsageError(
+      `${names.provider} must be one of ${CAPTCHA_PROVIDERS.join(', ')} or off (got ${String(provider)}).`,
+    );
+  // It is written into the page.
+  if (typeof siteKey !== 'string' || !/^[\w-]{1,200}$/.test(siteKey))
+    throw new UsageError(
+      `${names.provider} needs ${names.siteKey}: the public site key the page uses (letters, digits, - and _).`,
+    );
+  return { provider, siteKey };
+}
+
+/** What the page may know of a CAPTCHA: the provider and site key, never more of the settings. */
+export const pageCaptcha = (captcha: CaptchaSettings | undefined): CaptchaSettings | undefined =>
+  captcha && { provider: captcha.provider, siteKey: captcha.siteKey };
 
 export type CaptchaAction = 'create' | 'vote';
 

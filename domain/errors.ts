@@ -1,10 +1,29 @@
 /**
  * What can go wrong, as the domain says it: a code and a message for a person. No HTTP here:
  * the status each code answers with is decided once, in lambdas/handlers/http.ts, for the
- * serverless edition and the VPS edition alike.
+ * serverless edition and the VPS edition alike. Here too the base every error of ours extends, and
+ * the command line's two, which the CDK app (lib/) throws as well as the commands (bin/): the domain
+ * is plain TypeScript that the stack, the commands, the page and the estimator all import.
  */
 import { POLL_LIMITS } from '../config/api-contract';
-import { NamedError } from '../config/errors';
+
+/**
+ * An error that says which it is: each class states its `name` (class names do not survive the
+ * minified bundles). The error it replaces goes in `cause` (ES2022 `{ cause }`), for the log only.
+ */
+export abstract class NamedError extends Error {
+  abstract override readonly name: string;
+}
+
+/** A mistake in how a command (or `cdk synth -c`) was called: printed as one line, exit code 2. */
+export class UsageError extends NamedError {
+  override readonly name: string = 'UsageError';
+}
+
+/** Called right, but it could not do its work (nothing answers, a file is missing): one line, exit code 1. */
+export class CommandFailure extends NamedError {
+  override readonly name: string = 'CommandFailure';
+}
 
 export type ErrorCode =
   // The request itself

@@ -27,10 +27,10 @@ import { buildReport, type CostReport } from '../cost/estimate/build-report';
 import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
 import type { WorkerCountFigures } from '../cost/estimate/vps';
 import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
-import { votePathFor, withApiRateLimit } from '../config/vote-path';
 import { HOT_POLL } from '../load-tests/hot-poll';
-import { CommandFailure } from '../cli/command-line';
+import { CommandFailure } from '../node/command-line';
 import { compareInput, compareOutput } from '../cost/compare-command';
+import { votePathFor, withApiRateLimit } from '../sizing/vote-path';
 
 /** The repository's root: where README.md and docs/ are. */
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -369,7 +369,7 @@ function vpsCapacity(): string[] {
 /**
  * Each worker count the committed file's byWorkers measured (npm run bench:vps -- --workers), its µs and rate
  * a route, what bound each rate, and each count against one process on its cores: what --workers auto runs
- * (config/vps-workers.ts) is decided from it.
+ * (sizing/vps-workers.ts) is decided from it.
  */
 function vpsWorkers(): string[] {
   const { measurement: m, source } = loadVpsCapacity(undefined);

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { isSitePage, type SiteConfig } from '../config/site';
+import { SITE_PAGES, type SiteConfig } from '../config/site';
 import { SITE_CACHE_CONTROL } from '../config/caching';
-import { targetOf } from '../http/request-reader';
+import { targetOf } from '../node/request-reader';
 import { pageWithConfig, type Site } from './page';
 
 interface Body {
@@ -41,6 +41,7 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
   const page = body(explorer ? withConfig.replace(COST_FOOTER.hidden, COST_FOOTER.shown) : withConfig);
   const notFound = body(site.notFound);
   /** The page for a path, if the site has one there. */
+  const isSitePage = (path: string) => SITE_PAGES.create.test(path) || SITE_PAGES.poll.test(path);
   const pageFor = (path: string) => (isSitePage(path) ? page : path === COST_PATH ? explorer : undefined);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -6,15 +6,16 @@ import { App, type AppProps } from 'aws-cdk-lib';
 import { BUDGET_ALERT_PERCENTAGES, BUDGET_FLAGS } from '../config/budget';
 import type { ResultsDelivery } from '../config/results-delivery';
 import { STACK_NAME, type ApiKind, type DeployTarget } from '../config/stack';
-import { captchaSettingsFrom } from '../config/captcha';
-import { UsageError } from '../config/errors';
-import { FLAGS, fromContext, type Flag } from '../config/flags';
-import { votePathFor, withApiRateLimit } from '../config/vote-path';
+import { UsageError } from '../domain/errors';
+import { FLAGS, type Flag } from '../config/flags';
+import { fromContext } from './context';
 import type { BudgetSettings } from './cost-budget';
 import { addNagChecks } from './nag';
 import { readPriceBook } from '../pricing/price-book';
 import { DEFAULT_REGION } from '../pricing/regions';
 import { PollStack, type PollStackProps, type StackCaptchaSettings } from './poll-stack';
+import { captchaSettingsFrom } from '../domain/captcha';
+import { votePathFor, withApiRateLimit } from '../sizing/vote-path';
 
 /**
  * LocalStack's free plan has no API Gateway v2, CloudFront or CDK's site upload:

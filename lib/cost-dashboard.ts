@@ -32,7 +32,6 @@ import type { PriceBook } from '../pricing/price-book';
 import { listPrice } from '../pricing/tiers';
 import type { PriceId } from '../pricing/price-lines';
 import {
-  bytesPerUnit,
   MB_PER_GB,
   METERED_METRICS,
   METERED_SERVICES,
@@ -40,13 +39,13 @@ import {
   MS_PER_SECOND,
   PRICED_USAGE,
   type PricedUsage,
-  priceFor,
   type Queue,
   TERM_OF_LABELS,
   type TermOf,
   type UsageTerm,
 } from '../config/priced-metrics';
 import type { ApiMetrics } from './poll-api';
+import { bytesPerUnit, priceFor } from '../pricing/priced-by';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
 const PERIOD = Duration.minutes(5);

@@ -18,17 +18,41 @@ import type { Construct } from 'constructs';
 import { CONSUMER_METRICS } from '../config/vote-queue';
 import {
   type AppFunctionId,
-  appFunctionName,
+  type AppFunctionName,
   BUNDLING,
   FUNCTION_DEFAULTS,
   FUNCTION_METADATA,
 } from '../config/functions';
-import { functionEnvironment, type FunctionSettings } from '../config/function-env';
+import {
+  FUNCTION_ENV,
+  type FunctionEnvKey,
+  type FunctionSettings,
+  type FunctionVariable,
+} from '../config/function-env';
 import { acknowledge } from './nag';
 
 // The fixed runtime, not NODEJS_LATEST (it has the same name today, and moves when the next one ships).
 const RUNTIME = Runtime.ALL.find((r) => r.name === FUNCTION_DEFAULTS.runtime && !r.isVariable);
 if (!RUNTIME) throw new Error(`Unknown Lambda runtime ${FUNCTION_DEFAULTS.runtime} in config/functions.ts`);
+
+/** How the template's metadata names a function: `CreatePoll` is createPoll. */
+export const appFunctionName = (id: AppFunctionId): AppFunctionName =>
+  `${id[0].toLowerCase()}${id.slice(1)}` as AppFunctionName;
+
+/**
+ * A function's environment as Lambda takes it, in the order given. A setting for a function that does not
+ * read it, or one only the local runtime sets, is a bug of the stack's: an Error at synth.
+ */
+export function functionEnvironment(fn: AppFunctionName, settings: FunctionSettings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(settings).map(([key, value]) => {
+      const variable: FunctionVariable = FUNCTION_ENV[key as FunctionEnvKey];
+      if (!variable.functions.includes(fn) || variable.localOnly)
+        throw new Error(`The stack does not set ${variable.name} on ${fn} (config/function-env.ts FUNCTION_ENV)`);
+      return [variable.name, value];
+    }),
+  );
+}
 
 export interface AppFunctionProps {
   /** Source file under lambdas/entries/, e.g. `create-poll-function.ts`. */

@@ -13,7 +13,7 @@ import { COST_ALLOCATION_TAG } from '../config/budget';
 import { PRICING_REGION_METADATA } from '../config/stack';
 import type { PriceBook } from '../pricing/price-book';
 import { DEFAULT_RESULTS_DELIVERY, type ResultsDelivery } from '../config/results-delivery';
-import { pageCaptcha, type CaptchaSettings } from '../config/captcha';
+import type { CaptchaSettings } from '../config/captcha';
 import { RATE_LIMITS } from '../config/throttling';
 import type { FunctionSettings } from '../config/function-env';
 import { TABLE } from '../config/table';
@@ -28,6 +28,7 @@ import { acknowledge, acknowledgeCdkDeploymentFunction } from './nag';
 import { PollApi } from './poll-api';
 import { PollSite, type SiteHosting } from './site';
 import { VotePipeline } from './vote-pipeline';
+import { pageCaptcha } from '../domain/captcha';
 
 export interface StackCaptchaSettings extends CaptchaSettings {
   /** Name of an SSM SecureString with the secret, created outside the stack. */

@@ -13,22 +13,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { CommandFailure, UsageError } from '../cli/command-line';
-import { shownPath } from '../cli/folders';
-import {
-  DEPLOY_COMMANDS,
-  EDITION_HEADER,
-  LOAD_TARGETS,
-  OUTPUTS_FILES,
-  stackOutputs,
-  type LoadTarget,
-} from '../config/targets';
+import { CommandFailure, UsageError } from '../node/command-line';
+import { shownPath } from '../node/folders';
+import { DEPLOY_COMMANDS, EDITION_HEADER, LOAD_TARGETS, OUTPUTS_FILES, type LoadTarget } from '../config/targets';
 import type { DeployTarget } from '../config/stack';
 import { type LocalResources, RESOURCES_PATH } from '../local/endpoints';
 import type { LocalRuntime } from '../local/runtime';
 import { localstackApiUrl } from '../localstack/urls';
 import { awsLimitsAt, formatHotPoll, HOT_POLL, type HotPollFigures, hotPollFigures, NO_LIMITS_HINT } from './hot-poll';
 import { compareTallies, voteTallies, type Conservation, type Tally, type VoteTallies } from './conservation';
+import { stackOutputs } from '../node/cdk';
 
 const LOAD_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(LOAD_DIR, '..');

@@ -7,9 +7,9 @@
  * copy. One FIFO batch in flight per message group needs nothing here: the queue locks a group
  * while its messages are in flight (fauxqs, local/fauxqs-internals.ts), as SQS does.
  */
-import { quota } from '../config/aws-quotas';
 import type { StackConfig } from '../cost/estimate/stack-config';
-import { NamedError } from '../config/errors';
+import { NamedError } from '../domain/errors';
+import { quota } from '../sizing/quotas';
 
 /** Each bucket holds this many seconds of its rate: a burst small beside a run's saturated stretch. */
 export const BURST_SECONDS = 1;

@@ -11,7 +11,7 @@ import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EMULATED_ACCOUNT as ACCOUNT, EMULATED_REGION as REGION } from '../config/emulated-aws';
-import { lockFolder } from '../cli/folder-lock';
+import { lockFolder } from '../node/folder-lock';
 import { emulatorClientConfig } from './endpoints';
 import { keyRangeThrottle, SQS_THROTTLE, type AwsLimits } from './aws-limits';
 import { chance, type Faults } from './faults';

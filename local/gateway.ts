@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROUTES } from '../config/api-contract';
 import type { ApiKind } from '../config/stack';
-import { announcesBody, headersOf, readBody, sourceIpOf, targetOf } from '../http/request-reader';
+import { announcesBody, headersOf, readBody, sourceIpOf, targetOf } from '../node/request-reader';
 import { routeMatcher } from '../lambdas/handlers/http';
 import type { AwsLimits } from './aws-limits';
 import { takeOne, type Faults } from './faults';
@@ -38,7 +38,7 @@ export interface IncomingRequest {
   sourceIp: string;
 }
 
-/** What a request brings, read as every server of ours reads it (http/request-reader.ts). */
+/** What a request brings, read as every server of ours reads it (node/request-reader.ts). */
 export async function readRequest(req: IncomingMessage): Promise<IncomingRequest> {
   const { path, query } = targetOf(req.url);
   const body = announcesBody(req) ? await readBody(req, MAX_PAYLOAD_BYTES) : Buffer.alloc(0);

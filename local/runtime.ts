@@ -5,16 +5,15 @@
  */
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { PROJECT_ROOT } from '../cli/folders';
+import { PROJECT_ROOT } from '../node/folders';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { pageCaptcha } from '../config/captcha';
 import type { SiteConfig } from '../config/site';
-import { closeServer, listen, originOf } from '../http/server-shell';
+import { closeServer, listen, originOf } from '../node/server-shell';
 import { EMULATED_REGION as REGION, LOCAL_CREDENTIALS } from '../config/emulated-aws';
 import { FUNCTION_ENV } from '../config/function-env';
 import { buildServedSite } from '../frontend/served-site';
 import { siteServer } from '../frontend/serve';
-import { isApiPath, targetOf, wireResponse, writeResponse } from '../http/request-reader';
+import { isApiPath, targetOf, wireResponse, writeResponse } from '../node/request-reader';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../config/vote-path';
 import { readStackConfig } from '../cost/estimate/stack-config';
 import { awsLimits, type AwsLimits } from './aws-limits';
@@ -32,6 +31,7 @@ import { Meter, type Usage } from './metering';
 import { startSsm } from './ssm';
 import { readTemplate, resolveValue, type AppModel, type PhysicalIds } from './template-model';
 import type { CorsModel, FunctionUrlModel, Template } from '../template/model';
+import { pageCaptcha } from '../domain/captcha';
 
 export interface LocalRuntime {
   url: string;

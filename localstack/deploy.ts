@@ -20,7 +20,7 @@ export const cdklocalEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
   AWS_REGION: REGION,
   AWS_DEFAULT_REGION: REGION,
-  // cdklocal drops other AWS_* variables unless listed (the last: cli/command-line.ts, the SDK's Node 22 notice).
+  // cdklocal drops other AWS_* variables unless listed (the last: node/command-line.ts, the SDK's Node 22 notice).
   AWS_ENVAR_ALLOWLIST: [
     'AWS_REGION',
     'AWS_DEFAULT_REGION',

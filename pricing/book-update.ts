@@ -9,7 +9,7 @@ import { BadPriceBook, type BookFile, type BookLine, bookFile, parseBook } from 
 import { PRICE_IDS, type PriceId } from './price-lines';
 import type { ListedLines } from './price-list';
 import { isListed, type LineSelector, SELECTORS } from './price-list-selectors';
-import { CommandFailure } from '../config/errors';
+import { CommandFailure } from '../domain/errors';
 
 /** The book a region's first book takes the lines priced the same everywhere from. */
 const GLOBAL_PRICES_REGION = 'us-east-1';

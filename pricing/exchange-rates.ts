@@ -5,7 +5,7 @@
  * Imported, not read from disk: the explorer runs the same model in a browser.
  */
 import file from './exchange-rates.json';
-import { CommandFailure, UsageError } from '../config/errors';
+import { CommandFailure, UsageError } from '../domain/errors';
 
 export interface ExchangeRates {
   what: string;

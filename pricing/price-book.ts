@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CommandFailure, UsageError } from '../config/errors';
+import { CommandFailure, UsageError } from '../domain/errors';
 import { PRICE_IDS, PRICE_LINES, type PriceId, type PriceLine } from './price-lines';
 import { withViewersFrom } from './viewers';
 import { type EdgeLocation, isRegion, REGIONS, regionsWithViewersIn } from './regions';

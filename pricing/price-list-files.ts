@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CommandFailure } from '../config/errors';
+import { CommandFailure } from '../domain/errors';
 
 /** The Price List's public host (the Bulk API). */
 export const DEFAULT_SOURCE = 'https://pricing.us-east-1.amazonaws.com';

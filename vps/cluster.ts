@@ -7,7 +7,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
-import { STOP_SIGNALS } from '../http/server-shell';
+import { STOP_SIGNALS } from '../node/server-shell';
 import {
   localLimits,
   openVpsStore,

@@ -6,8 +6,8 @@
  * worker; this file is only the node:http adapter around them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { drainServer, listen, originOf, type TlsFiles } from '../http/server-shell';
-import { pageCaptcha, type ServerCaptchaSettings } from '../config/captcha';
+import { drainServer, listen, originOf, type TlsFiles } from '../node/server-shell';
+import type { ServerCaptchaSettings } from '../config/captcha';
 import { POLL_LIMITS, ROUTES, type ApiFunctionName } from '../config/api-contract';
 import { RATE_LIMITS } from '../config/throttling';
 import { EDITION_HEADER } from '../config/targets';
@@ -21,10 +21,10 @@ import {
   targetOf,
   writeResponse,
   type WireResponse,
-} from '../http/request-reader';
+} from '../node/request-reader';
 import { siteServer } from '../frontend/serve';
 import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';
-import { noCaptcha } from '../domain/captcha';
+import { noCaptcha, pageCaptcha } from '../domain/captcha';
 import { bodyTooLarge, internalError, PollError } from '../domain/errors';
 import { castVoteHandler } from '../lambdas/handlers/cast-vote';
 import { createPollHandler } from '../lambdas/handlers/create-poll';

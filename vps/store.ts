@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockFolder } from '../cli/folder-lock';
+import { lockFolder } from '../node/folder-lock';
 import { Journal, readLog, writeLog, type FlushMode } from './journal';
 import { isStateRecord, PollState } from './poll-state';
 

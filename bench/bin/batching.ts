@@ -6,13 +6,13 @@
  * tests check the curve on a clock they control (test/unit/cost/estimate/votes-per-batch.test.ts) and the metering's
  * accounting exactly (test/local/batching.test.ts).
  */
-import { parseCommandLine } from '../../cli/command-line';
+import { parseCommandLine } from '../../node/command-line';
 import { VOTE_QUEUE } from '../../config/vote-queue';
-import { voteRates } from '../../config/vote-rates';
 import { derivePeak } from '../../cost/usage/peaks';
 import { PROFILES } from '../../cost/usage/profiles';
 import { benchClient } from '../api-client';
 import { consumerTotals } from '../../local/metering';
+import { voteRates } from '../../sizing/vote-rates';
 
 parseCommandLine({
   command: 'npm run bench:batching --',

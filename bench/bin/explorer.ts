@@ -1,6 +1,6 @@
 /** `npm run bench:explorer`: the cost explorer's time to answer an edit, in chromium (bench/explorer-timings.ts). */
 import { existsSync } from 'node:fs';
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../cli/command-line';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../node/command-line';
 import { benchExplorer } from '../explorer-timings';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

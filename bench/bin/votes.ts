@@ -6,7 +6,7 @@
  *  2. 300 votes on one poll from 10 voters while a viewer reads results every 25 ms: how long
  *     after its 202 the k-th accepted vote shows in the total (p50, p99).
  */
-import { parseCommandLine } from '../../cli/command-line';
+import { parseCommandLine } from '../../node/command-line';
 import { benchClient } from '../api-client';
 
 parseCommandLine({

@@ -2,12 +2,12 @@
  * `npm run bench:vps`: the seed's autocannon command against the VPS edition and a bare node:http
  * server, plain and behind each TLS set-up (bench/vps-capacity.ts measures; docs/vps.md quotes its figures).
  */
-import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../cli/command-line';
-import { autoWorkers } from '../../config/vps-workers';
+import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../node/command-line';
 import type { TlsSetup } from '../../cost/estimate/vps';
 import { benchSize, benchVps, ROUNDS, TLS_FLAGS, type WorkerCount } from '../vps-capacity';
 import { ownCores } from '../vps-placement';
 import { missing } from '../vps-tls';
+import { autoWorkers } from '../../sizing/vps-workers';
 
 /** Seconds a run, as the seed ran its command. */
 const DEFAULT_DURATION = 10;

@@ -3,7 +3,7 @@
  * its free tier taken off (a shared pool once across its lines), its tiers, CloudFront on a flat-rate plan
  * where that costs less, and a new account's credits beside the total. Pure.
  */
-import { BILLED_USAGE, type BilledUsage, priceFor, variantsOf } from '../../config/priced-metrics';
+import { BILLED_USAGE, type BilledUsage } from '../../config/priced-metrics';
 import type { Price, PriceBook } from '../../pricing/price-book';
 import type { PriceId } from '../../pricing/price-lines';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
@@ -11,6 +11,7 @@ import { priceWords, tieredCost } from '../../pricing/tiers';
 import type { StackConfig } from './stack-config';
 import { type CloudFrontPricing, priceCloudFront } from './flat-rate';
 import type { MonthlyUsage } from './monthly-usage';
+import { priceFor, variantsOf } from '../../pricing/priced-by';
 
 export interface BillLine {
   priceId: PriceId;

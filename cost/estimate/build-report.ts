@@ -24,12 +24,13 @@ import { derivePeak, peakWorking, type Peak } from '../usage/peaks';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import { conversion, fromUsd } from '../../pricing/exchange-rates';
 import type { TrafficProfile } from '../usage/traffic-profile';
-import { type VoteRates, voteRates } from '../../config/vote-rates';
+import type { VoteRates } from '../../config/vote-rates';
 import type { NotPriced, StackConfig } from './stack-config';
 import { VPS_MAX_UTILISATION, type VpsCapacity } from './vps';
 import { BASELINE_VPS, DEDICATED_VCPU, EURO_RATE, type Offers, offersFor, SHARED_VCPU } from './vps-tiers';
 import { whatIfs, type WhatIf } from './what-ifs';
 import { type ManagedInstancesWhatIf, managedInstancesWhatIfs } from './managed-instances';
+import { voteRates } from '../../sizing/vote-rates';
 
 export interface DesignRow extends PricedDesign {
   /** Undefined in a month with no requests. */

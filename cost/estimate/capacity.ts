@@ -7,16 +7,12 @@
 import { RESULTS_URL } from '../../config/results-delivery';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
-import { quota, type QuotaId } from '../../config/aws-quotas';
+import type { QuotaId } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
-import {
-  API_RATE_FLAG,
-  HOT_POLL_FLAG,
-  MAX_HOT_POLL_VOTES_PER_SECOND,
-  votePathFor,
-  withApiRateLimit,
-} from '../../config/vote-path';
+import { API_RATE_FLAG, HOT_POLL_FLAG, MAX_HOT_POLL_VOTES_PER_SECOND } from '../../config/vote-path';
 import { type CapacityContext, rampSeconds, type Stage, type StageId, stageName, stagesOf, apiLoad } from './stages';
+import { quota } from '../../sizing/quotas';
+import { votePathFor, withApiRateLimit } from '../../sizing/vote-path';
 
 /** A design carries a peak that Lambda scales to within this: the busiest minute is the unit of a peak. */
 export const MAX_RAMP_SECONDS = 60;

@@ -9,16 +9,12 @@ import {
   BILLED_USAGE,
   type BilledQuantity,
   type BilledUsage,
-  bytesPerUnit,
   MB_PER_GB,
   METERED_METRICS,
   type MeteredMetricId,
   MS_PER_SECOND,
   PRICED_USAGE,
-  priceFor,
-  pricesOf,
   type UsageTerm,
-  variantsOf,
 } from '../../config/priced-metrics';
 import {
   type Measurement,
@@ -39,6 +35,7 @@ import {
   type TrafficProfile,
 } from '../usage/traffic-profile';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
+import { bytesPerUnit, priceFor, pricesOf, variantsOf } from '../../pricing/priced-by';
 
 /** Each bill line the metrics price, and the service whose metrics give it: the table's lines. */
 const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = Object.fromEntries(

@@ -15,7 +15,7 @@ import type {
   MetricDataQuery,
 } from '@aws-sdk/client-cloudwatch';
 import { ROUTES } from '../../config/api-contract';
-import { CommandFailure } from '../../config/errors';
+import { CommandFailure } from '../../domain/errors';
 import { quantity } from './format';
 import {
   METERED_METRICS,

@@ -124,7 +124,7 @@ function sizeFor(tier: VpsTier, origin: RequestMix, capacity: VpsCapacity) {
   const carries = needs <= 1;
   const coresNeed = loadRps / (box.coresRequestsPerSecond * VPS_MAX_UTILISATION);
   const vcpus = `${tier.vcpu} ${tier.vcpuShare.kind}${tier.vcpu > 1 ? 's' : ''}`;
-  // One process on a box of more vCPUs serves on one of them (--workers auto runs it there: config/vps-workers.ts).
+  // One process on a box of more vCPUs serves on one of them (--workers auto runs it there: sizing/vps-workers.ts).
   const serving =
     !box.workers && tier.vcpu > 1 ? `what one process serves of the box's ${vcpus}` : `the box's ${vcpus}`;
   const writer = box.writerRequestsPerSecond ?? Number.POSITIVE_INFINITY;

@@ -6,11 +6,11 @@
  */
 import type { PriceBook } from '../../pricing/price-book';
 import { listRate } from '../../pricing/tiers';
-import { quota } from '../../config/aws-quotas';
 import type { StackConfig } from './stack-config';
 import type { Peak } from '../usage/peaks';
 import { SECONDS_PER_MONTH } from '../usage/traffic-profile';
 import { batchCycleMs, type UnitCosts } from '../usage/unit-costs';
+import { quota } from '../../sizing/quotas';
 
 /** What the consumer meets at the peak. */
 export interface ConsumerPeak {

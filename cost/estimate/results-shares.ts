@@ -4,12 +4,12 @@
  * traffic, which the capacity verdicts read too. Pure.
  */
 import { RESULTS_CACHE_SECONDS } from '../../config/caching';
-import { quota } from '../../config/aws-quotas';
 import { type ResultsTraffic, resultsEnvironments, resultsReadsPerRequest } from './rates';
 import type { StackConfig } from './stack-config';
 import type { UnitCosts } from '../usage/unit-costs';
 import { resultsRequestsPerViewer, type TrafficProfile } from '../usage/traffic-profile';
 import { type LambdaWork, type MonthVolumes, type UsageShare, cachedAtOrigin, cachePeriodsOfWatch } from './shares';
+import { quota } from '../../sizing/quotas';
 
 /** With WebSocket push, the server sends an update this often while votes arrive (as fast as the page would ask). */
 const PUSH_INTERVAL_SECONDS = RESULTS_CACHE_SECONDS;

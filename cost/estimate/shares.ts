@@ -6,10 +6,11 @@
  */
 import { RESULTS_CACHE_SECONDS } from '../../config/caching';
 import { preflightsPerVote } from './rates';
-import { type VoteRates, voteRates } from '../../config/vote-rates';
+import type { VoteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';
 import { type FunctionRole, batchCycleMs, type UnitCosts } from '../usage/unit-costs';
 import { DAYS_PER_MONTH, resultsRequestsPerViewer, type TrafficProfile } from '../usage/traffic-profile';
+import { voteRates } from '../../sizing/vote-rates';
 
 /**
  * Regional edge caches a poll's viewers reach when results are cached at CloudFront: each asks the

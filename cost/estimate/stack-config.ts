@@ -15,7 +15,7 @@ import { POLL_READ_CACHE_SECONDS } from '../../config/caching';
 import { FUNCTION_ENV } from '../../config/function-env';
 import { FUNCTION_ROLES, type FunctionRole, functionRole } from '../usage/unit-costs';
 import { DEFAULT_VOTE_PATH, type VotePath } from '../../config/vote-path';
-import { NamedError } from '../../config/errors';
+import { NamedError } from '../../domain/errors';
 import { type CorsModel, type FunctionModel, readStackTemplate, type StackTemplate } from '../../template/model';
 import { refTarget } from '../../template/refs';
 

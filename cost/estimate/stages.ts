@@ -12,14 +12,24 @@ import { pollKeyReadUnits, resultsReadUnits } from './results-shares';
 import { batchCycleMs, type UnitCosts, type FunctionRole } from '../usage/unit-costs';
 import type { Peak } from '../usage/peaks';
 import type { TrafficProfile } from '../usage/traffic-profile';
-import { QUOTAS, quota, raiseText, type QuotaId } from '../../config/aws-quotas';
+import { QUOTAS, type QuotaId, type QuotaRaise } from '../../config/aws-quotas';
+import { quota } from '../../sizing/quotas';
 import { preflightsPerVote } from './rates';
-import { voteRates } from '../../config/vote-rates';
 import type { StackConfig } from './stack-config';
 import { API_RATE_FLAG, HOT_POLL_FLAG } from '../../config/vote-path';
+import { voteRates } from '../../sizing/vote-rates';
 
 /** The account a design is deployed on: an established one, or one in its first months (--new-account). */
 export type Account = 'established' | 'new';
+
+/** How to ask for more of a quota, in a line: the Service Quotas name and code, or why it cannot be asked for. */
+export function howToRaise(id: QuotaId): string {
+  const raise: QuotaRaise = QUOTAS[id].raise;
+  if (raise.how === 'service-quotas')
+    return `Service Quotas: "${raise.quotaName}"${raise.code ? ` (${raise.code})` : ''}`;
+  if (raise.how === 'setting') return raise.setting;
+  return raise.how === 'automatic' ? raise.note : 'fixed by AWS';
+}
 
 /** What lifts a stage's limit: a flag of the stack, a quota raise, or nothing. */
 export type Fix =
@@ -186,7 +196,7 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
     {
       ...stage(
         'lambdaRequestsPerSecond',
-        `AWS: ${raiseText(accountQuota)}`,
+        `AWS: ${howToRaise(accountQuota)}`,
         concurrency * perUnit,
         invocations,
         'requests/s',
@@ -211,7 +221,7 @@ function lambdaStages(stack: StackConfig, peak: Peak, units: UnitCosts, context:
     {
       ...stage(
         'reservableConcurrency',
-        `AWS: ${raiseText(accountQuota)}`,
+        `AWS: ${howToRaise(accountQuota)}`,
         Math.max(0, concurrency - unreserved),
         reserved,
         'concurrent executions',
@@ -326,7 +336,7 @@ const stage = (id: StageId, limitFrom: string, limit: number, load: number, unit
 function quotaStage(id: QuotaId, load: number, { region }: { region?: string } = {}): Stage {
   const q = QUOTAS[id];
   const limit = quota(id, region);
-  return stage(id, `AWS: ${raiseText(id)}`, limit, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
+  return stage(id, `AWS: ${howToRaise(id)}`, limit, load, q.unit, q.raise.how === 'fixed' ? 'none' : { quota: id });
 }
 
 /** Every stage of a design at the peak. */

@@ -3,10 +3,10 @@
  * (cost/estimate/vps-capacity.json, or --vps-from a run of yours), and what one box of a tier
  * (./vps-tiers.ts) carries of a peak's mix.
  */
-import { NamedError } from '../../config/errors';
-import { autoWorkers } from '../../config/vps-workers';
+import { NamedError } from '../../domain/errors';
 import { RAISE_HEADROOM } from './capacity';
 import type { VpsTier } from './vps-tiers';
+import { autoWorkers } from '../../sizing/vps-workers';
 
 /** One route's figures from npm run bench:vps. */
 export interface RouteRate {
@@ -268,7 +268,7 @@ export function pricedTls(measurement: VpsMeasurement): PricedTls {
 
 /** What one box serves of a mix, a second, and what bounds it. */
 export interface BoxCapacity {
-  /** HTTP workers and the primary that --workers auto runs on the box (config/vps-workers.ts); 0: one process. */
+  /** HTTP workers and the primary that --workers auto runs on the box (sizing/vps-workers.ts); 0: one process. */
   workers: number;
   /** More workers than the curve measured: their µs a request taken as at this count, the largest measured. */
   pastCurve?: number;
@@ -296,7 +296,7 @@ export const grownMicros = (micros: RouteMicros, factor: RouteMicros): RouteMicr
 
 /**
  * What a box of `tier` serves of `mix` a second, from the CPU a request costs behind TLS (pricedTls), as
- * --workers auto runs it there (config/vps-workers.ts): one process, on one vCPU (its one thread serves every
+ * --workers auto runs it there (sizing/vps-workers.ts): one process, on one vCPU (its one thread serves every
  * request), or workers, on all of them (each counted at its share) over the mix's µs a request, and no more
  * than the primary that owns the log serves on its one vCPU (its share counted too).
  */

@@ -18,12 +18,13 @@ import { DEFAULT_STACK_SOURCE, isWarmUp } from '../estimate/designs';
 import { domainDns } from '../estimate/dns';
 import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } from '../estimate/cold-starts';
 import { money, percent, percentFine, quantity, usd, votesLabel } from '../estimate/format';
-import { QUOTAS, quota } from '../../config/aws-quotas';
+import { QUOTAS } from '../../config/aws-quotas';
 import { type ObservedLoad, VPS_MAX_UTILISATION } from '../estimate/vps';
 import type { CostReport, DesignRow } from '../estimate/build-report';
 import type { VpsCost } from '../estimate/compare';
 import { pastCurveText } from './vps-lines';
 import type { RampOutcome } from '../estimate/consumer-ramp';
+import { quota } from '../../sizing/quotas';
 
 /** A second total without the always-free allowances is shown where they take more than this share off. */
 export const FREE_ALLOWANCE_SHARE = 0.05;

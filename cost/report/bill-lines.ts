@@ -9,7 +9,9 @@ import { AWS_COLD_START_SHARE, coldStartShareOfAll, ENVIRONMENT_IDLE_LIFETIME } 
 import { percent, percentFine, quantity, usd } from '../estimate/format';
 import type { Bill, BillLine } from '../estimate/bill';
 import type { FunctionRole } from '../usage/unit-costs';
-import { QUOTAS, quota, raiseText, type QuotaId } from '../../config/aws-quotas';
+import { QUOTAS, type QuotaId } from '../../config/aws-quotas';
+import { quota } from '../../sizing/quotas';
+import { howToRaise } from '../estimate/stages';
 import type { Price, PriceBook } from '../../pricing/price-book';
 import { NEW_ACCOUNT_CREDITS } from '../../pricing/plans-and-credits';
 import { signedUsd } from '../estimate/format';
@@ -132,5 +134,5 @@ export const quotaHead = ['Quota', 'Value', 'Per', 'How to raise it', 'Source', 
 export const quotaRows = (region: string) =>
   (Object.keys(QUOTAS) as QuotaId[]).map((id) => {
     const q = QUOTAS[id];
-    return [q.name, `${quantity(quota(id, region))} ${q.unit}`, q.scope, raiseText(id), q.source, q.checked];
+    return [q.name, `${quantity(quota(id, region))} ${q.unit}`, q.scope, howToRaise(id), q.source, q.checked];
   });

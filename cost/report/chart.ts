@@ -5,7 +5,7 @@
  * on a wide screen, below on a phone, its text never under 12 px. Each series takes focus (Tab), and
  * shows its bottleneck and its own break-even on hover or focus; the key facts are also in words.
  */
-import { wrapLines } from '../../cli/wrap';
+import { wrapLines } from '../../node/wrap';
 import { scaleProfile, volumeScale, vpsCost } from '../estimate/compare';
 import { bottleneckName, carriesInTime } from '../estimate/capacity';
 import { designCapacity } from '../estimate/designs';

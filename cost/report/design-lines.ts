@@ -3,7 +3,7 @@
  * design's row, the recommendation and its deploy command (with a budget), the design cheaper after quota
  * raises, CloudFront's poll reads and plans, and the Lambda Managed Instances what-if.
  */
-import { BUDGET_ALERT_PERCENTAGES, budgetFlagsFor } from '../../config/budget';
+import { BUDGET_ALERT_PERCENTAGES, BUDGET_FLAGS } from '../../config/budget';
 import { beforeThePeak, raisesText } from './answer';
 import { MAX_RAMP_SECONDS } from '../estimate/capacity';
 import { DEPLOY_SCRIPT } from '../estimate/designs';
@@ -65,7 +65,9 @@ export function floorLine({ floor }: CostReport): string {
  */
 function budgetLine(deploy: string | undefined, monthlyUsd: number): string[] {
   if (!deploy) return [];
-  const flags = budgetFlagsFor(monthlyUsd);
+  // A whole number of dollars, at least 1, as the flag takes it.
+  const dollars = Math.max(1, Math.ceil(monthlyUsd));
+  const flags = `-c ${BUDGET_FLAGS.amount}=${dollars} -c ${BUDGET_FLAGS.email}=<you@example.com>`;
   return [
     `With a monthly budget of this estimate, which e-mails you at ${BUDGET_ALERT_PERCENTAGES.join('% and ')}% ` +
       `of actual and of forecast spend (docs/deploy.md): ${deploy}${deploy.includes(' -- ') ? '' : ' --'} ${flags}`,

@@ -2,7 +2,7 @@
  * The report for a terminal: the answer (`npm run cost`, answer.ts's lines) or the full working
  * (`npm run cost -- --detail`, working.ts's blocks), prose wrapped at 100 columns, tables aligned.
  */
-import { wrap } from '../../cli/wrap';
+import { wrap } from '../../node/wrap';
 import { answerLines } from './answer';
 import { blocks } from './working';
 import type { CostReport } from '../estimate/build-report';

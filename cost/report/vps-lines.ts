@@ -39,7 +39,7 @@ export const vpsHead = [
 export const vpsTextColumns = (report: CostReport) =>
   report.vps.some((v) => v.overageUsd > 0) ? [0, 2, 3, 4, 5, 6] : [0, 2, 3, 4, 6];
 
-/** A row's processes, as --workers auto runs them (config/vps-workers.ts): one, or workers and their primary. */
+/** A row's processes, as --workers auto runs them (sizing/vps-workers.ts): one, or workers and their primary. */
 const processesOf = (v: VpsCost) => (v.box.workers ? `${v.box.workers} workers + primary` : 'one process');
 
 /** Where a row has more workers than the curve measured: its µs a request taken as at the largest count. */

@@ -3,7 +3,7 @@
  * becomes per-operation figures that replace the model's assumptions. The
  * profile still sets the volumes; the run sets what each operation uses.
  */
-import { NamedError } from '../../config/errors';
+import { NamedError } from '../../domain/errors';
 import type { TableUsage, Usage } from '../../local/metering';
 import { DEFAULT_UNIT_COSTS, FUNCTION_ROLES, type FunctionRole, functionRole, type UnitCosts } from './unit-costs';
 

@@ -2,7 +2,7 @@
  * The user's own box, as --vps gives it ("Hetzner CX23,5.49 EUR,2,shared,Falkenstein") or a profile's `vps`
  * field (the same parts as an object): checked part by part, so that a mistake names the part.
  */
-import { NamedError, UsageError } from '../../config/errors';
+import { NamedError, UsageError } from '../../domain/errors';
 import { CURRENCIES, currencyCode } from '../../pricing/exchange-rates';
 import type { OwnBox, TrafficProfile } from './traffic-profile';
 

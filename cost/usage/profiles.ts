@@ -8,7 +8,7 @@ import { POLL_LIMITS } from '../../config/api-contract';
 import { RESULTS_REFRESH } from '../../config/results-refresh';
 import { derivePeak } from './peaks';
 import { DAYS_PER_MONTH, type TrafficProfile } from './traffic-profile';
-import { NamedError } from '../../config/errors';
+import { NamedError } from '../../domain/errors';
 import { EDGE_LOCATIONS, isEdgeLocation, isRegion } from '../../pricing/regions';
 import { CURRENCIES } from '../../pricing/exchange-rates';
 import { BadBox, checkBox, parseBox } from './own-box';

@@ -3,8 +3,8 @@
  * month the model bills, and the requests one results viewer makes: what the profile's walk
  * (cost/usage/peaks.ts) and the bill (cost/estimate/model.ts) both start from. A leaf: it imports only config.
  */
-import { refreshRequests } from '../../config/results-refresh';
 import type { EdgeLocation } from '../../pricing/regions';
+import { refreshRequests } from '../../domain/results-refresh';
 
 /** A box the user has (or would buy): its name, its monthly price in its currency, its vCPUs, where it is. */
 export interface OwnBox {

@@ -3,11 +3,11 @@
  * with the reader's own vote shown at once. Where the reader may vote (again), a button hands back to
  * the vote form its caller names, so this page knows nothing of voting.
  */
-import { nextRefreshDelay } from '../../config/results-refresh';
 import type { Api, PublicPoll, PublicResults } from './api';
 import { OWN_VOTE_SHOWN_MS } from './ballot';
 import { h, render, say, type Tone } from './dom';
 import { closingClock, TIME } from './times';
+import { nextRefreshDelay } from '../../domain/results-refresh';
 
 /** The voter's own vote as the API acknowledged it, shown in the results until they include it. */
 interface OwnVote {

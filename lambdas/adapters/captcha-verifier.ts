@@ -4,8 +4,14 @@
  * (lambdas/adapters/lambda-settings.ts), an environment variable on a VPS. It needs no AWS
  * (only fetch), so the VPS edition uses it too.
  */
-import { CAPTCHA, CAPTCHA_PROVIDERS, isCaptchaProvider, type CaptchaProvider } from '../../config/captcha';
-import { checkVerdict, requireToken, takeCaptchaToken, type SiteVerifyAnswer } from '../../domain/captcha';
+import { CAPTCHA, CAPTCHA_PROVIDERS, type CaptchaProvider } from '../../config/captcha';
+import {
+  checkVerdict,
+  requireToken,
+  takeCaptchaToken,
+  type SiteVerifyAnswer,
+  isCaptchaProvider,
+} from '../../domain/captcha';
 import { PollError } from '../../domain/errors';
 import type { CaptchaCheck, Log } from '../../domain/ports';
 

@@ -6,7 +6,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { VOTE_QUEUE } from '../../config/vote-queue';
-import { NamedError } from '../../config/errors';
+import { NamedError } from '../../domain/errors';
 import { applyExactlyOnce } from '../../domain/apply-exactly-once';
 import { isLastDelivery, judgeLastDelivery, VERDICTS, type GuardsRead } from '../../domain/dead-letter';
 import type { Clock, ConsumerMetrics, CountStore, DeadLetterSink, Log } from '../../domain/ports';

@@ -24,7 +24,19 @@ interface Rule {
 }
 
 /** Every folder of ours that reads config/: config/ and template/ (read by them all) read none of it. */
-const ABOVE_CONFIG = ['lib/', 'lambdas/', 'domain/', 'local/', 'cost/', 'frontend/', 'vps/', 'bin/', 'cli/', 'http/'];
+const ABOVE_CONFIG = [
+  'lib/',
+  'lambdas/',
+  'domain/',
+  'local/',
+  'cost/',
+  'frontend/',
+  'vps/',
+  'bin/',
+  'node/',
+  'sizing/',
+  'bench/',
+];
 
 export const RULES: Rule[] = [
   {
@@ -63,14 +75,14 @@ export const RULES: Rule[] = [
   },
   {
     from: 'lib/',
-    forbidden: ['bin/', 'cli/'],
-    why: 'the CDK app depends on no command line: its errors and settings come from config/',
+    forbidden: ['bin/', 'node/'],
+    why: 'the CDK app depends on no command line: its settings come from config/, its errors from domain/',
   },
   {
     from: 'lib/',
     forbidden: ['cost/'],
     evenTypes: true,
-    why: 'the stack stands on its own: what it shares with the estimator (prices, quotas, the vote path) is in config/',
+    why: 'the stack stands on its own: what it shares with the estimator is in config/, sizing/ and pricing/',
   },
   {
     from: 'frontend/src/',
@@ -83,6 +95,12 @@ export const RULES: Rule[] = [
     forbidden: [...ABOVE_CONFIG, 'template/'],
     evenTypes: true,
     why: 'config is read by everything, so it reads nothing of ours',
+  },
+  {
+    from: 'sizing/',
+    forbidden: ABOVE_CONFIG.filter((folder) => folder !== 'sizing/'),
+    evenTypes: true,
+    why: 'the stack and the estimator size a design with the same rules: they read config/ and nothing above it',
   },
   {
     from: 'template/',
@@ -119,13 +137,15 @@ export function violations(files: Array<{ path: string; source: string }>, rules
 
 describe('import boundaries', () => {
   it('hold across the project', () => {
-    const folders = ['domain', 'lambdas', 'cost', 'lib', 'frontend', 'config', 'vps', 'template'].filter((dir) => {
-      try {
-        return readdirSync(join(ROOT, dir)).length > 0;
-      } catch {
-        return false;
-      }
-    });
+    const folders = ['domain', 'lambdas', 'cost', 'lib', 'frontend', 'config', 'sizing', 'vps', 'template'].filter(
+      (dir) => {
+        try {
+          return readdirSync(join(ROOT, dir)).length > 0;
+        } catch {
+          return false;
+        }
+      },
+    );
     const files = folders.flatMap(sourceFiles).map((path) => ({
       path: relative(ROOT, join(ROOT, path)).split('\\').join('/'),
       source: readFileSync(join(ROOT, path), 'utf8'),
@@ -151,7 +171,8 @@ describe('import boundaries', () => {
       { path: 'cost/estimate/model.ts', source: "const { synthesizeTemplate } = await import('../../lib/app');" },
       { path: 'cost/usage/measured.ts', source: "import type { Usage } from '../../local/metering';" },
       { path: 'lib/poll-stack.ts', source: "export { VOTER } from '../lambdas/adapters/poll-table';" },
-      { path: 'lib/app.ts', source: "import { UsageError } from '../cli/command-line';" },
+      { path: 'lib/app.ts', source: "import { UsageError } from '../node/command-line';" },
+      { path: 'sizing/vote-path.ts', source: "import type { StackConfig } from '../cost/estimate/stack-config';" },
       { path: 'vps/server.ts', source: "import { PollTable } from '../lambdas/adapters/poll-table';" },
       { path: 'vps/server.ts', source: "import { captchaVerifier } from '../lambdas/adapters/captcha-verifier';" },
       { path: 'frontend/src/main.ts', source: "import './app.css';\nimport { x } from '../../domain/poll';" },
@@ -165,8 +186,10 @@ describe('import boundaries', () => {
       'cost/estimate/model.ts imports ../../lib/app ' +
         '(the cost model reads data, not the stack, the runtime or the page)',
       'lib/poll-stack.ts imports ../lambdas/adapters/poll-table (a synth must not load Lambda code)',
-      'lib/app.ts imports ../cli/command-line ' +
-        '(the CDK app depends on no command line: its errors and settings come from config/)',
+      'lib/app.ts imports ../node/command-line ' +
+        '(the CDK app depends on no command line: its settings come from config/, its errors from domain/)',
+      'sizing/vote-path.ts imports ../cost/estimate/stack-config ' +
+        '(the stack and the estimator size a design with the same rules: they read config/ and nothing above it)',
       'vps/server.ts imports ../lambdas/adapters/poll-table (the VPS edition runs without AWS)',
       'template/model.ts imports ../cost/usage/unit-costs ' +
         "(the template's one model is read by the local runtime and the estimator alike: it reads the JSON, not them)",

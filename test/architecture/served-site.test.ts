@@ -1,7 +1,7 @@
 /**
  * The page's servers (npm start, npm run vps) serve the cost explorer at /cost, built from the estimator's files
  * (cost/report-files.ts): they load no command line, neither npm run cost's (cost/cli.ts), the options parser
- * (cli/command-line.ts), nor any bin/ entry.
+ * (node/command-line.ts), nor any bin/ entry.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ describe("the page's servers", () => {
   it('load the explorer without a command line', () => {
     const files = [...loaded('frontend/served-site.ts')];
     expect(files).toContain('cost/report-files.ts');
-    const commandLines = (f: string) => f === 'cost/cli.ts' || f === 'cli/command-line.ts' || f.startsWith('bin/');
+    const commandLines = (f: string) => f === 'cost/cli.ts' || f === 'node/command-line.ts' || f.startsWith('bin/');
     expect(files.filter(commandLines)).toEqual([]);
   });
 });

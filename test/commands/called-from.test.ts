@@ -1,6 +1,6 @@
 /**
  * A path given to a command through `npm run`, from a folder under the project: read from that folder
- * (cli/folders.ts callerPath), as a person typed it, though npm starts the script in the project's root.
+ * (node/folders.ts callerPath), as a person typed it, though npm starts the script in the project's root.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { measureStack } from '../../cost/estimate/cloudwatch';
-import { cloudWatchClients } from '../../cli/cloudwatch-sdk';
+import { cloudWatchClients } from '../../node/cloudwatch-sdk';
 import { CLIENT_LIMITS, cloudWatchFailure, parseWindow } from '../../cost/cloudwatch-command';
 
 let server: Server | undefined;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { credentialSource } from '../../cli/aws-credentials';
+import { credentialSource } from '../../node/aws-credentials';
 
 /** A machine with no credentials but these: a home of its own, nothing of this one's AWS set-up. */
 function destroy(args: string[], aws: Record<string, string> = {}) {

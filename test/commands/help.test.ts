@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { shownCommands } from '../support/docs';
 import { pool } from '../support/local';
-import { callerPath } from '../../cli/folders';
+import { callerPath } from '../../node/folders';
 
 const scripts = Object.entries(
   JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>,

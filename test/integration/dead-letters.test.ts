@@ -13,7 +13,7 @@ import type { SQSRecord } from 'aws-lambda';
 import type { VoteMessage } from '../../domain/vote';
 import { discard, inspect, redrive, type Queues } from '../../dlq/dead-letters';
 import { emulatorClientConfig } from '../../local/endpoints';
-import { PROJECT_ROOT } from '../../cli/folders';
+import { PROJECT_ROOT } from '../../node/folders';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { sqsRecord, voteBody } from '../support/factories';
 import { CAMPAIGN_RUNTIME } from '../support/campaign';

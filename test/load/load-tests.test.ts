@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../cli/command-line';
+import { UsageError } from '../../node/command-line';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkApi, formatSummary, LoadTestError, runLoadTest, type LoadRunResult } from '../../load-tests/run';
 

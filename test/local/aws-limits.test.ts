@@ -6,11 +6,11 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quota } from '../../config/aws-quotas';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME } from '../support/campaign';
 import { api } from '../support/local';
+import { quota } from '../../sizing/quotas';
 
 const SCALE = 0.01;
 const NO_POLL = `/api/poll/${'0'.repeat(21)}/results`;

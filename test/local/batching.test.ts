@@ -8,10 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOTE_QUEUE } from '../../config/vote-queue';
-import { counterWriteUnits, SQS_REQUESTS_PER_BATCH, voteRates } from '../../config/vote-rates';
+import { SQS_REQUESTS_PER_BATCH } from '../../config/vote-rates';
 import { consumerTotals } from '../../local/metering';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime';
 import { api } from '../support/local';
+import { counterWriteUnits, voteRates } from '../../sizing/vote-rates';
 
 let runtime: LocalRuntime;
 

@@ -1,6 +1,6 @@
 /**
  * The runtime's data folder (--data-dir): held by one runtime at a time, as the VPS edition's is
- * (cli/folder-lock.ts), and a queue file it cannot read refused by name, never a stack trace.
+ * (node/folder-lock.ts), and a queue file it cannot read refused by name, never a stack trace.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@ import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATED_REGION } from '../../config/emulated-aws';
-import { PROJECT_ROOT } from '../../cli/folders';
+import { PROJECT_ROOT } from '../../node/folders';
 import { emulatorClientConfig } from '../../local/endpoints';
 import { startEventSource } from '../../local/event-source';
 import { patchFauxqs } from '../../local/fauxqs-internals';

@@ -9,12 +9,12 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE } from '../../config/table';
-import { votePathFor } from '../../config/vote-path';
 import { newId } from '../../domain/ids';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { CAMPAIGN_RUNTIME, campaign } from '../support/campaign';
 import { sqsRecord, voteBody } from '../support/factories';
 import { clients, scanTable } from '../support/local';
+import { votePathFor } from '../../sizing/vote-path';
 
 const VOTES_PER_SECOND = 20_000;
 const SIZE = votePathFor(VOTES_PER_SECOND);

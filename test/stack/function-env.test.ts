@@ -4,8 +4,9 @@
  * is set somewhere.
  */
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_ENV, functionEnvironment } from '../../config/function-env';
-import { type AppFunctionId, type AppFunctionName, appFunctionName, FUNCTION_METADATA } from '../../config/functions';
+import { FUNCTION_ENV } from '../../config/function-env';
+import { type AppFunctionId, type AppFunctionName, FUNCTION_METADATA } from '../../config/functions';
+import { appFunctionName, functionEnvironment } from '../../lib/functions';
 import { synthesizeTemplate } from '../../lib/app';
 
 /** Between them, every variable the stack can set: a hot poll, a CAPTCHA, each results design, LocalStack. */

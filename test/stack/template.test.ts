@@ -11,11 +11,12 @@ import { ROUTES } from '../../config/api-contract';
 import { TABLE } from '../../config/table';
 import { FUNCTION_ENV } from '../../config/function-env';
 import { readStackConfig } from '../../cost/estimate/stack-config';
-import { votePathFor, withApiRateLimit } from '../../config/vote-path';
-import { FLAGS, fromContext } from '../../config/flags';
+import { FLAGS } from '../../config/flags';
+import { fromContext } from '../../lib/context';
 import { buildApp, inTemporaryOutdir, SKIP_BUNDLING, synthesizeTemplate } from '../../lib/app';
 import { templateFor } from '../support/synth';
 import { actionsOf, appFunctions, declaredRoutes, type Resource, resources } from '../support/template-resources';
+import { votePathFor, withApiRateLimit } from '../../sizing/vote-path';
 
 const http = templateFor('http');
 

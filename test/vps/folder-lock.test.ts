@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCK_FILE, lockFolder, thisProcess } from '../../cli/folder-lock';
+import { LOCK_FILE, lockFolder, thisProcess } from '../../node/folder-lock';
 import { api } from '../support/local';
 import { startProcess, VPS_CLI } from '../support/vps-process';
 

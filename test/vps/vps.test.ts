@@ -19,7 +19,7 @@ import { voteIdFor } from '../../domain/vote';
 import { readLog } from '../../vps/journal';
 import { isStateRecord } from '../../vps/poll-state';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../../vps/server';
-import { LOCK_FILE } from '../../cli/folder-lock';
+import { LOCK_FILE } from '../../node/folder-lock';
 import { LOG_FILE } from '../../vps/store';
 import { api, pool } from '../support/local';
 import { startProcess } from '../support/vps-process';

@@ -1,10 +1,13 @@
 /**
- * The stack's flags (config/flags.ts): each read the same as CDK context and as a command's option,
- * told in the same words but for the flag's name and cdk's example; the rate flags' bounds.
+ * The stack's flags (config/flags.ts): each read the same as CDK context (lib/context.ts) and as a command's
+ * option (node/server-options.ts), told in the same words but for the flag's name and cdk's example; the rate
+ * flags' bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../config/errors';
-import { type Flag, FLAGS, fromContext, fromOption } from '../../../config/flags';
+import { UsageError } from '../../../domain/errors';
+import { type Flag, FLAGS } from '../../../config/flags';
+import { fromContext } from '../../../lib/context';
+import { fromOption } from '../../../node/server-options';
 import { MAX_HOT_POLL_VOTES_PER_SECOND } from '../../../config/vote-path';
 
 const ALL: Flag<unknown>[] = Object.values(FLAGS);

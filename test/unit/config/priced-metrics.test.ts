@@ -4,13 +4,14 @@
  * each variant's price, one kept whole at the stack's variant's; and the measured month fills the same rows.
  */
 import { describe, expect, it } from 'vitest';
-import { BILLED_USAGE, priceFor, pricesOf } from '../../../config/priced-metrics';
+import { BILLED_USAGE } from '../../../config/priced-metrics';
 import { priceUsage } from '../../../cost/estimate/bill';
 import type { MonthlyUsage } from '../../../cost/estimate/monthly-usage';
 import { FUNCTION_ROLES, type FunctionRole } from '../../../cost/usage/unit-costs';
 import { tieredCost } from '../../../pricing/tiers';
 import { designStack } from '../../support/cost';
 import { BILL } from '../../support/prices';
+import { priceFor, pricesOf } from '../../../pricing/priced-by';
 
 const perRole = (n: number) => Object.fromEntries(FUNCTION_ROLES.map((r) => [r, n])) as Record<FunctionRole, number>;
 

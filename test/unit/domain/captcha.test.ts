@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serverCaptchaFrom } from '../../../cli/server-options';
-import { checkVerdict, requireToken, takeCaptchaToken } from '../../../domain/captcha';
-import { type CaptchaProvider, captchaSettingsFrom } from '../../../config/captcha';
-import { UsageError } from '../../../config/errors';
+import { serverCaptchaFrom } from '../../../node/server-options';
+import { checkVerdict, requireToken, takeCaptchaToken, captchaSettingsFrom } from '../../../domain/captcha';
+import type { CaptchaProvider } from '../../../config/captcha';
+import { UsageError } from '../../../domain/errors';
 import { captchaVerifier } from '../../../lambdas/adapters/captcha-verifier';
 
 const refusedWith = (code: string) => expect.objectContaining({ name: 'PollError', code });

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollCeiling } from '../../../cost/estimate/capacity';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
-import { quota } from '../../../config/aws-quotas';
 import { AwsLimitsError, awsLimits, BURST_SECONDS, parseAwsLimitsScale, TokenBucket } from '../../../local/aws-limits';
 import { HOT_POLL } from '../../../load-tests/hot-poll';
 import { designStack, restoreQuotas, setQuota } from '../../support/cost';
+import { quota } from '../../../sizing/quotas';
 
 const SCALE = 0.01;
 const defaultStack = designStack();

@@ -11,7 +11,7 @@ import { BadPriceBook, type BookFile, bookFile, readPriceBook } from '../../../p
 import { PRICE_IDS } from '../../../pricing/price-lines';
 import { LISTED_IDS, type ListedLines } from '../../../pricing/price-list';
 import { SELECTORS, type UnlistedLine } from '../../../pricing/price-list-selectors';
-import { CommandFailure } from '../../../config/errors';
+import { CommandFailure } from '../../../domain/errors';
 
 /** A folder of books holding copies of the repository's, as these regions. */
 function books(...regions: string[]): string {

@@ -16,12 +16,13 @@ import { DEFAULT_UNIT_COSTS, type UnitCosts } from '../../../../cost/usage/unit-
 import { derivePeak, peakWorking } from '../../../../cost/usage/peaks';
 import { PROFILES, validateProfile } from '../../../../cost/usage/profiles';
 import { resultsRequestsPerViewer, type TrafficProfile } from '../../../../cost/usage/traffic-profile';
-import { QUOTAS, type QuotaId, quota } from '../../../../config/aws-quotas';
+import { QUOTAS, type QuotaId } from '../../../../config/aws-quotas';
 import type { StackConfig } from '../../../../cost/estimate/stack-config';
-import { votePathFor } from '../../../../config/vote-path';
 import { capacityRows } from '../../../../cost/report/capacity-lines';
 import { renderDetail } from '../../../../cost/report/render-text';
 import { costReport, designStack, restoreQuotas, setQuota } from '../../../support/cost';
+import { quota } from '../../../../sizing/quotas';
+import { votePathFor } from '../../../../sizing/vote-path';
 
 const functionUrl = designStack({ results: 'function-url' });
 const cloudFront = designStack({ results: 'cloudfront' });

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommandFailure, UsageError } from '../../../../config/errors';
+import { CommandFailure, UsageError } from '../../../../domain/errors';
 import { cloudWatchInput, loadProfile, type CloudWatchOptions } from '../../../../cost/report-files';
 import {
   type MetricsClient,

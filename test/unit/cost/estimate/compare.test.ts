@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { POLL_READ_CACHE_SECONDS, RESULTS_CACHE_SECONDS } from '../../../../config/caching';
-import { autoWorkers } from '../../../../config/vps-workers';
 import { CDN_PLANS } from '../../../../cost/estimate/cdn';
 import {
   breakEven,
@@ -40,6 +39,7 @@ import {
 import { designStack } from '../../../support/cost';
 import { BILL } from '../../../support/prices';
 import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
+import { autoWorkers } from '../../../../sizing/vps-workers';
 
 const stack = designStack();
 

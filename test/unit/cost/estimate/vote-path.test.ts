@@ -3,14 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { API_THROTTLE } from '../../../../config/throttling';
 import { VOTE_QUEUE } from '../../../../config/vote-queue';
 import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
-import { quota } from '../../../../config/aws-quotas';
-import { voteRates } from '../../../../config/vote-rates';
-import {
-  DEFAULT_VOTE_PATH,
-  MAX_HOT_POLL_VOTES_PER_SECOND,
-  votePathFor,
-  withApiRateLimit,
-} from '../../../../config/vote-path';
+import { DEFAULT_VOTE_PATH, MAX_HOT_POLL_VOTES_PER_SECOND } from '../../../../config/vote-path';
+import { quota } from '../../../../sizing/quotas';
+import { votePathFor, withApiRateLimit } from '../../../../sizing/vote-path';
+import { voteRates } from '../../../../sizing/vote-rates';
 
 describe('votePathFor', () => {
   it('is today’s size without the flag', () => {

@@ -5,8 +5,8 @@
  * or the one vote that wakes an idle group. No timers: the same figures on any machine, however busy.
  */
 import { describe, expect, it } from 'vitest';
-import { votesPerBatch } from '../../../../config/vote-rates';
 import { prng } from '../../../support/prng';
+import { votesPerBatch } from '../../../../sizing/vote-rates';
 
 /** Mean votes a batch over `votes` arrivals at `perSecond`, with batches that hold the group `cycleMs`. */
 function simulate(perSecond: number, batchSize: number, cycleMs: number, votes: number, seed: number): number {

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../../../../config/errors';
+import { UsageError } from '../../../../domain/errors';
 import { loadVpsCapacity } from '../../../../cost/report-files';
 import { vpsRows } from '../../../../cost/report/vps-lines';
 import { costReport } from '../../../support/cost';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../../config/errors';
+import { UsageError } from '../../../../domain/errors';
 import { pricesLine } from '../../../../pricing/book-words';
 import {
   BadExchangeRates,

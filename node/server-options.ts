@@ -2,9 +2,17 @@
  * The options both servers take alike (`npm start` and `npm run vps`): a port, rate limits on or
  * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
  */
-import { CAPTCHA_PROVIDERS, captchaSettingsFrom, type ServerCaptchaSettings } from '../config/captcha';
-import { FLAGS, fromOption } from '../config/flags';
+import { CAPTCHA_PROVIDERS, type ServerCaptchaSettings } from '../config/captcha';
+import { type Flag, FLAGS, INVALID } from '../config/flags';
 import { UsageError, type OptionSpec } from './command-line';
+import { captchaSettingsFrom } from '../domain/captcha';
+
+/** `--option value` for one of the stack's flags (config/flags.ts): the value read, or a UsageError naming it. */
+export function fromOption<T>(flag: Flag<T>, value: string | undefined): T {
+  const read = flag.parse(value);
+  if (read !== INVALID) return read;
+  throw new UsageError(`--${flag.option} ${flag.mustBe} (got ${JSON.stringify(value)}).`);
+}
 
 export function portFrom(value: string): number {
   const port = Number(value);

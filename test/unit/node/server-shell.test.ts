@@ -1,5 +1,5 @@
 /**
- * The shell both servers run in (http/server-shell.ts): a taken port said in one line, a stop that
+ * The shell both servers run in (node/server-shell.ts): a taken port said in one line, a stop that
  * does not wait for idle connections, and what Ctrl-C and SIGTERM do. The servers' own tests run
  * it for real (test/local/stop.test.ts, test/vps/vps.test.ts).
  */
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeServer, listen, originOf, stopOnSignals, type SignalledProcess } from '../../../http/server-shell';
+import { closeServer, listen, originOf, stopOnSignals, type SignalledProcess } from '../../../node/server-shell';
 
 const ok = () => undefined;
 let servers: Server[] = [];

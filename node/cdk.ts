@@ -1,6 +1,6 @@
 /**
  * What `npm run deploy` and `npm run destroy` share: the checks they make before cdk starts (the stack's
- * flags, then credentials: cli/aws-credentials.ts), each answered in one line rather than after a synth,
+ * flags, then credentials: node/aws-credentials.ts), each answered in one line rather than after a synth,
  * and the cdk they start, the CLI this repository pins, from the project's root with the terminal's
  * input and output.
  */
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { badContextPair, contextOf, UsageError } from './command-line';
 import { PROJECT_ROOT } from './folders';
+import { STACK_NAME } from '../config/stack';
 
 /** A JSON file's object (or its `key`'s), or nothing where it is missing or no JSON (cdk says so itself). */
 function jsonObject(file: string, key?: string): Record<string, unknown> {
@@ -104,4 +105,10 @@ export function askYesNo(
       resolve(/^y(es)?$/i.test(answer.trim()));
     });
   }).finally(() => terminal.close());
+}
+
+/** The stack's outputs from a `cdk deploy --outputs-file` JSON file; empty when there is none. */
+export function stackOutputs(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>)[STACK_NAME] ?? {};
 }

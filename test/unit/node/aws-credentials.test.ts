@@ -1,5 +1,5 @@
 /**
- * npm run deploy's and npm run destroy's check for AWS credentials (cli/aws-credentials.ts): found where the
+ * npm run deploy's and npm run destroy's check for AWS credentials (node/aws-credentials.ts): found where the
  * SDK's default chain finds them, from files and the environment only; without any, one line saying what to
  * run, exit 1, and no synth (bin/deploy.ts runs cdk only after the check). And the region npm run destroy
  * names, found where the CDK CLI finds it.
@@ -15,8 +15,8 @@ import {
   noCredentialsMessage,
   regionInWords,
   requireCredentials,
-} from '../../../cli/aws-credentials';
-import { CommandFailure } from '../../../cli/command-line';
+} from '../../../node/aws-credentials';
+import { CommandFailure } from '../../../node/command-line';
 
 /** A machine with these environment variables and files (path → text), and nothing else. */
 const machine = (env: Record<string, string> = {}, files: Record<string, string> = {}): CredentialPlaces => ({

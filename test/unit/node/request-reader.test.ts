@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { API_BASE_PATH } from '../../../config/api-contract';
-import { headersOf, isApiPath, sourceIpOf, targetOf } from '../../../http/request-reader';
+import { headersOf, isApiPath, sourceIpOf, targetOf } from '../../../node/request-reader';
 
 /** What the URL standard makes of a request line's target: the reader's fast path must agree. */
 function byUrl(raw: string) {

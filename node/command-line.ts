@@ -4,7 +4,7 @@
  * stack trace. A thin layer over node:util parseArgs.
  */
 import { parseArgs } from 'node:util';
-import { CommandFailure, UsageError } from '../config/errors';
+import { CommandFailure, UsageError } from '../domain/errors';
 import { callerPath } from './folders';
 import { wrap } from './wrap';
 

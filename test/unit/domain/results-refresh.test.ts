@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESULTS_CACHE_SECONDS } from '../../../config/caching';
-import { nextRefreshDelay, RESULTS_REFRESH, refreshRequests } from '../../../config/results-refresh';
+import { RESULTS_REFRESH } from '../../../config/results-refresh';
+import { nextRefreshDelay, refreshRequests } from '../../../domain/results-refresh';
 
 describe('results refresh', () => {
   it('never asks faster than the results cache', () => {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CommandFailure } from '../config/errors';
+import { CommandFailure } from '../domain/errors';
 
 /** The repository's root: where the commands' default folders (.local-data/, .vps-data/) live. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

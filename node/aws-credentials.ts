@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CommandFailure } from '../config/errors';
+import { CommandFailure } from '../domain/errors';
 
 /** What to run to get credentials, and where the rest is. */
 export const CREDENTIALS_HELP = 'run aws configure (keys) or aws sso login (SSO), then try again; docs/deploy.md';

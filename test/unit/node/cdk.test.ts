@@ -1,5 +1,5 @@
 /**
- * What npm run deploy and npm run destroy share (cli/cdk.ts): the stack's flags checked before cdk starts, from
+ * What npm run deploy and npm run destroy share (node/cdk.ts): the stack's flags checked before cdk starts, from
  * -c and the context files as cdk merges them, with the synth's own checks; and the question destroy asks.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { askYesNo, checkStackFlags, contextFiles, envForRegion } from '../../../cli/cdk';
-import { UsageError } from '../../../cli/command-line';
+import { askYesNo, checkStackFlags, contextFiles, envForRegion } from '../../../node/cdk';
+import { UsageError } from '../../../node/command-line';
 
 describe('the context files', () => {
   it("merge as cdk merges them: cdk.json's context over cdk.context.json over ~/.cdk.json's", () => {

@@ -1,15 +1,14 @@
 /**
- * The error bases (config/errors.ts): every error says which it is, even minified, and keeps
+ * The error bases (domain/errors.ts): every error says which it is, even minified, and keeps
  * the error it replaces as its cause; a client's error body is its code and message, never the cause.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { CommandFailure, NamedError, UsageError } from '../../../config/errors';
 import { ProfileError } from '../../../cost/usage/profiles';
 import { MeasuredRunError } from '../../../cost/usage/measured';
-import { PollError } from '../../../domain/errors';
+import { CommandFailure, NamedError, PollError, UsageError } from '../../../domain/errors';
 import { BatchFailedError } from '../../../lambdas/handlers/count-votes';
 import { AwsLimitsError } from '../../../local/aws-limits';
 import { TemplateError } from '../../../cost/estimate/stack-config';
@@ -75,7 +74,7 @@ describe('every error of ours', () => {
     const bundled = await build({
       stdin: {
         contents:
-          "import { UsageError } from './config/errors'; import { PollError } from './domain/errors';" +
+          "import { PollError, UsageError } from './domain/errors';" +
           'export const names = [new UsageError("x").name, new PollError("not_found", "x").name];',
         resolveDir: process.cwd(),
         loader: 'ts',

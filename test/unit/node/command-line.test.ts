@@ -1,4 +1,4 @@
-/** Every command's reading of its command line (cli/command-line.ts): paths from the caller's folder; negatives. */
+/** Every command's reading of its command line (node/command-line.ts): paths from the caller's folder; negatives. */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -8,8 +8,8 @@ import {
   parseCommandLine,
   type CommandSpec,
   type OptionSpec,
-} from '../../../cli/command-line';
-import { callerPath } from '../../../cli/folders';
+} from '../../../node/command-line';
+import { callerPath } from '../../../node/folders';
 import { calledFrom } from '../../support/npm-run';
 
 const SPEC = {
