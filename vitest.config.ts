@@ -83,7 +83,7 @@ export default defineConfig({
       {
         test: {
           name: 'slow',
-          include: ['test/{integration,local,load,browser,vps,commands}/**/*.test.ts', ...SPAWNS],
+          include: ['test/{integration,local,editions,load,browser,vps,commands}/**/*.test.ts', ...SPAWNS],
           exclude: PURE,
           // They start emulators, browsers and servers: give them room on shared cores (a hang, not a pace).
           testTimeout: 180_000,

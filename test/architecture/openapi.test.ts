@@ -2,7 +2,7 @@
  * docs/openapi.yaml against the code's own definitions: a valid OpenAPI 3.1 document, with the routes
  * of config/api-contract.ts (no more, no fewer), every error code at the status lambdas/handlers/http.ts
  * answers it with, and the limits of POLL_LIMITS and IDEMPOTENCY. What the editions really answer is
- * checked against it in test/local/openapi-answers.test.ts.
+ * checked against it in test/editions/openapi-answers.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY, POLL_LIMITS, ROUTES } from '../../config/api-contract';
