@@ -1,7 +1,7 @@
 /** How much traffic the API lets in: the stage's throttle, and the per-address limits of the functions. */
 
 /**
- * API Gateway stage throttling (steady rate, burst): the default size (config/vote-path.ts sizes it
+ * API Gateway stage throttling (steady rate, burst): the default size (sizing/vote-path.ts sizes it
  * for a hot poll).
  */
 export const API_THROTTLE = {

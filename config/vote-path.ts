@@ -2,9 +2,9 @@
  * How big the vote path is: message groups per poll and counter items per poll, sized from the
  * votes a second one poll must carry (`-c hotPollVotesPerSecond=<n>`, `npm start --
  * --hot-poll-votes-per-second <n>`); and the API stage's throttle, sized from the requests a second
- * the API must pass (`-c apiRateLimit=<n>`). Both from AWS's quotas (config/aws-quotas.ts); the stack
- * deploys what they return, and the capacity model checks a design against it. Without the flags
- * the path is today's default size.
+ * the API must pass (`-c apiRateLimit=<n>`). Here its settings and its default size (what a stack without the
+ * flags has); sizing/vote-path.ts sizes it from AWS's quotas (config/aws-quotas.ts), the stack deploys what that
+ * returns, and the capacity model checks a design against it.
  */
 import { API_THROTTLE } from './throttling';
 import { VOTE_QUEUE } from './vote-queue';

@@ -251,7 +251,7 @@ function quotas(): string[] {
 }
 
 /**
- * What `-c hotPollVotesPerSecond=<n>` sizes, from config/vote-path.ts (the stage throttle is
+ * What `-c hotPollVotesPerSecond=<n>` sizes, from sizing/vote-path.ts (the stage throttle is
  * apiRateLimit's).
  */
 const votePathSizes = () =>

@@ -30,7 +30,7 @@ export interface PollApiProps {
    * origin (results=cloudfront).
    */
   siteOrigin?: string;
-  /** The stage's throttle, every route together (config/vote-path.ts sizes it). */
+  /** The stage's throttle, every route together (sizing/vote-path.ts sizes it). */
   throttle: { rateLimit: number; burstLimit: number };
 }
 
