@@ -2,14 +2,15 @@
  * The stack's template, kept on disk between starts of the local runtime: a synth costs seconds of
  * CPU (aws-cdk-lib, and the page it bundles), and the runtime starts often (every `npm start`, dozens
  * of times in the tests). Kept by the synth's context and by every file the template is made from
- * (lib/, config/, frontend/, lambdas/, domain/, cdk.json, the lockfile), so an edit to any of them
- * synthesizes it again.
+ * (lib/ and every folder it imports, lambdas/ that it bundles, cdk.json, the lockfile), so an edit to any of
+ * them synthesizes it again.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-const SOURCE_FOLDERS = ['lib', 'config', 'frontend', 'lambdas', 'domain'];
+/** The CDK app's folders (test/unit/local/template-cache.test.ts checks that lib/ imports no other of ours). */
+export const SOURCE_FOLDERS = ['lib', 'config', 'sizing', 'pricing', 'frontend', 'lambdas', 'domain'];
 const SOURCE_FILES = ['cdk.json', 'package-lock.json'];
 /** Templates kept, the newest: about twenty designs the tests start, a few edits' worth (46 KB each). */
 export const KEPT_TEMPLATES = 64;

@@ -12,7 +12,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cachedTemplate, KEPT_TEMPLATES, templateCachePath } from '../../../local/template-cache';
+import { build } from 'esbuild';
+import { cachedTemplate, KEPT_TEMPLATES, SOURCE_FOLDERS, templateCachePath } from '../../../local/template-cache';
 
 let root: string;
 let synths: number;
@@ -20,7 +21,7 @@ const synth = async () => ({ Resources: { Made: { n: ++synths } } });
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'template-cache-'));
-  for (const folder of ['lib', 'config', 'frontend/src', 'lambdas', 'domain'])
+  for (const folder of [...SOURCE_FOLDERS, 'frontend/src'])
     mkdirSync(join(root, folder), { recursive: true });
   writeFileSync(join(root, 'lib', 'stack.ts'), 'export const a = 1;');
   writeFileSync(join(root, 'frontend', 'src', 'page.ts'), 'export const b = 1;');
@@ -71,5 +72,22 @@ describe('the kept template', () => {
     await cachedTemplate(root, { variant: 'newest' }, synth);
     expect(readdirSync(folder)).toHaveLength(KEPT_TEMPLATES);
     expect(existsSync(templateCachePath(root, { variant: 'newest' }))).toBe(true);
+  });
+
+  it('is kept by every folder of ours the CDK app imports', async () => {
+    const project = join(__dirname, '..', '..', '..');
+    const { metafile } = await build({
+      entryPoints: [join(project, 'bin', 'poll-app.ts')],
+      bundle: true,
+      platform: 'node',
+      packages: 'external',
+      metafile: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const folders = new Set(Object.keys(metafile.inputs).map((input) => input.split('/')[0]));
+    folders.delete('bin');
+    expect(folders.size).toBeGreaterThan(3);
+    expect([...folders].filter((folder) => !SOURCE_FOLDERS.includes(folder))).toEqual([]);
   });
 });
