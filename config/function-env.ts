@@ -37,7 +37,7 @@ export const FUNCTION_ENV = {
   /** A stand-in for the provider's siteverify. */
   captchaVerifyUrl: { name: 'CAPTCHA_VERIFY_URL', functions: GUARDED, localOnly: true },
   /**
-   * The vote path's size (config/vote-path.ts) when the stack sizes it for a hot poll, absent for the default
+   * The vote path's size (sizing/vote-path.ts) when the stack sizes it for a hot poll, absent for the default
    * size: the create function records it in each new poll (a poll keeps its size for life: domain/poll.ts),
    * and the cost model reads the deployment's size there (cost/estimate/stack-config.ts).
    */

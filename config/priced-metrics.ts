@@ -4,7 +4,7 @@
  * line's usage: one table for the stack's cost dashboard (lib/cost-dashboard.ts: metric math in dollars an hour)
  * and for the estimator's CloudWatch reader (cost/estimate/cloudwatch.ts: a window's usage, projected to a
  * month). All are made from it, so that they count alike (they drifted once: the reader's SQS requests were not
- * the dashboard's). A leaf: it reads only the bill's lines (no prices) and the vote path's rates.
+ * the dashboard's). A leaf: it reads only the bill's lines (no prices) and a batch's SQS requests.
  */
 import type { PriceId } from '../pricing/price-lines';
 import { SQS_REQUESTS_PER_BATCH } from './vote-rates';

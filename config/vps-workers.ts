@@ -1,6 +1,7 @@
 /**
- * What `npm run vps -- --workers auto` runs on a box, read by the edition (bin/vps.ts), by the estimator that
- * prices the box (cost/estimate/vps.ts) and by bench:vps alike, so that the model prices what runs.
+ * What `npm run vps -- --workers auto` runs on a box: the threshold and why. sizing/vps-workers.ts applies it for
+ * the edition (bin/vps.ts), the estimator that prices the box (cost/estimate/vps.ts) and bench:vps alike, so that
+ * the model prices what runs.
  */
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The CAPTCHA's rules: the settings a command line asks for, checked once in the words of the flags used; what
- * the page may know of them; what a provider's siteverify answer means for a request. Pure.
+ * The CAPTCHA's rules: the settings asked for (`-c captcha=`, `--captcha`), checked once in the words of the flags
+ * used; what the page may know of them; what a provider's siteverify answer means for a request. Pure.
  */
 import { CAPTCHA, CAPTCHA_PROVIDERS, type CaptchaProvider, type CaptchaSettings } from '../config/captcha';
 import { invalid, PollError, UsageError } from './errors';
@@ -20,8 +20,10 @@ export interface CaptchaFlagNames {
   siteKey: string;
 }
 
+/** Whether a value names a provider of ours (config/captcha.ts CAPTCHA.providers). */
 export const isCaptchaProvider = (value: unknown): value is CaptchaProvider =>
   typeof value === 'string' && Object.hasOwn(CAPTCHA.providers, value);
+
 /** The provider and site key as given; undefined for none (absent or `off`); a UsageError names what is wrong. */
 export function captchaSettingsFrom(
   provider: unknown,

@@ -40,8 +40,8 @@ export function siteServer(site: Site, config: SiteConfig, onServed?: (status: n
   const withConfig = pageWithConfig(site.page, config);
   const page = body(explorer ? withConfig.replace(COST_FOOTER.hidden, COST_FOOTER.shown) : withConfig);
   const notFound = body(site.notFound);
-  /** The page for a path, if the site has one there. */
   const isSitePage = (path: string) => SITE_PAGES.create.test(path) || SITE_PAGES.poll.test(path);
+  /** The page for a path, if the site has one there. */
   const pageFor = (path: string) => (isSitePage(path) ? page : path === COST_PATH ? explorer : undefined);
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -48,7 +48,7 @@ export function functionEnvironment(fn: AppFunctionName, settings: FunctionSetti
     Object.entries(settings).map(([key, value]) => {
       const variable: FunctionVariable = FUNCTION_ENV[key as FunctionEnvKey];
       if (!variable.functions.includes(fn) || variable.localOnly)
-        throw new Error(`The stack does not set ${variable.name} on ${fn} (config/function-env.ts FUNCTION_ENV)`);
+        throw new Error(`The stack does not set ${variable.name} on ${fn} (config/function-env.ts)`);
       return [variable.name, value];
     }),
   );

@@ -51,7 +51,7 @@ export interface PollStackProps extends StackProps {
   results?: ResultsDelivery;
   /** results=function-url: the results function's reserved concurrency; none when undefined. */
   resultsConcurrency?: number;
-  /** The vote path's size (`-c hotPollVotesPerSecond`, config/vote-path.ts); the default size when absent. */
+  /** The vote path's size (`-c hotPollVotesPerSecond`, sizing/vote-path.ts); the default size when absent. */
   votePath?: VotePath;
   /**
    * The cost dashboard (lib/cost-dashboard.ts), priced from this book (the stack's region's); none for LocalStack,

@@ -2,7 +2,8 @@
  * What `npm run deploy` and `npm run destroy` share: the checks they make before cdk starts (the stack's
  * flags, then credentials: node/aws-credentials.ts), each answered in one line rather than after a synth,
  * and the cdk they start, the CLI this repository pins, from the project's root with the terminal's
- * input and output.
+ * input and output. And a deployed stack's outputs, as the tools that act on it read them (npm run load,
+ * npm run dlq, npm run localstack:*).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { CommandFailure, UsageError } from '../domain/errors';
 import { callerPath } from './folders';
 import { wrap } from './wrap';
 
-// Where every command gets them; they live in config/ so that lib/ (the CDK app) throws them too.
+// Where every command gets them; they live in domain/errors.ts so that lib/ (the CDK app) throws them too.
 export { CommandFailure, UsageError };
 
 // The AWS SDK's notice that its releases after January 2027 need Node 22: seven lines, before a command's

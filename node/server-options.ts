@@ -1,6 +1,7 @@
 /**
  * The options both servers take alike (`npm start` and `npm run vps`): a port, rate limits on or
- * off, and a CAPTCHA whose secret comes from the environment, never from the command line.
+ * off, and a CAPTCHA whose secret comes from the environment, never from the command line; and any of the
+ * stack's flags given as an option (fromOption: `npm start -- --api-kind rest`).
  */
 import { CAPTCHA_PROVIDERS, type ServerCaptchaSettings } from '../config/captcha';
 import { type Flag, FLAGS, INVALID } from '../config/flags';

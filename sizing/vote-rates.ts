@@ -1,7 +1,7 @@
 /**
  * The vote path's rates a vote: how many votes a FIFO batch folds, and the counter writes and queue requests
- * that follow. The stack sizes its vote path with them (sizing/vote-path.ts) and the estimator bills with
- * them (cost/estimate/rates.ts): defined once, here where both read. Pure.
+ * that follow. The stack sizes its vote path with them (sizing/vote-path.ts) and the estimator bills and
+ * judges with them (cost/estimate/shares.ts, stages.ts): defined once, here where both read. Pure.
  */
 import {
   COUNTER_ITEM_BYTES,

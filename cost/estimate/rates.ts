@@ -1,7 +1,7 @@
 /**
- * The rates that turn traffic into usage, each defined once and derived from the traffic and the
- * stack (or measured by a load test): the bill (cost/estimate/model.ts) and the capacity verdict
- * (cost/estimate/capacity.ts) both read them here, so they cannot disagree. Pure.
+ * The CORS preflights a vote brings, derived from the visits and the stack: the bill (cost/estimate/model.ts) and
+ * the capacity verdict (cost/estimate/stages.ts) both read them here, so they cannot disagree; the vote path's
+ * own rates are sizing/vote-rates.ts. Pure.
  */
 
 /** What a voter's visits look like in a profile: visits a vote, and how long a poll is open. */

@@ -1,7 +1,8 @@
 /**
  * What a traffic profile is (its fields: cost/usage/profiles.ts has the presets and the validator), the
  * month the model bills, and the requests one results viewer makes: what the profile's walk
- * (cost/usage/peaks.ts) and the bill (cost/estimate/model.ts) both start from. A leaf: it imports only config.
+ * (cost/usage/peaks.ts) and the bill (cost/estimate/model.ts) both start from. A leaf of the estimator: it
+ * imports settings, a region's edge group and the page's refresh schedule, nothing of cost/.
  */
 import type { EdgeLocation } from '../../pricing/regions';
 import { refreshRequests } from '../../domain/results-refresh';

@@ -23,7 +23,7 @@ interface Rule {
   why: string;
 }
 
-/** Every folder of ours that reads config/: config/ and template/ (read by them all) read none of it. */
+/** The folders of ours above config/ (they read it): config/, template/ and sizing/ read none of them. */
 const ABOVE_CONFIG = [
   'lib/',
   'lambdas/',

@@ -1,7 +1,7 @@
 /**
  * bin/ is the commands (bench/bin/ the benchmarks'): every file in it is one that package.json's scripts or
  * cdk.json's app runs, every one of those runs a file in it, and nothing imports from it (what a command shares
- * with another lives in cli/, http/ or its feature's folder, where a test or the other command can reach it).
+ * with another lives in node/ or its feature's folder, where a test or the other command can reach it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ describe('bin/', () => {
 
   it('catches a script outside it, a file in it nothing runs, and an import of it', () => {
     const sources: Record<string, string> = {
-      'bin/start.ts': "import { listen } from '../http/server-shell';",
+      'bin/start.ts': "import { listen } from '../node/server-shell';",
       'bin/helpers.ts': '',
       'vps/server.ts': "import { startOrExit } from '../bin/start';",
       'test/x.test.ts': "const { SPEC } = await import('../bin/start');",

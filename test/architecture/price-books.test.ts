@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sourceFiles } from '../support/source-files';
 
-const PRODUCT = ['cost', 'lib', 'config', 'figures', 'local', 'vps', 'frontend', 'lambdas', 'domain'];
+const PRODUCT = ['cost', 'lib', 'config', 'sizing', 'node', 'figures', 'local', 'vps', 'frontend', 'lambdas', 'domain'];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 describe('price books', () => {

@@ -21,8 +21,7 @@ const synth = async () => ({ Resources: { Made: { n: ++synths } } });
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'template-cache-'));
-  for (const folder of [...SOURCE_FOLDERS, 'frontend/src'])
-    mkdirSync(join(root, folder), { recursive: true });
+  for (const folder of [...SOURCE_FOLDERS, 'frontend/src']) mkdirSync(join(root, folder), { recursive: true });
   writeFileSync(join(root, 'lib', 'stack.ts'), 'export const a = 1;');
   writeFileSync(join(root, 'frontend', 'src', 'page.ts'), 'export const b = 1;');
   writeFileSync(join(root, 'cdk.json'), '{}');
