@@ -30,7 +30,7 @@ import type { ApiKind } from '../config/stack';
 import { bookText } from '../pricing/book-words';
 import type { PriceBook } from '../pricing/price-book';
 import { listPrice } from '../pricing/tiers';
-import type { PriceId } from '../pricing/price-lines';
+import { bytesPerUnit, type PriceId } from '../pricing/price-lines';
 import {
   MB_PER_GB,
   METERED_METRICS,
@@ -45,7 +45,7 @@ import {
   type UsageTerm,
 } from '../config/priced-metrics';
 import type { ApiMetrics } from './poll-api';
-import { bytesPerUnit, priceFor } from '../pricing/priced-by';
+import { priceFor } from '../pricing/priced-by';
 
 /** Every graph's period; the cost math scales each period's usage to an hour, whatever the period. */
 const PERIOD = Duration.minutes(5);

@@ -174,9 +174,12 @@ export const PRICE_LINES = {
 export type PriceId = keyof typeof PRICE_LINES;
 export const PRICE_IDS = Object.keys(PRICE_LINES) as PriceId[];
 
-/** Bytes as the units a price per GB bills: AWS's GB for that line (`bytes.perUnit`). */
-export function bytesToUnits(bytes: number, id: PriceId): number {
-  const line: PriceLine = PRICE_LINES[id];
-  if (!line.bytes) throw new Error(`The price ${id} is not a price per GB.`);
-  return bytes / line.bytes.perUnit;
+/** The bytes in one of a price's units: AWS's GB for that line (`bytes.perUnit`). */
+export function bytesPerUnit(id: PriceId): number {
+  const { bytes }: PriceLine = PRICE_LINES[id];
+  if (!bytes) throw new Error(`The price ${id} is not a price per GB.`);
+  return bytes.perUnit;
 }
+
+/** Bytes as the units a price per GB bills. */
+export const bytesToUnits = (bytes: number, id: PriceId): number => bytes / bytesPerUnit(id);

@@ -1,9 +1,9 @@
 /**
  * The price a billed line is charged at (config/priced-metrics.ts PricedBy): one price, or one for each API kind
- * or architecture; and the bytes in a price's GB. Read by the cost dashboard (lib/) and the estimator alike.
+ * or architecture. Read by the cost dashboard (lib/) and the estimator alike.
  */
 import type { PricedBy } from '../config/priced-metrics';
-import { PRICE_LINES, type PriceId, type PriceLine } from './price-lines';
+import type { PriceId } from './price-lines';
 
 /** Every price a line may be billed at (both kinds', both architectures'). */
 export const pricesOf = (price: PricedBy): PriceId[] => (typeof price === 'string' ? [price] : Object.values(price));
@@ -18,11 +18,4 @@ export function priceFor(price: PricedBy, variant: string): PriceId {
   const id = (price as Record<string, PriceId>)[variant];
   if (!id) throw new Error(`No price for ${variant} among ${Object.keys(price).join(', ')}`);
   return id;
-}
-
-/** The bytes in one of a price's units (its GB), for a term counted in bytes. */
-export function bytesPerUnit(id: PriceId): number {
-  const { bytes }: PriceLine = PRICE_LINES[id];
-  if (!bytes) throw new Error(`The price ${id} is not a price per GB.`);
-  return bytes.perUnit;
 }

@@ -4,7 +4,7 @@
  * dashboard is made from too), projected to a month and priced with the price book the model uses
  * (the region's price book); beside it, the profile that best fits the measured mix, and its estimate.
  */
-import { PRICE_IDS, type PriceId } from '../../pricing/price-lines';
+import { PRICE_IDS, type PriceId, bytesPerUnit } from '../../pricing/price-lines';
 import {
   BILLED_USAGE,
   type BilledQuantity,
@@ -35,7 +35,7 @@ import {
   type TrafficProfile,
 } from '../usage/traffic-profile';
 import { FUNCTION_ROLES, type FunctionRole } from '../usage/unit-costs';
-import { bytesPerUnit, priceFor, pricesOf, variantsOf } from '../../pricing/priced-by';
+import { priceFor, pricesOf, variantsOf } from '../../pricing/priced-by';
 
 /** Each bill line the metrics price, and the service whose metrics give it: the table's lines. */
 const MEASURED_LINES: Partial<Record<PriceId, MeasuredService>> = Object.fromEntries(
