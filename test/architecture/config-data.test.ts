@@ -25,18 +25,26 @@ const isCode = (node: ts.Expression) =>
 
 /** The names of a source's exported functions and classes, however declared. */
 function exportedCode(file: string, source: string): string[] {
-  const found: string[] = [];
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  // Every function and class the file declares at its top, exported or not, by name.
+  const code: Array<{ name: string; exported: boolean }> = [];
   for (const statement of sf.statements) {
-    if (!exported(statement)) continue;
     if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement))
-      found.push(`${file}: ${statement.name?.text ?? 'default'}`);
+      code.push({ name: statement.name?.text ?? 'default', exported: exported(statement) });
     if (ts.isVariableStatement(statement))
       for (const declaration of statement.declarationList.declarations)
         if (declaration.initializer && isCode(unwrapped(declaration.initializer)))
-          found.push(`${file}: ${declaration.name.getText(sf)}`);
+          code.push({ name: declaration.name.getText(sf), exported: exported(statement) });
   }
-  return found;
+  // `export { f }`: a local function exported by a list.
+  const listed = sf.statements.flatMap((statement) =>
+    ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause
+      ? ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map((element) => (element.propertyName ?? element.name).text)
+        : []
+      : [],
+  );
+  return code.filter((c) => c.exported || listed.includes(c.name)).map((c) => `${file}: ${c.name}`);
 }
 
 describe('config/', () => {
@@ -57,6 +65,8 @@ describe('config/', () => {
       'export const FLAGS = { rate: { parse: (value: unknown) => value } } as const;',
       'export const LIMIT = 3;',
       'function local() {}',
+      'const listed = () => 1;',
+      'export { listed, LIMIT as MAX };',
       'export type Id = string;',
     ].join('\n');
     expect(exportedCode('config/x.ts', source)).toEqual([
@@ -66,6 +76,7 @@ describe('config/', () => {
       'config/x.ts: pick',
       'config/x.ts: old',
       'config/x.ts: Named',
+      'config/x.ts: listed',
     ]);
   });
 });
