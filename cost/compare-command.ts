@@ -14,7 +14,8 @@ import { usd } from './estimate/format';
 import { readStack, TemplateError } from './estimate/stack-config';
 import { compareJson, nothingChanged, renderCompareMarkdown, renderCompareText } from './report/compare-lines';
 import { DEFAULT_UNIT_COSTS } from './usage/unit-costs';
-import { currencyCode } from '../pricing/exchange-rates';
+import { boxOptions } from './usage/own-box';
+import type { TrafficProfile } from './usage/traffic-profile';
 
 export const COMPARE_FORMATS = ['text', 'markdown', 'json'] as const;
 
@@ -89,12 +90,12 @@ function templateAt(option: string, path: string): { template: Json; file: strin
   }
 }
 
-/** One side read: a UsageError for a file that is not a template of this app. */
-function side(option: string, path: string, values: CompareOptions): SideInput {
+/** One side read and priced as npm run cost prices the profile: a UsageError for a file not a template of this app. */
+function side(option: string, path: string, values: CompareOptions, profile: TrafficProfile): SideInput {
   const { template, file } = templateAt(option, path);
   try {
     const reading = readStack(template);
-    return { template, reading, source: shownPath(file), options: billOptions(values, reading.stack) };
+    return { template, reading, source: shownPath(file), options: billOptions(values, reading.stack, profile) };
   } catch (error) {
     if (error instanceof TemplateError) throw new UsageError(`${option} ${path}: ${error.message}`, { cause: error });
     throw error;
@@ -124,16 +125,17 @@ function headPath(values: CompareOptions): string {
 /** The two templates priced for the profile; a UsageError for a base or head it cannot read as this app's. */
 export function compareInput(values: CompareOptions): StackComparison {
   // The month's change in this currency too (--currency, else the profile's), its dollars beside.
-  const currency = values.currency === undefined ? {} : { currency: currencyCode(values.currency, '--currency') };
-  const base = side('--compare-to', values['compare-to']!, values);
-  const head = side('--template', headPath(values), values);
+  const currency = boxOptions({ currency: values.currency });
+  const profile = { ...loadProfile(values.profile), ...currency };
+  const base = side('--compare-to', values['compare-to']!, values, profile);
+  const head = side('--template', headPath(values), values, profile);
   if (!sameApp(base, head))
     throw new UsageError(
       `--compare-to ${values['compare-to']} and ${head.source} are templates of two different apps: ` +
         'no function, table or queue of one is in the other',
     );
   return compareStacks({
-    profile: { ...loadProfile(values.profile), ...currency },
+    profile,
     units: values.from ? loadMeasured(values.from).units : DEFAULT_UNIT_COSTS,
     vpsCapacity: loadVpsCapacity(values['vps-from']),
     base,

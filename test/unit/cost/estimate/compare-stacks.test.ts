@@ -3,6 +3,9 @@
  * two templates of this app, the committed ones (test/fixtures/templates/) and copies changed as a pull request
  * would change them, priced for the seed profile line by line, with why each line moved and what changed.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadVpsCapacity, reportInput } from '../../../../cost/report-files';
 import { type CompareOptions, compareInput, compareOutput, gateFailure } from '../../../../cost/compare-command';
@@ -20,7 +23,7 @@ import {
 } from '../../../../cost/report/compare-lines';
 import { PROFILES } from '../../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../../cost/usage/unit-costs';
-import { readPriceBook } from '../../../../pricing/price-book';
+import { NoViewersBook, readPriceBook } from '../../../../pricing/price-book';
 import { pricesLine } from '../../../../pricing/book-words';
 import { committedTemplate, templatePath } from '../../../support/templates';
 
@@ -228,6 +231,17 @@ describe('the cost of a change', () => {
     expect(() => compareInput({ ...OPTIONS, 'compare-to': templatePath('default'), currency: 'XYZ' })).toThrow(
       UnknownCurrency,
     );
+  });
+
+  it('prices both sides for the profile as npm run cost does: where its viewers are', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'compare-profile-')), 'europe.json');
+    writeFileSync(file, JSON.stringify({ ...PROFILES.seed, viewersIn: 'Europe' }));
+    const options = { ...OPTIONS, profile: file, 'compare-to': templatePath('default') };
+    // No book of a European region is shipped: both refuse alike, naming the book to fetch.
+    expect(() => reportInput({ profile: file, template: templatePath('default'), 'new-account': false })).toThrow(
+      NoViewersBook,
+    );
+    expect(() => compareInput({ ...options, template: templatePath('function-url') })).toThrow(NoViewersBook);
   });
 
   it('fails a gate past it, in either direction, in dollars or percent; is quiet when nothing changed', () => {
