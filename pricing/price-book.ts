@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommandFailure, UsageError } from '../domain/errors';
 import { PRICE_IDS, PRICE_LINES, type PriceId, type PriceLine } from './price-lines';
-import { withViewersFrom } from './viewers';
+import { bookForViewers } from './viewers';
 import { type EdgeLocation, isRegion, REGIONS, regionsWithViewersIn } from './regions';
 
 /** A tier: `price` per `per` units for usage up to `upTo` units in the month (cumulative); the last has no upTo. */
@@ -200,9 +200,10 @@ export const readPriceBooks = (folder = BOOKS_FOLDER): PriceBook[] =>
  * book on disk of a region whose viewers are there; none: refused, saying which book to fetch.
  */
 export function withViewersIn(book: PriceBook, viewers: EdgeLocation, folder = BOOKS_FOLDER): PriceBook {
-  if (viewers === book.viewers.in) return book;
   const onDisk = booksOnDisk(folder);
-  const region = regionsWithViewersIn(viewers).find((code) => onDisk.includes(code));
-  if (region === undefined) throw new NoViewersBook(viewers);
-  return withViewersFrom(book, readPriceBook(region, folder));
+  const priced = bookForViewers(book, viewers, (code) =>
+    onDisk.includes(code) ? readPriceBook(code, folder) : undefined,
+  );
+  if (priced === undefined) throw new NoViewersBook(viewers);
+  return priced;
 }

@@ -5,6 +5,7 @@
  */
 import type { PriceBook } from './price-book';
 import { viewerLines } from './price-list-selectors';
+import { type EdgeLocation, regionsWithViewersIn } from './regions';
 
 /** `book`, its CloudFront viewer lines `there`'s (a book of a region whose viewers are where the profile's are). */
 export function withViewersFrom(book: PriceBook, there: PriceBook): PriceBook {
@@ -12,4 +13,21 @@ export function withViewersFrom(book: PriceBook, there: PriceBook): PriceBook {
   const prices = { ...book.prices };
   for (const id of viewerLines()) prices[id] = there.prices[id];
   return { ...book, prices, viewers: there.viewers };
+}
+
+/**
+ * `book` with CloudFront priced for `viewers`, from the book of the first region there (pricing/regions.ts order)
+ * that `bookOf` has; `book` itself when its own viewers are there; undefined when no region there has a book.
+ */
+export function bookForViewers(
+  book: PriceBook,
+  viewers: EdgeLocation,
+  bookOf: (region: string) => PriceBook | undefined,
+): PriceBook | undefined {
+  if (viewers === book.viewers.in) return book;
+  for (const region of regionsWithViewersIn(viewers)) {
+    const there = bookOf(region);
+    if (there) return withViewersFrom(book, there);
+  }
+  return undefined;
 }

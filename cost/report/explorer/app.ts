@@ -16,7 +16,7 @@ import { monthlyIn } from '../working';
 import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import type { PriceBook } from '../../../pricing/price-book';
-import { withViewersFrom } from '../../../pricing/viewers';
+import { bookForViewers } from '../../../pricing/viewers';
 import {
   asShown,
   checkProfile,
@@ -43,8 +43,8 @@ const books: PriceBook[] = JSON.parse($('explorer-books').textContent!);
  */
 function bookChosen(profile: TrafficProfile): PriceBook {
   const book = books.find((b) => b.region === region.value) ?? input.options.book;
-  const there = books.find((b) => b.viewers.in === profile.viewersIn);
-  return there ? withViewersFrom(book, there) : book;
+  const bookOf = (code: string) => books.find((b) => b.region === code);
+  return (profile.viewersIn && bookForViewers(book, profile.viewersIn, bookOf)) || book;
 }
 
 /** The last answer shown for a valid profile: it stays, dimmed, while a field is bad. */

@@ -1,7 +1,8 @@
 /**
  * CloudFront priced where the viewers are (pricing/viewers.ts, a profile's viewersIn): its requests and transfer
  * come from the book of a region whose viewers are there, every other line stays the stack's region's, and the
- * answer's first line says so; with no such book on disk, one line naming the book to fetch.
+ * answer's first line says so; with no such book on disk, one line naming the book to fetch; the command and the
+ * explorer pick the book alike.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,8 @@ import { estimate } from '../../../cost/estimate/model';
 import { PROFILES } from '../../../cost/usage/profiles';
 import { DEFAULT_UNIT_COSTS } from '../../../cost/usage/unit-costs';
 import { pricesLine } from '../../../pricing/book-words';
-import { bookFile, NoViewersBook, readPriceBook } from '../../../pricing/price-book';
+import { bookFile, NoViewersBook, type PriceBook, readPriceBook } from '../../../pricing/price-book';
+import { bookForViewers } from '../../../pricing/viewers';
 import { viewerLines } from '../../../pricing/price-list-selectors';
 import type { EdgeLocation } from '../../../pricing/regions';
 import { designStack } from '../../support/cost';
@@ -76,5 +78,19 @@ describe('CloudFront where the viewers are', () => {
       'No price book prices CloudFront for viewers in Europe: get one of a region there with ' +
         'npm run prices -- --region eu-west-1',
     );
+  });
+
+  it('picks, for the command and the page alike, the first region there that has a book (the regions order)', () => {
+    const home = readPriceBook('us-east-1');
+    const frankfurt = { ...home, region: 'eu-central-1', viewers: { in: 'Europe' as const, region: 'eu-central-1' } };
+    const ireland = { ...frankfurt, region: 'eu-west-1', viewers: { in: 'Europe' as const, region: 'eu-west-1' } };
+    const among =
+      (...had: PriceBook[]) =>
+      (code: string) =>
+        had.find((b) => b.region === code);
+    expect(bookForViewers(home, 'Europe', among(frankfurt, ireland))!.viewers.region).toBe('eu-west-1');
+    expect(bookForViewers(home, 'Europe', among(frankfurt))!.viewers.region).toBe('eu-central-1');
+    expect(bookForViewers(home, 'Europe', among(home))).toBeUndefined();
+    expect(bookForViewers(home, 'United States', among())).toBe(home);
   });
 });
