@@ -33,6 +33,8 @@ import {
   byRoute,
   hundredths,
   mean,
+  median,
+  optionsShares,
   printSummary,
   tenths,
   type Measured,
@@ -42,28 +44,19 @@ import {
 import { call, cpuSeconds, freePort, machineCpuSeconds, pin, ROOT, startServer, stop } from './vps-processes';
 import { limitOf, ownCores, placementOf, type Placement } from './vps-placement';
 import { bundleVps } from '../vps/bundle';
+import { countLabel, type WorkerCount } from '../sizing/vps-workers';
 
 /** The bare server and options, the bare POST and votes, alternate this many times on plain HTTP: drift hits both. */
 export const ROUNDS = 3;
 /**
  * The runs of a bench of `counts` worker counts with `tlsSetups` TLS set-ups, and its seconds of warm-up (2 s on
  * each route and on the bare server's GET and POST): each set-up runs at each count; on plain HTTP options and
- * votes are each a round of two runs (beside the bare server) `rounds` times, behind TLS once; page and results once.
+ * votes are each a round of two runs (beside the bare server) ROUNDS times, behind TLS once; page and results once.
  */
-export function benchSize(tlsSetups: number, counts = 2, rounds = ROUNDS): { runs: number; warmUpSeconds: number } {
+export function benchSize(tlsSetups: number, counts: number): { runs: number; warmUpSeconds: number } {
   const runs = (times: number) => counts * (times * 4 + 2);
-  return { runs: runs(rounds) + tlsSetups * runs(1), warmUpSeconds: counts * (1 + tlsSetups) * 6 * 2 };
+  return { runs: runs(ROUNDS) + tlsSetups * runs(1), warmUpSeconds: counts * (1 + tlsSetups) * 6 * 2 };
 }
-
-/** A worker count to measure: 1 is one process; `auto`: what --workers auto runs on this box. */
-export interface WorkerCount {
-  workers: number;
-  auto: boolean;
-}
-
-/** A count's label: "one process", "2 workers", with "(auto)" where --workers auto runs it here. */
-export const countLabel = ({ workers, auto }: WorkerCount): string =>
-  `${workers === 1 ? 'one process' : `${workers} workers`}${auto ? ' (auto)' : ''}`;
 
 /** The --tls names of the set-ups (cost/estimate/vps.ts TLS_SETUPS). */
 export const TLS_FLAGS: Record<string, TlsSetup> = {
@@ -201,7 +194,7 @@ export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
         `${micros} µs of the server's CPU a request; cores busy: the server ${busy.server.toFixed(2)}, ` +
         `the load generator ${busy.loadGenerator.toFixed(2)}, others ${busy.others.toFixed(2)} (limit: ${limit})`,
     );
-    return { result, micros, primaryMicros, busy, limit };
+    return { result, micros, primaryMicros, busy };
   }
 
   /** One set-up from start to stop: every route and the bare server, and that each acknowledged vote counted. */
@@ -285,8 +278,6 @@ export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
     );
     return { setup, placement, pairs, votePairs, runs, counted, flushLine };
   }
-
-  const median = <T>(sorted: T[]) => sorted[Math.floor(sorted.length / 2)];
 
   /** Each route's CPU a request in a set-up, or the primary's share of it (rounds averaged). */
   const routeMicros = (m: Measured, figure = (r: Run) => r.micros) =>
@@ -379,9 +370,7 @@ export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
       return ok;
     }
     const plain = one;
-    const shares = plain.pairs
-      .map((p) => p.options.result.requests.average / p.bare.result.requests.average)
-      .sort((a, b) => a - b);
+    const shares = optionsShares(plain);
     // The round whose ratio is the median stands for options and bare (its latencies are reported).
     const middle = plain.pairs.find(
       (p) => p.options.result.requests.average / p.bare.result.requests.average === median(shares),
@@ -393,7 +382,7 @@ export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
       ]),
     ) as VpsMeasurement['cpu']['tls'];
     // How a request's µs grows past 2 workers, where this run measured more: this machine's own curve.
-    const grown = counts.filter((c) => c.workers >= 2);
+    const grown = byWorkers.counts.filter((c) => c.workers >= 2);
     const workerCurve: WorkerCurve | undefined =
       grown.length > 1
         ? {
@@ -403,9 +392,9 @@ export async function benchVps(options: VpsBenchOptions): Promise<boolean> {
             source: byWorkers.source,
             workers: grown.map((c) => c.workers),
             micros: {
-              options: grown.map((c) => tenths(byRoute(of(c.workers)!, 'options', (r) => r.micros))),
-              vote: grown.map((c) => tenths(byRoute(of(c.workers)!, 'vote', (r) => r.micros))),
-              results: grown.map((c) => tenths(byRoute(of(c.workers)!, 'results', (r) => r.micros))),
+              options: grown.map((c) => c.routes.options.micros),
+              vote: grown.map((c) => c.routes.vote.micros),
+              results: grown.map((c) => c.routes.results.micros),
             },
           }
         : undefined;

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import type { CountRun } from '../cost/estimate/vps';
 
 /** The cores a count's server runs on and the load generator's; shared: the same cores, none to spare. */
 export interface Placement {
@@ -17,7 +18,7 @@ export interface Placement {
 }
 
 /** What bound a run's rate: the server's cores, the load generator's, or neither (waits, or the machine's others). */
-export type Limit = 'server' | 'load generator' | 'other';
+export type Limit = CountRun['limit'];
 
 /** The cores this process may run on (Linux: /proc/self/status), as availableParallelism() counts them. */
 export function ownCores(

@@ -24,7 +24,7 @@ import { runVpsWorker, startVpsCluster } from '../vps/cluster';
 import { LOG_FILE } from '../vps/store';
 import { startVpsServer, type VpsOptions, type VpsServer } from '../vps/server';
 import { BUNDLED, loadSite } from '../vps/site';
-import { autoWorkers } from '../sizing/vps-workers';
+import { autoWorkers, countLabel } from '../sizing/vps-workers';
 
 /** The seed platform's port. */
 export const VPS_PORT = 3081;
@@ -70,7 +70,7 @@ const SPEC = {
       value: '<n|auto>',
       description:
         `processes serving HTTP, 1 to ${MAX_WORKERS}; auto: ${AUTO_WORKERS_RULE} ` +
-        `(${AUTO_HERE === 1 ? 'one process' : `${AUTO_HERE} workers`} here, on ${availableParallelism()} vCPUs). ` +
+        `(${countLabel({ workers: AUTO_HERE, auto: false })} here, on ${availableParallelism()} vCPUs). ` +
         'With more than one, a primary process owns the log and the workers reach it',
     },
     ...RATE_LIMITS_OPTIONS,

@@ -24,8 +24,16 @@ import { capacityHead, capacityRows, peakLines, voteRateWorking } from '../cost/
 import { designHead, designRows } from '../cost/report/design-lines';
 import { renderMarkdown } from '../cost/report/render-markdown';
 import { buildReport, type CostReport } from '../cost/estimate/build-report';
-import { DEPLOYED_TLS, TLS_SETUPS, type RouteRate, type TlsSetup } from '../cost/estimate/vps';
-import type { WorkerCountFigures } from '../cost/estimate/vps';
+import {
+  againstOneProcess,
+  COUNT_ROUTES,
+  DEPLOYED_TLS,
+  TLS_SETUPS,
+  type RouteRate,
+  type TlsSetup,
+  type WorkerCountFigures,
+} from '../cost/estimate/vps';
+import { countLabel } from '../sizing/vps-workers';
 import { BASELINE_VPS } from '../cost/estimate/vps-tiers';
 import { HOT_POLL } from '../load-tests/hot-poll';
 import { CommandFailure } from '../node/command-line';
@@ -375,20 +383,17 @@ function vpsWorkers(): string[] {
   const { measurement: m, source } = loadVpsCapacity(undefined);
   if (!m.byWorkers) throw new CommandFailure(`${source} has no byWorkers: npm run bench:vps -- --workers writes it.`);
   const { counts } = m.byWorkers;
-  const routes = ['options', 'results', 'vote'] as const;
+  const routes = COUNT_ROUTES;
   const one = counts.find((c) => c.workers === 1);
-  const label = (c: WorkerCountFigures) =>
-    `${c.workers === 1 ? 'one process' : `${c.workers} workers`}${c.auto ? ' (auto)' : ''}`;
   const cores = (c: WorkerCountFigures) =>
     `${c.serverCores}; ${c.loadGenerator.shared ? 'the same' : `${c.loadGenerator.cores} of its own`}`;
   const others = (c: WorkerCountFigures) =>
     quantity(routes.reduce((sum, r) => sum + c.routes[r].busy.others, 0) / routes.length);
-  /** Against one process: a box's cores ÷ µs (one process on one core), and the rates measured. */
-  const against = (c: WorkerCountFigures, r: (typeof routes)[number]) =>
-    !one || c === one
-      ? ''
-      : `${((c.serverCores * one.routes[r].micros) / c.routes[r].micros).toFixed(2)}x / ` +
-        `${(c.routes[r].requestsPerSecond / one.routes[r].requestsPerSecond).toFixed(2)}x`;
+  const against = (c: WorkerCountFigures, r: (typeof routes)[number]) => {
+    if (!one || c === one) return '';
+    const { byCores, byRate } = againstOneProcess(one, c, r);
+    return `${byCores.toFixed(2)}x / ${byRate.toFixed(2)}x`;
+  };
   return [
     ...mdTable(
       [
@@ -400,7 +405,7 @@ function vpsWorkers(): string[] {
         ...routes.map((r) => `${r} against one process (cores ÷ µs / rate)`),
       ],
       counts.map((c) => [
-        label(c),
+        countLabel(c),
         cores(c),
         ...routes.map((r) => c.routes[r].micros.toFixed(1)),
         ...routes.map((r) => `${quantity(c.routes[r].requestsPerSecond)} (${c.routes[r].limit})`),

@@ -4,10 +4,10 @@
  */
 import { CommandFailure, parseCommandLine, runCommand, UsageError } from '../../node/command-line';
 import type { TlsSetup } from '../../cost/estimate/vps';
-import { benchSize, benchVps, ROUNDS, TLS_FLAGS, type WorkerCount } from '../vps-capacity';
+import { benchSize, benchVps, ROUNDS, TLS_FLAGS } from '../vps-capacity';
 import { ownCores } from '../vps-placement';
 import { missing } from '../vps-tls';
-import { autoWorkers } from '../../sizing/vps-workers';
+import { autoWorkers, type WorkerCount } from '../../sizing/vps-workers';
 
 /** Seconds a run, as the seed ran its command. */
 const DEFAULT_DURATION = 10;

@@ -98,6 +98,22 @@ export interface WorkerCountFigures {
   routes: Record<keyof RouteMicros | 'bare' | 'barePost', CountRun>;
 }
 
+/** The routes each worker count's capacity is read on. */
+export const COUNT_ROUTES = ['options', 'results', 'vote'] as const;
+
+/**
+ * A count against one process, on a route: its capacity on its cores set against one process's, a box's cores ÷
+ * µs a request (one process counted on one core: its one thread serves every request), and the rates measured.
+ */
+export const againstOneProcess = (
+  one: WorkerCountFigures,
+  c: WorkerCountFigures,
+  route: (typeof COUNT_ROUTES)[number],
+): { byCores: number; byRate: number } => ({
+  byCores: (c.serverCores * one.routes[route].micros) / c.routes[route].micros,
+  byRate: c.routes[route].requestsPerSecond / one.routes[route].requestsPerSecond,
+});
+
 /** A route's runs at one worker count: rate, µs, the cores each side kept busy, and what bound the rate. */
 export interface CountRun {
   requestsPerSecond: number;
