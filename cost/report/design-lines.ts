@@ -44,7 +44,8 @@ const deployCell = (d: DesignRow, flagsOnly: boolean) =>
 export const designRows = (report: CostReport, flagsOnly = false) =>
   report.designs.map((d) => [
     d.name + (d.id === report.recommended.id ? ` ${RECOMMENDED_MARK}` : ''),
-    usd(d.bill.totalUsd),
+    // In the answer's currency, the dollars beside ("€5.49 ($6.37)"): the months a reader sets side by side.
+    money(d.bill.totalUsd, report.profile.currency),
     orDash(d.usdPerMillionRequests, usdSmall),
     orDash(d.overFloor, (x) => `${x.toFixed(1)}x`),
     deployCell(d, flagsOnly),

@@ -142,7 +142,7 @@ export const vpsRows = (report: CostReport) =>
     `${v.carries ? 'yes' : 'no'} (${percent(v.utilisation)})`,
     `${quantity(v.transferGb)} GB${v.overageUsd > 0 ? `, ${usd(v.overageUsd)} overage` : ''}` +
       (v.cdn && v.cdn.plan.usdPerGb > 0 ? `; the CDN ${quantity(v.cdn.gb)} GB, ${usd(v.cdn.usd)}` : ''),
-    usd(v.totalUsd),
+    money(v.totalUsd, report.profile.currency),
     usdSmall(v.usdPerMillionAtCeiling),
   ]);
 

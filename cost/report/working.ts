@@ -67,7 +67,7 @@ import {
   vpsWorking,
 } from './vps-lines';
 import { VPS_DNS, domainDns } from '../estimate/dns';
-import { money, percent, signedUsd, usd } from '../estimate/format';
+import { percent, signedUsd, usd } from '../estimate/format';
 import type { Bill } from '../estimate/bill';
 import { VPS_MAX_UTILISATION } from '../estimate/vps';
 import { CAPACITY_REFERENCES } from '../estimate/vps-tiers';
@@ -99,17 +99,6 @@ export type Block =
     }
   | { text: string[] }
   | { markdown: string[] };
-
-/**
- * A table's Monthly column in the answer's currency, the dollars beside ("€5.49 ($6.37)"): the months a reader
- * sets side by side (each design's, each box's); in dollars, the rows as they are.
- */
-export function monthlyIn(head: string[], rows: string[][], months: number[], currency = 'USD'): string[][] {
-  const at = head.indexOf('Monthly');
-  return currency === 'USD'
-    ? rows
-    : rows.map((row, i) => row.map((cell, c) => (c === at ? money(months[i], currency) : cell)));
-}
 
 /** A bill as a table, then its total, its total without the always-free allowances and its credits. */
 function billBlocks(bill: Bill): Block[] {
@@ -160,8 +149,6 @@ function stackBlocks(report: CostReport): Block[] {
 export function blocks(report: CostReport, where: string[] = []): Block[] {
   const { recommended: r, cloudWatch: cw, measured } = report;
   const dns = domainDns(report.options.book, report.profile.currency);
-  const cur = report.profile.currency;
-  const designMonths = report.designs.map((d) => d.bill.totalUsd);
   const capacityQuestion = `Can each carry the busiest second${report.account === 'new' ? ' on a new account' : ''}?`;
   return [
     { heading: 'The answer' },
@@ -182,9 +169,9 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     {
       table: {
         head: designHead,
-        rows: monthlyIn(designHead, designRows(report), designMonths, cur),
+        rows: designRows(report),
         right: [1, 2, 3],
-        textRows: monthlyIn(designHead, designRows(report, true), designMonths, cur),
+        textRows: designRows(report, true),
       },
     },
     { prose: [capacityQuestion] },
@@ -223,12 +210,7 @@ export function blocks(report: CostReport, where: string[] = []): Block[] {
     {
       table: {
         head: vpsHead,
-        rows: monthlyIn(
-          vpsHead,
-          vpsRows(report),
-          report.vps.map((v) => v.totalUsd),
-          cur,
-        ),
+        rows: vpsRows(report),
         right: [2, 3, 5, 6, 7],
         textColumns: vpsTextColumns(report),
       },

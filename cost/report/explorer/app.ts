@@ -10,9 +10,8 @@ import { PROFILES } from '../../usage/profiles';
 import type { TrafficProfile } from '../../usage/traffic-profile';
 import { answerLines, verdictLines } from '../answer';
 import { capacityRows } from '../capacity-lines';
-import { designHead, designRows } from '../design-lines';
-import { vpsHead, vpsRows } from '../vps-lines';
-import { monthlyIn } from '../working';
+import { designRows } from '../design-lines';
+import { vpsRows } from '../vps-lines';
 import { reportBodyHtml } from '../render-html';
 import { buildReport, type CostReport, type ReportInput } from '../../estimate/build-report';
 import type { PriceBook } from '../../../pricing/price-book';
@@ -101,8 +100,7 @@ function rowsHtml(body: string, rows: Array<{ attributes: string; cells: string[
 /** Each design: its bill, its verdict on the peak, where it binds, its break-even and how to deploy it. */
 function renderDesigns(report: CostReport): void {
   const capacity = capacityRows(report, true);
-  const months = report.designs.map((d) => d.bill.totalUsd);
-  const rows = monthlyIn(designHead, designRows(report), months, report.profile.currency).map((cells, i) => {
+  const rows = designRows(report).map((cells, i) => {
     const d = report.designs[i];
     const recommended = d.id === report.recommended.id ? ' class="recommended"' : '';
     return {
@@ -116,12 +114,7 @@ function renderDesigns(report: CostReport): void {
 }
 
 function renderVps(report: CostReport): void {
-  const cells = monthlyIn(
-    vpsHead,
-    vpsRows(report),
-    report.vps.map((v) => v.totalUsd),
-    report.profile.currency,
-  );
+  const cells = vpsRows(report);
   const rows = report.vps.map((v, i) => ({
     attributes: `data-vps="${escapeHtml(v.name)}" data-monthly-usd="${v.totalUsd}" data-carries="${v.carries}"`,
     cells: [0, 1, 2, 3, 4, 6].map((c) => cells[i][c]),
