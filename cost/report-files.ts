@@ -5,10 +5,11 @@
  * page's servers read them here; each reader is exported (the tests call them).
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../domain/errors';
-import { callerPath, makeFolder, shownPath } from '../node/folders';
+import { callerPath, makeFolder, PROJECT_ROOT, shownPath } from '../node/folders';
+import { STACK_NAME } from '../config/stack';
 import { MeasuredRunError, unitCostsFromUsage } from './usage/measured';
 import {
   measureStack,
@@ -36,12 +37,11 @@ import { type NotPriced, readStack, type StackConfig } from './estimate/stack-co
 import { checkWorkerCurve, type ObservedLoad, type VpsCapacity, type VpsMeasurement } from './estimate/vps';
 
 const COST_DIR = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(COST_DIR, '..');
 const DESIGNS_FILE = join(COST_DIR, 'estimate', 'designs.json');
 const VPS_CAPACITY_FILE = join(COST_DIR, 'estimate', 'vps-capacity.json');
-export const CDK_OUT_TEMPLATE = join(ROOT, 'cdk.out', 'ServerlessPoll.template.json');
+export const CDK_OUT_TEMPLATE = join(PROJECT_ROOT, 'cdk.out', `${STACK_NAME}.template.json`);
 /** What npm run localstack:deploy synthesized (its own assembly: bin/localstack.ts). */
-const LOCALSTACK_TEMPLATE = join(ROOT, 'cdk.out.localstack', 'ServerlessPoll.template.json');
+const LOCALSTACK_TEMPLATE = join(PROJECT_ROOT, 'cdk.out.localstack', `${STACK_NAME}.template.json`);
 
 /** The profile `--profile` names: a preset, or a JSON file over the seed; a UsageError for anything else. */
 export function loadProfile(value: string): TrafficProfile {

@@ -65,7 +65,6 @@ export interface FunctionModel {
 export interface FunctionUrlModel {
   logicalId: string;
   functionLogicalId: string;
-  authType: string;
   cors: { allowOrigins: Json[]; allowMethods: string[]; maxAge?: number };
 }
 
@@ -334,7 +333,6 @@ export function readStackTemplate(template: Template): StackTemplate {
     functionUrls: ofType('AWS::Lambda::Url').map(({ id, p }) => ({
       logicalId: id,
       functionLogicalId: getAttTarget(p.TargetFunctionArn) ?? '',
-      authType: p.AuthType,
       cors: {
         allowOrigins: p.Cors?.AllowOrigins ?? [],
         allowMethods: p.Cors?.AllowMethods ?? [],

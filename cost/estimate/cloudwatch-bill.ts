@@ -4,7 +4,7 @@
  * dashboard is made from too), projected to a month and priced with the price book the model uses
  * (the region's price book); beside it, the profile that best fits the measured mix, and its estimate.
  */
-import { PRICE_IDS, type PriceId, bytesPerUnit } from '../../pricing/price-lines';
+import { bytesToUnits, PRICE_IDS, type PriceId } from '../../pricing/price-lines';
 import {
   BILLED_USAGE,
   type BilledQuantity,
@@ -107,7 +107,7 @@ export function meteredUsage(m: Measurement, stack: StackConfig, scale = 1): Map
         continue;
       }
       const units = (n ?? 0) * scale * (term.times ?? 1);
-      add(id, term.inBytes ? units / bytesPerUnit(id) : units);
+      add(id, term.inBytes ? bytesToUnits(units, id) : units);
     }
   }
   return usage;

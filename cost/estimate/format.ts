@@ -11,7 +11,7 @@ export function usd(value: number): string {
 }
 
 /** Dollars in `currency` at the ECB's rate (pricing/exchange-rates.json), alone: "€270.12"; in USD, as usd() gives. */
-export function inCurrency(value: number, currency = 'USD'): string {
+function inCurrency(value: number, currency = 'USD'): string {
   if (currency === 'USD') return usd(value);
   const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
   const local = fromUsd(value, currency);
